@@ -1,0 +1,4 @@
+//! Boneyard: a league manager for dominoes pub leagues.
+#![forbid(unsafe_code)]
+
+pub mod rules;
