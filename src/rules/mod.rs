@@ -16,6 +16,7 @@ pub mod record;
 pub mod report;
 pub mod ruleset;
 pub mod score;
+pub mod simulate;
 pub mod tile;
 
 pub use error::RecordError;
