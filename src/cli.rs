@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::rules::{Game, Report, parse_record, score};
+use crate::rules::simulate::{Opening, Rng, Style, simulate_game};
+use crate::rules::{Format, Game, Report, Ruleset, parse_record, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -25,6 +26,22 @@ pub enum Command {
         /// The record's file, or `-` for standard input.
         file: String,
     },
+    /// Play a game with dealt tiles and print its record (for trying the
+    /// engine, examples and tests).
+    Simulate {
+        /// fives-and-threes, all-fives or hands-won.
+        #[arg(long, default_value = "fives-and-threes")]
+        format: String,
+        /// Four players in two pairs instead of two in singles.
+        #[arg(long)]
+        pairs: bool,
+        /// The same seed always plays the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// No penalties and no muggins.
+        #[arg(long)]
+        clean: bool,
+    },
 }
 
 /// Runs the command line; the exit code is 0 on success and 2 for a bad
@@ -41,15 +58,58 @@ pub fn run(cli: Cli) -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Simulate {
+            format,
+            pairs,
+            seed,
+            clean,
+        } => match simulate(&format, pairs, seed, clean) {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("boneyard simulate: {message}");
+                ExitCode::from(2)
+            }
+        },
     }
+}
+
+/// A simulated game's record as JSON.
+pub fn simulate(format: &str, pairs: bool, seed: u64, clean: bool) -> Result<String, String> {
+    let format: Format = format.parse()?;
+    let pairs = pairs || format == Format::HandsWon;
+    let players: Vec<String> = ["Ann", "Bob", "Cat", "Dan"][..if pairs { 4 } else { 2 }]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let sides: Vec<Vec<String>> = (0..2)
+        .map(|s| players.iter().skip(s).step_by(2).cloned().collect())
+        .collect();
+    let style = if clean {
+        Style::clean()
+    } else {
+        Style::default()
+    };
+    let record = simulate_game(
+        &Ruleset::new(format),
+        &players,
+        &sides,
+        Opening::Draw,
+        &mut Rng::new(seed),
+        &style,
+    );
+    serde_json::to_string_pretty(&record).map_err(|e| format!("could not write the record: {e}"))
 }
 
 /// The result JSON for a record file, or the one message saying why not.
 pub fn score_file(file: &str) -> Result<String, String> {
     let text = read_input(file)?;
-    let record = parse_record(&text).map_err(|e| format!("{file}: {e}"))?;
-    let game = Game::from_record(&record).map_err(|e| format!("{file}: {e}"))?;
-    let outcome = score(&game).map_err(|e| format!("{file}: {e}"))?;
+    let name = if file == "-" { "standard input" } else { file };
+    let record = parse_record(&text).map_err(|e| format!("{name}: {e}"))?;
+    let game = Game::from_record(&record).map_err(|e| format!("{name}: {e}"))?;
+    let outcome = score(&game).map_err(|e| format!("{name}: {e}"))?;
     serde_json::to_string_pretty(&Report::new(&game, &outcome))
         .map_err(|e| format!("could not write the result: {e}"))
 }

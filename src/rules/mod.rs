@@ -30,6 +30,12 @@ pub use tile::Tile;
 /// Reads a game record from JSON. A mistake of shape (a missing field, a
 /// string where a number belongs) names the hand and play it is in.
 pub fn parse_record(json: &str) -> Result<GameRecord, RecordError> {
+    // serde would read a struct from a JSON array too; a record is an object.
+    if !json.trim_start().starts_with('{') {
+        return Err(RecordError::game(
+            "not a game record: a record is a JSON object, `{\"format\": ..., \"players\": [...], ...}`",
+        ));
+    }
     let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();

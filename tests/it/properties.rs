@@ -22,7 +22,7 @@ struct HandSpec {
 
 fn hand_spec() -> impl Strategy<Value = HandSpec> {
     (
-        prop::collection::vec((0usize..4, 0usize..13), 0..7),
+        prop::collection::vec((0usize..4, 0usize..13), 0..6),
         0u8..10,
         [0i64..25, 0i64..25, 0i64..25, 0i64..25],
         0usize..4,
