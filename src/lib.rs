@@ -1,4 +1,5 @@
 //! Boneyard: a league manager for dominoes pub leagues.
 #![forbid(unsafe_code)]
 
+pub mod db;
 pub mod rules;

@@ -7,8 +7,16 @@ pub fn fives_and_threes(ends_total: u32) -> u32 {
     if ends_total == 0 {
         return 0;
     }
-    let fives = if ends_total % 5 == 0 { ends_total / 5 } else { 0 };
-    let threes = if ends_total % 3 == 0 { ends_total / 3 } else { 0 };
+    let fives = if ends_total % 5 == 0 {
+        ends_total / 5
+    } else {
+        0
+    };
+    let threes = if ends_total % 3 == 0 {
+        ends_total / 3
+    } else {
+        0
+    };
     fives + threes
 }
 
@@ -34,7 +42,11 @@ pub fn all_fives_possible(points: u32) -> bool {
 /// target. Passing the target is allowed when the finish need not be exact.
 pub fn fives_and_threes_counted(total: u32, score: u32, target: u32, exact: bool) -> Option<u32> {
     let new = total.saturating_add(score);
-    if exact && new > target { None } else { Some(new) }
+    if exact && new > target {
+        None
+    } else {
+        Some(new)
+    }
 }
 
 /// All Fives rounding of a pip count to the nearest 5: a remainder of 0-2
@@ -49,7 +61,17 @@ mod tests {
 
     #[test]
     fn the_fives_and_threes_table_of_rules_md() {
-        let table = [(3, 1), (5, 1), (6, 2), (9, 3), (10, 2), (12, 4), (15, 8), (18, 6), (20, 4)];
+        let table = [
+            (3, 1),
+            (5, 1),
+            (6, 2),
+            (9, 3),
+            (10, 2),
+            (12, 4),
+            (15, 8),
+            (18, 6),
+            (20, 4),
+        ];
         for (total, points) in table {
             assert_eq!(fives_and_threes(total), points, "ends {total}");
         }
@@ -73,7 +95,16 @@ mod tests {
 
     #[test]
     fn rounding_to_five() {
-        for (pips, rounded) in [(0, 0), (2, 0), (3, 5), (12, 10), (13, 15), (16, 15), (17, 15), (18, 20)] {
+        for (pips, rounded) in [
+            (0, 0),
+            (2, 0),
+            (3, 5),
+            (12, 10),
+            (13, 15),
+            (16, 15),
+            (17, 15),
+            (18, 20),
+        ] {
             assert_eq!(round_to_five(pips), rounded, "{pips}");
         }
     }

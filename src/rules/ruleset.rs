@@ -254,7 +254,10 @@ impl Ruleset {
                     put("derby", "growing".into());
                 }
                 if self.late_games != d.late_games {
-                    let pairs = self.late_games.iter().map(|&(m, g)| Value::from(vec![m, g]));
+                    let pairs = self
+                        .late_games
+                        .iter()
+                        .map(|&(m, g)| Value::from(vec![m, g]));
                     put("late_games", Value::Array(pairs.collect()));
                 }
                 if self.late_forfeit_minutes != d.late_forfeit_minutes {
@@ -284,9 +287,7 @@ impl Ruleset {
 
 fn whole(v: &Value, min: u32) -> Result<u32, String> {
     match v.as_u64() {
-        Some(n) if n >= u64::from(min) => {
-            u32::try_from(n).map_err(|_| format!("{n} is too large"))
-        }
+        Some(n) if n >= u64::from(min) => u32::try_from(n).map_err(|_| format!("{n} is too large")),
         Some(n) => Err(format!("must be at least {min}, got {n}")),
         None => Err(expected("a whole number", v)),
     }
@@ -321,7 +322,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.late_games, vec![(2, 1), (10, 3)]);
-        assert_eq!(parse(Format::HandsWon, Value::Object(r.options())).unwrap(), r);
+        assert_eq!(
+            parse(Format::HandsWon, Value::Object(r.options())).unwrap(),
+            r
+        );
     }
 
     #[test]
