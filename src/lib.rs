@@ -2,4 +2,5 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod db;
 pub mod rules;

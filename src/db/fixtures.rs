@@ -1,0 +1,250 @@
+//! Fixtures: who plays whom, where and when, and how it stands.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::audit::{NewAudit, insert_audit};
+use super::{
+    Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId, read,
+    text_enum, write,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FixtureStatus {
+    Scheduled,
+    Postponed,
+    Played,
+    /// One side conceded (`conceded_by`); the other gets the walkover score.
+    Walkover,
+    Void,
+}
+
+text_enum!(FixtureStatus {
+    Scheduled = "scheduled",
+    Postponed = "postponed",
+    Played = "played",
+    Walkover = "walkover",
+    Void = "void",
+});
+
+/// The home or the away team of a fixture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Home,
+    Away,
+}
+
+text_enum!(Side {
+    Home = "home",
+    Away = "away",
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fixture {
+    pub id: FixtureId,
+    pub league_id: LeagueId,
+    pub season_id: SeasonId,
+    pub division_id: DivisionId,
+    pub round: i64,
+    pub starts_at: Option<DateTime<Utc>>,
+    pub home_team_id: TeamId,
+    pub away_team_id: TeamId,
+    pub venue_id: Option<VenueId>,
+    pub status: FixtureStatus,
+    pub conceded_by: Option<Side>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewFixture {
+    pub season_id: SeasonId,
+    pub division_id: DivisionId,
+    pub round: i64,
+    pub starts_at: Option<DateTime<Utc>>,
+    pub home_team_id: TeamId,
+    pub away_team_id: TeamId,
+    pub venue_id: Option<VenueId>,
+}
+
+/// What may change on a fixture after it is made: its date (a postponement
+/// moves one fixture alone), venue, round and status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FixtureChange {
+    pub round: i64,
+    pub starts_at: Option<DateTime<Utc>>,
+    pub venue_id: Option<VenueId>,
+    pub status: FixtureStatus,
+    /// Given exactly when `status` is `walkover`.
+    pub conceded_by: Option<Side>,
+}
+
+impl From<&Fixture> for FixtureChange {
+    fn from(f: &Fixture) -> FixtureChange {
+        FixtureChange {
+            round: f.round,
+            starts_at: f.starts_at,
+            venue_id: f.venue_id,
+            status: f.status,
+            conceded_by: f.conceded_by,
+        }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct FixtureRow {
+    id: FixtureId,
+    league_id: LeagueId,
+    season_id: SeasonId,
+    division_id: DivisionId,
+    round: i64,
+    starts_at: Option<DateTime<Utc>>,
+    home_team_id: TeamId,
+    away_team_id: TeamId,
+    venue_id: Option<VenueId>,
+    status: String,
+    conceded_by: Option<String>,
+}
+
+impl TryFrom<FixtureRow> for Fixture {
+    type Error = DbError;
+
+    fn try_from(r: FixtureRow) -> Result<Fixture> {
+        Ok(Fixture {
+            id: r.id,
+            league_id: r.league_id,
+            season_id: r.season_id,
+            division_id: r.division_id,
+            round: r.round,
+            starts_at: r.starts_at,
+            home_team_id: r.home_team_id,
+            away_team_id: r.away_team_id,
+            venue_id: r.venue_id,
+            status: r.status.parse()?,
+            conceded_by: r.conceded_by.map(|s| s.parse()).transpose()?,
+        })
+    }
+}
+
+const COLUMNS: &str = "id, league_id, season_id, division_id, round, starts_at, home_team_id, \
+                       away_team_id, venue_id, status, conceded_by";
+
+fn check_change(change: &FixtureChange) -> Result<()> {
+    if (change.status == FixtureStatus::Walkover) != change.conceded_by.is_some() {
+        return Err(DbError::Invalid(
+            "a walkover names the side that conceded, and only a walkover does".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl Db {
+    /// A scheduled fixture between two teams entered in the division.
+    pub async fn create_fixture(&self, league: LeagueId, new: &NewFixture) -> Result<Fixture> {
+        let sql = format!(
+            "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
+             home_team_id, away_team_id, venue_id, status) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING {COLUMNS}"
+        );
+        write!(self, tx => sqlx::query_as::<_, FixtureRow>(&sql)
+            .bind(league)
+            .bind(new.season_id)
+            .bind(new.division_id)
+            .bind(new.round)
+            .bind(new.starts_at)
+            .bind(new.home_team_id)
+            .bind(new.away_team_id)
+            .bind(new.venue_id)
+            .fetch_one(&mut *tx)
+            .await?)
+        .try_into()
+    }
+
+    pub async fn fixture(&self, league: LeagueId, id: FixtureId) -> Result<Fixture> {
+        let sql = format!("SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND id = $2");
+        read!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("fixture {id}")))?
+        .try_into()
+    }
+
+    /// A season's fixtures, by round and date.
+    pub async fn fixtures(&self, league: LeagueId, season: SeasonId) -> Result<Vec<Fixture>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND season_id = $2 \
+             ORDER BY round, starts_at, id"
+        );
+        read!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(Fixture::try_from)
+        .collect()
+    }
+
+    /// A division's fixtures, by round and date.
+    pub async fn division_fixtures(
+        &self,
+        league: LeagueId,
+        division: DivisionId,
+    ) -> Result<Vec<Fixture>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND division_id = $2 \
+             ORDER BY round, starts_at, id"
+        );
+        read!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+            .bind(league)
+            .bind(division)
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(Fixture::try_from)
+        .collect()
+    }
+
+    /// Changes a fixture (postpone, new date, walkover, void), with an audit
+    /// entry holding it before and after.
+    pub async fn update_fixture(
+        &self,
+        league: LeagueId,
+        id: FixtureId,
+        change: &FixtureChange,
+        by: Option<UserId>,
+    ) -> Result<Fixture> {
+        check_change(change)?;
+        let select = format!("SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND id = $2");
+        let update = format!(
+            "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
+             conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+        );
+        Ok(write!(self, tx => {
+            let before: Fixture = sqlx::query_as::<_, FixtureRow>(&select)
+                .bind(league)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("fixture {id}")))?
+                .try_into()?;
+            let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
+                .bind(league)
+                .bind(id)
+                .bind(change.round)
+                .bind(change.starts_at)
+                .bind(change.venue_id)
+                .bind(change.status.as_str())
+                .bind(change.conceded_by.map(Side::as_str))
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", id.0, "change")
+                .before(Some(&before))
+                .after(Some(&after)));
+            after
+        }))
+    }
+}

@@ -1,0 +1,39 @@
+//! Record ids as distinct types, so a team's id cannot be passed where a
+//! player's is expected.
+
+macro_rules! ids {
+    ($($(#[$doc:meta])* $name:ident),+ $(,)?) => {$(
+        $(#[$doc])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash,
+            serde::Serialize, serde::Deserialize, sqlx::Type,
+        )]
+        #[serde(transparent)]
+        #[sqlx(transparent)]
+        pub struct $name(pub i64);
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    )+};
+}
+
+ids!(
+    LeagueId,
+    SeasonId,
+    DivisionId,
+    VenueId,
+    TeamId,
+    PlayerId,
+    FixtureId,
+    /// One version of a fixture's result (not the version number).
+    ResultVersionId,
+    PenaltyKindId,
+    PenaltyId,
+    FineId,
+    UserId,
+    RoleId,
+    AuditId,
+);

@@ -1,0 +1,85 @@
+//! Leagues: the installation's top-level records; everything else belongs to
+//! one of them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::{Db, DbError, LeagueId, Result, now, read, write};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct League {
+    pub id: LeagueId,
+    pub name: String,
+    /// Unique; used in addresses.
+    pub short_name: String,
+    pub rules_summary: String,
+    pub contact: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct NewLeague {
+    pub name: String,
+    pub short_name: String,
+    pub rules_summary: String,
+    pub contact: String,
+}
+
+const COLUMNS: &str = "id, name, short_name, rules_summary, contact, created_at";
+
+impl Db {
+    pub async fn create_league(&self, new: &NewLeague) -> Result<League> {
+        let sql = format!(
+            "INSERT INTO leagues (name, short_name, rules_summary, contact, created_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING {COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, League>(&sql)
+            .bind(&new.name)
+            .bind(&new.short_name)
+            .bind(&new.rules_summary)
+            .bind(&new.contact)
+            .bind(now())
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    pub async fn league(&self, id: LeagueId) -> Result<League> {
+        let sql = format!("SELECT {COLUMNS} FROM leagues WHERE id = $1");
+        read!(self, pool => sqlx::query_as::<_, League>(&sql)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("league {id}")))
+    }
+
+    pub async fn league_by_short_name(&self, short_name: &str) -> Result<League> {
+        let sql = format!("SELECT {COLUMNS} FROM leagues WHERE short_name = $1");
+        read!(self, pool => sqlx::query_as::<_, League>(&sql)
+            .bind(short_name)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("league `{short_name}`")))
+    }
+
+    /// Every league of the installation, by name.
+    pub async fn leagues(&self) -> Result<Vec<League>> {
+        let sql = format!("SELECT {COLUMNS} FROM leagues ORDER BY name, id");
+        Ok(read!(self, pool => sqlx::query_as::<_, League>(&sql).fetch_all(pool).await?))
+    }
+
+    pub async fn update_league(&self, id: LeagueId, new: &NewLeague) -> Result<League> {
+        let sql = format!(
+            "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5 \
+             WHERE id = $1 RETURNING {COLUMNS}"
+        );
+        write!(self, tx => sqlx::query_as::<_, League>(&sql)
+            .bind(id)
+            .bind(&new.name)
+            .bind(&new.short_name)
+            .bind(&new.rules_summary)
+            .bind(&new.contact)
+            .fetch_optional(&mut *tx)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("league {id}")))
+    }
+}

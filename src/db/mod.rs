@@ -1,0 +1,268 @@
+//! The league records on SQLite or Postgres: the only place with SQL.
+//!
+//! One [`Db`] over either backend, picked by the address's scheme
+//! (`sqlite://path` or `postgres://...`). Queries are runtime `sqlx::query`
+//! and `query_as` with `$1` placeholders, which both backends accept, so one
+//! SQL string serves both; the [`read!`] and [`write!`] macros run one body on
+//! whichever pool is there.
+//!
+//! Every read and write takes the league's id and is scoped by it, and the
+//! schema backs that up: references between league records are composite
+//! foreign keys that include `league_id` (see `migrations/`).
+//!
+//! Sessions are not here: the web layer calls tower-sessions-sqlx-store's own
+//! `migrate()` at start, which creates its table on either backend.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use chrono::{DateTime, SubsecRound, Utc};
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+mod error;
+mod ids;
+
+pub mod audit;
+pub mod fixtures;
+pub mod leagues;
+pub mod penalties;
+pub mod players;
+pub mod results;
+pub mod seasons;
+pub mod teams;
+pub mod users;
+pub mod venues;
+
+pub use audit::AuditEntry;
+pub use error::{DbError, Result};
+pub use fixtures::{Fixture, FixtureChange, FixtureStatus, NewFixture, Side};
+pub use ids::*;
+pub use leagues::{League, NewLeague};
+pub use penalties::{
+    Fine, NewFine, NewPenalty, NewPenaltyKind, Penalty, PenaltyEffect, PenaltyKind,
+};
+pub use players::{Player, Registration};
+pub use results::{
+    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, ResultStatus, ResultVersion,
+    StoredResult,
+};
+pub use seasons::{Division, NewSeason, Season};
+pub use teams::{Team, TeamEntry};
+pub use users::{NewRole, Role, RoleKind, User};
+pub use venues::{NewVenue, Venue};
+
+/// How long a SQLite connection waits for a lock held by another process
+/// (a backup, the command line) before giving up.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Readers on SQLite: WAL lets them all run beside the one writer.
+const SQLITE_READERS: u32 = 4;
+const POSTGRES_CONNECTIONS: u32 = 10;
+
+/// The league records, on SQLite or Postgres. Cheap to clone: the pools
+/// inside are shared.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite(SqliteDb),
+    Postgres(PgPool),
+}
+
+/// SQLite as a server needs it: several readers, one writer.
+///
+/// Writes are serialized by giving them a pool of exactly one connection:
+/// a writer waits its turn for that connection inside our process (bounded
+/// by the pool's acquire timeout), instead of racing other connections for
+/// SQLite's lock and getting "database is locked". Each write transaction
+/// also opens with `BEGIN IMMEDIATE`, so it takes the write lock up front and
+/// a transaction that reads before it writes can never fail to upgrade its
+/// lock when another process (a backup, the command line) holds it; that
+/// wait is covered by the busy timeout. The readers run `query_only`, so a
+/// write sent to the wrong pool fails loudly instead of contending.
+#[derive(Clone, Debug)]
+pub struct SqliteDb {
+    pub(crate) read: SqlitePool,
+    pub(crate) write: SqlitePool,
+}
+
+/// Runs `$body` with `$pool` bound to a pool for reads (`&SqlitePool` or
+/// `&PgPool`): one body, written once, compiled for each backend.
+macro_rules! read {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite(s) => {
+                let $pool = &s.read;
+                $body
+            }
+            $crate::db::Db::Postgres(p) => {
+                let $pool = p;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` in one write transaction with `$tx` bound to its connection
+/// (`&mut SqliteConnection` or `&mut PgConnection`) and commits after it.
+/// `$body` evaluates to the value the macro returns; a `?` inside it returns
+/// early from the enclosing function, dropping (so rolling back) the
+/// transaction.
+macro_rules! write {
+    ($db:expr, $tx:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite(s) => {
+                let mut transaction = s.write.begin_with("BEGIN IMMEDIATE").await?;
+                let out = {
+                    let $tx: &mut sqlx::SqliteConnection = &mut *transaction;
+                    $body
+                };
+                transaction.commit().await?;
+                out
+            }
+            $crate::db::Db::Postgres(p) => {
+                let mut transaction = p.begin().await?;
+                let out = {
+                    let $tx: &mut sqlx::PgConnection = &mut *transaction;
+                    $body
+                };
+                transaction.commit().await?;
+                out
+            }
+        }
+    };
+}
+
+/// Picks the SQL string for the backend in hand, where the dialects differ.
+macro_rules! dialect {
+    ($db:expr, sqlite: $sqlite:expr, postgres: $postgres:expr $(,)?) => {
+        match $db {
+            $crate::db::Db::Sqlite(_) => $sqlite,
+            $crate::db::Db::Postgres(_) => $postgres,
+        }
+    };
+}
+
+pub(crate) use {dialect, read, write};
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+impl Db {
+    /// Opens the database at `address` and brings its schema up to date.
+    ///
+    /// `sqlite://path/to/file.db` (the file is created if missing) or
+    /// `postgres://user@host/name`. SQLite in memory is refused: each
+    /// connection of a pool would get a database of its own.
+    pub async fn connect(address: &str) -> Result<Db> {
+        if address.starts_with("postgres://") || address.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(POSTGRES_CONNECTIONS)
+                .connect(address)
+                .await?;
+            POSTGRES_MIGRATIONS.run(&pool).await?;
+            Ok(Db::Postgres(pool))
+        } else if address.starts_with("sqlite:") {
+            if address.contains(":memory:") || address.contains("mode=memory") {
+                return Err(DbError::Address(
+                    "SQLite in memory gives each connection its own database: use a file".into(),
+                ));
+            }
+            let options = SqliteConnectOptions::from_str(address)
+                .map_err(|e| DbError::Address(format!("{address}: {e}")))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .foreign_keys(true)
+                .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                .synchronous(SqliteSynchronous::Full);
+            let write = SqlitePoolOptions::new()
+                .max_connections(1)
+                .connect_with(options.clone())
+                .await?;
+            SQLITE_MIGRATIONS.run(&write).await?;
+            let read = SqlitePoolOptions::new()
+                .max_connections(SQLITE_READERS)
+                .connect_with(options.pragma("query_only", "ON"))
+                .await?;
+            Ok(Db::Sqlite(SqliteDb { read, write }))
+        } else {
+            Err(DbError::Address(format!(
+                "`{address}`: expected sqlite://FILE or postgres://..."
+            )))
+        }
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend(&self) -> &'static str {
+        dialect!(self, sqlite: "sqlite", postgres: "postgres")
+    }
+
+    /// Closes every connection; waits for those in use to come back.
+    pub async fn close(&self) {
+        match self {
+            Db::Sqlite(s) => {
+                s.read.close().await;
+                s.write.close().await;
+            }
+            Db::Postgres(p) => p.close().await,
+        }
+    }
+}
+
+/// The time now, to the microsecond: what Postgres keeps, so a time reads
+/// back equal to what was written on either backend.
+pub fn now() -> DateTime<Utc> {
+    Utc::now().trunc_subsecs(6)
+}
+
+/// A JSON object stored as text.
+pub(crate) fn json_text<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("serializing plain data to JSON cannot fail")
+}
+
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| DbError::Corrupt(format!("{what}: {e}")))
+}
+
+/// For `#[sqlx(try_from = "String")]` on enums kept as text.
+macro_rules! text_enum {
+    ($name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        impl $name {
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::db::DbError;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err($crate::db::DbError::Corrupt(format!(
+                        concat!("unknown ", stringify!($name), " `{}`"),
+                        s
+                    ))),
+                }
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = $crate::db::DbError;
+
+            fn try_from(s: String) -> Result<Self, Self::Error> {
+                s.parse()
+            }
+        }
+    };
+}
+
+pub(crate) use text_enum;

@@ -1,0 +1,139 @@
+//! Players and their registration to one team a season.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, now, read, write};
+
+/// A person who plays. Names are unique in a league, since game records
+/// name players.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct Player {
+    pub id: PlayerId,
+    pub league_id: LeagueId,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A player registered to a team for a season.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct Registration {
+    pub league_id: LeagueId,
+    pub season_id: SeasonId,
+    pub team_id: TeamId,
+    pub player_id: PlayerId,
+    pub registered_at: DateTime<Utc>,
+}
+
+const COLUMNS: &str = "id, league_id, name, created_at";
+const REGISTRATION_COLUMNS: &str = "league_id, season_id, team_id, player_id, registered_at";
+
+impl Db {
+    pub async fn create_player(&self, league: LeagueId, name: &str) -> Result<Player> {
+        let sql = format!(
+            "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
+             RETURNING {COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, Player>(&sql)
+            .bind(league)
+            .bind(name)
+            .bind(now())
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    pub async fn player(&self, league: LeagueId, id: PlayerId) -> Result<Player> {
+        let sql = format!("SELECT {COLUMNS} FROM players WHERE league_id = $1 AND id = $2");
+        read!(self, pool => sqlx::query_as::<_, Player>(&sql)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("player {id}")))
+    }
+
+    pub async fn players(&self, league: LeagueId) -> Result<Vec<Player>> {
+        let sql = format!("SELECT {COLUMNS} FROM players WHERE league_id = $1 ORDER BY name, id");
+        Ok(read!(self, pool => sqlx::query_as::<_, Player>(&sql)
+            .bind(league)
+            .fetch_all(pool)
+            .await?))
+    }
+
+    pub async fn rename_player(
+        &self,
+        league: LeagueId,
+        id: PlayerId,
+        name: &str,
+    ) -> Result<Player> {
+        let sql = format!(
+            "UPDATE players SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+        );
+        write!(self, tx => sqlx::query_as::<_, Player>(&sql)
+            .bind(league)
+            .bind(id)
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("player {id}")))
+    }
+
+    /// Registers a player to a team entered in the season. A second team in
+    /// the same season is refused as [`DbError::Unique`].
+    pub async fn register_player(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+        player: PlayerId,
+    ) -> Result<Registration> {
+        let sql = format!(
+            "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, Registration>(&sql)
+            .bind(league)
+            .bind(season)
+            .bind(team)
+            .bind(player)
+            .bind(now())
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    /// Every registration of a season.
+    pub async fn registrations(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<Registration>> {
+        let sql = format!(
+            "SELECT {REGISTRATION_COLUMNS} FROM registrations \
+             WHERE league_id = $1 AND season_id = $2 ORDER BY team_id, player_id"
+        );
+        Ok(read!(self, pool => sqlx::query_as::<_, Registration>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?))
+    }
+
+    /// The players registered to a team for a season, by name.
+    pub async fn team_players(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+    ) -> Result<Vec<Player>> {
+        Ok(read!(self, pool => sqlx::query_as::<_, Player>(
+            "SELECT p.id, p.league_id, p.name, p.created_at FROM registrations r \
+             JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
+             WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id = $3 ORDER BY p.name, p.id",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .fetch_all(pool)
+        .await?))
+    }
+}

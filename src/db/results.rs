@@ -1,0 +1,1147 @@
+//! Match results: a fixture's boards, each with its games, each game stored
+//! hand by hand and play by play, so that tables and statistics are queries
+//! over rows rather than over one JSON blob per match.
+//!
+//! A result has versions. Writing a result adds a version with its own rows
+//! (earlier versions keep theirs); a restore adds a version copying an
+//! earlier one; the highest version is the current one, which reads return.
+//! Each of these writes is one transaction and leaves an audit entry with
+//! the result before and after.
+//!
+//! Rows refer to players by id; the game records read back name them by the
+//! registered players' names, so a record reads back `==` to what was
+//! written as long as no player was renamed in between.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::audit::{NewAudit, insert_audit};
+use super::{
+    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, Side, TeamId, UserId,
+    dialect, json_text, now, parse_json, read, text_enum, write,
+};
+use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardKind {
+    /// One player a side.
+    Singles,
+    /// Two players a side.
+    Pairs,
+}
+
+text_enum!(BoardKind {
+    Singles = "singles",
+    Pairs = "pairs",
+});
+
+impl BoardKind {
+    /// Players each side fields on such a board.
+    pub fn players_a_side(self) -> usize {
+        match self {
+            BoardKind::Singles => 1,
+            BoardKind::Pairs => 2,
+        }
+    }
+}
+
+/// Where a result stands (LEAGUE.md, "Entering a result").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultStatus {
+    /// Entered by a captain or the secretary; provisional.
+    Entered,
+    /// Confirmed by the other captain.
+    Confirmed,
+    /// Disputed by the other captain (with a note).
+    Disputed,
+    /// Approved by the secretary: counts in the tables.
+    Approved,
+}
+
+text_enum!(ResultStatus {
+    Entered = "entered",
+    Confirmed = "confirmed",
+    Disputed = "disputed",
+    Approved = "approved",
+});
+
+/// A fixture's result: its boards in order (board 1 first).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MatchResult {
+    pub boards: Vec<BoardResult>,
+}
+
+/// One board: who played it for each team, and its games in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoardResult {
+    pub kind: BoardKind,
+    /// The home team's players (registered to it this season).
+    pub home: Vec<PlayerId>,
+    /// The away team's players.
+    pub away: Vec<PlayerId>,
+    pub games: Vec<GameResult>,
+}
+
+/// One game: its record as in RULES.md (naming the board's players), and
+/// the outcome the scoring engine computed from it, kept for the tables.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub record: GameRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GameOutcome>,
+}
+
+/// What the engine says of a game: each side's total in the order of the
+/// record's `sides`, the winning side's index, whether it is over, and who
+/// poses next (a player of the game).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameOutcome {
+    pub totals: [i64; 2],
+    pub winner: Option<usize>,
+    pub finished: bool,
+    pub next_pose: Option<String>,
+}
+
+/// One version of a fixture's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultVersion {
+    pub id: ResultVersionId,
+    pub league_id: LeagueId,
+    pub fixture_id: FixtureId,
+    /// 1 for the first entry, then 2, 3, ... for corrections and restores.
+    pub version: i64,
+    pub status: ResultStatus,
+    /// The note of a dispute or approval.
+    pub status_note: String,
+    /// The season's ruleset when this version was written.
+    pub format: String,
+    pub options: Map<String, Value>,
+    /// The version this one copies, when it is a restore.
+    pub restored_from: Option<i64>,
+    pub created_by: Option<UserId>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A version and its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredResult {
+    pub version: ResultVersion,
+    pub result: MatchResult,
+}
+
+// ---------------------------------------------------------------------------
+// Rows
+
+#[derive(sqlx::FromRow)]
+struct VersionRow {
+    id: ResultVersionId,
+    league_id: LeagueId,
+    fixture_id: FixtureId,
+    version: i64,
+    status: String,
+    status_note: String,
+    format: String,
+    options: String,
+    restored_from: Option<i64>,
+    created_by: Option<UserId>,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<VersionRow> for ResultVersion {
+    type Error = DbError;
+
+    fn try_from(r: VersionRow) -> Result<ResultVersion> {
+        Ok(ResultVersion {
+            id: r.id,
+            league_id: r.league_id,
+            fixture_id: r.fixture_id,
+            version: r.version,
+            status: r.status.parse()?,
+            status_note: r.status_note,
+            format: r.format,
+            options: parse_json("ruleset options of a result", &r.options)?,
+            restored_from: r.restored_from,
+            created_by: r.created_by,
+            created_at: r.created_at,
+        })
+    }
+}
+
+const VERSION_COLUMNS: &str = "id, league_id, fixture_id, version, status, status_note, format, \
+                               options, restored_from, created_by, created_at";
+
+#[derive(sqlx::FromRow)]
+struct FixtureLock {
+    season_id: i64,
+    home_team_id: TeamId,
+    away_team_id: TeamId,
+}
+
+#[derive(sqlx::FromRow)]
+struct RosterRow {
+    player_id: PlayerId,
+    name: String,
+    team_id: TeamId,
+}
+
+#[derive(sqlx::FromRow)]
+struct NameRow {
+    id: PlayerId,
+    name: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct BoardRow {
+    id: i64,
+    number: i64,
+    kind: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct BoardPlayerRow {
+    board_id: i64,
+    side: String,
+    player_id: PlayerId,
+}
+
+#[derive(sqlx::FromRow)]
+struct GameRow {
+    id: i64,
+    board_id: i64,
+    format: String,
+    options: Option<String>,
+    draw_given: bool,
+    first_pose_player_id: Option<PlayerId>,
+    total_0: Option<i64>,
+    total_1: Option<i64>,
+    winner_side: Option<i64>,
+    finished: Option<bool>,
+    next_pose_player_id: Option<PlayerId>,
+}
+
+#[derive(sqlx::FromRow)]
+struct GamePlayerRow {
+    game_id: i64,
+    player_id: PlayerId,
+    side: i64,
+    drawn_tile: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct HandRow {
+    id: i64,
+    game_id: i64,
+    end_kind: String,
+    out_player_id: Option<PlayerId>,
+    left_given: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct PipsRow {
+    hand_id: i64,
+    player_id: PlayerId,
+    pips: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct PlayRow {
+    hand_id: i64,
+    player_id: PlayerId,
+    points: i64,
+    out: bool,
+    muggins: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct GamePenaltyRow {
+    game_id: i64,
+    player_id: PlayerId,
+    kind: String,
+    before_hand: i64,
+    minutes: Option<i64>,
+}
+
+/// Every row of one version, each kind in order.
+struct VersionRows {
+    names: Vec<NameRow>,
+    boards: Vec<BoardRow>,
+    board_players: Vec<BoardPlayerRow>,
+    games: Vec<GameRow>,
+    game_players: Vec<GamePlayerRow>,
+    hands: Vec<HandRow>,
+    pips: Vec<PipsRow>,
+    plays: Vec<PlayRow>,
+    penalties: Vec<GamePenaltyRow>,
+}
+
+/// Joins from a result row up to its version, scoped to the league.
+const UP_FROM_BOARD: &str =
+    "JOIN result_versions v ON v.id = b.version_id WHERE v.league_id = $1 AND v.id = $2";
+
+/// Loads the rows of version `$version` of league `$league` through the
+/// executor expression `$ex` (a pool, or `&mut *tx`), evaluated per query.
+macro_rules! fetch_version_rows {
+    ($ex:expr, $league:expr, $version:expr) => {{
+        let league: LeagueId = $league;
+        let version: ResultVersionId = $version;
+        VersionRows {
+            names: sqlx::query_as::<_, NameRow>(&format!(
+                "SELECT DISTINCT p.id, p.name FROM players p \
+                 JOIN board_players bp ON bp.player_id = p.id \
+                 JOIN boards b ON b.id = bp.board_id {UP_FROM_BOARD} AND p.league_id = $1"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            boards: sqlx::query_as::<_, BoardRow>(&format!(
+                "SELECT b.id, b.number, b.kind FROM boards b {UP_FROM_BOARD} ORDER BY b.number"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            board_players: sqlx::query_as::<_, BoardPlayerRow>(&format!(
+                "SELECT bp.board_id, bp.side, bp.player_id FROM board_players bp \
+                 JOIN boards b ON b.id = bp.board_id {UP_FROM_BOARD} \
+                 ORDER BY bp.board_id, bp.side, bp.position"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            games: sqlx::query_as::<_, GameRow>(&format!(
+                "SELECT g.id, g.board_id, g.format, g.options, g.draw_given, \
+                 g.first_pose_player_id, g.total_0, g.total_1, g.winner_side, g.finished, \
+                 g.next_pose_player_id FROM games g \
+                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} ORDER BY g.board_id, g.number"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            game_players: sqlx::query_as::<_, GamePlayerRow>(&format!(
+                "SELECT gp.game_id, gp.player_id, gp.side, gp.drawn_tile \
+                 FROM game_players gp JOIN games g ON g.id = gp.game_id \
+                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 ORDER BY gp.game_id, gp.position"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            hands: sqlx::query_as::<_, HandRow>(&format!(
+                "SELECT h.id, h.game_id, h.end_kind, h.out_player_id, h.left_given FROM hands h \
+                 JOIN games g ON g.id = h.game_id JOIN boards b ON b.id = g.board_id \
+                 {UP_FROM_BOARD} ORDER BY h.game_id, h.number"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            pips: sqlx::query_as::<_, PipsRow>(&format!(
+                "SELECT hp.hand_id, hp.player_id, hp.pips FROM hand_pips hp \
+                 JOIN hands h ON h.id = hp.hand_id JOIN games g ON g.id = h.game_id \
+                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 ORDER BY hp.hand_id, hp.player_id"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            plays: sqlx::query_as::<_, PlayRow>(&format!(
+                "SELECT pl.hand_id, pl.player_id, pl.points, pl.out, pl.muggins FROM plays pl \
+                 JOIN hands h ON h.id = pl.hand_id JOIN games g ON g.id = h.game_id \
+                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 ORDER BY pl.hand_id, pl.number"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+            penalties: sqlx::query_as::<_, GamePenaltyRow>(&format!(
+                "SELECT gpen.game_id, gpen.player_id, gpen.kind, gpen.before_hand, gpen.minutes \
+                 FROM game_penalties gpen JOIN games g ON g.id = gpen.game_id \
+                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 ORDER BY gpen.game_id, gpen.number"
+            ))
+            .bind(league)
+            .bind(version)
+            .fetch_all($ex)
+            .await?,
+        }
+    }};
+}
+
+fn group<R>(rows: Vec<R>, key: impl Fn(&R) -> i64) -> HashMap<i64, Vec<R>> {
+    let mut out: HashMap<i64, Vec<R>> = HashMap::new();
+    for row in rows {
+        out.entry(key(&row)).or_default().push(row);
+    }
+    out
+}
+
+/// Rows back into the result they were written from.
+fn assemble(rows: VersionRows) -> Result<MatchResult> {
+    let names: HashMap<PlayerId, String> = rows.names.into_iter().map(|r| (r.id, r.name)).collect();
+    let name = |id: PlayerId| -> Result<String> {
+        names
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| DbError::Corrupt(format!("player {id} of a result is not on its board")))
+    };
+    let mut board_players = group(rows.board_players, |r| r.board_id);
+    let mut games = group(rows.games, |r| r.board_id);
+    let mut game_players = group(rows.game_players, |r| r.game_id);
+    let mut hands = group(rows.hands, |r| r.game_id);
+    let mut pips = group(rows.pips, |r| r.hand_id);
+    let mut plays = group(rows.plays, |r| r.hand_id);
+    let mut penalties = group(rows.penalties, |r| r.game_id);
+
+    let mut boards = Vec::with_capacity(rows.boards.len());
+    for (i, b) in rows.boards.into_iter().enumerate() {
+        if b.number != i as i64 + 1 {
+            return Err(DbError::Corrupt(format!("board {} is missing", i + 1)));
+        }
+        let (mut home, mut away) = (Vec::new(), Vec::new());
+        for p in board_players.remove(&b.id).unwrap_or_default() {
+            match p.side.parse::<Side>()? {
+                Side::Home => home.push(p.player_id),
+                Side::Away => away.push(p.player_id),
+            }
+        }
+        let mut board_games = Vec::new();
+        for g in games.remove(&b.id).unwrap_or_default() {
+            let mut players = Vec::new();
+            let mut sides: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+            let mut draw = BTreeMap::new();
+            for gp in game_players.remove(&g.id).unwrap_or_default() {
+                let n = name(gp.player_id)?;
+                players.push(n.clone());
+                sides.entry(gp.side).or_default().push(n.clone());
+                if let Some(tile) = gp.drawn_tile {
+                    draw.insert(n, tile);
+                }
+            }
+            let mut game_hands = Vec::new();
+            for h in hands.remove(&g.id).unwrap_or_default() {
+                let counts = pips
+                    .remove(&h.id)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|p| Ok((name(p.player_id)?, p.pips)))
+                    .collect::<Result<BTreeMap<_, _>>>()?;
+                let end = match h.end_kind.as_str() {
+                    "none" => None,
+                    "abandoned" => Some(EndRecord {
+                        abandoned: true,
+                        ..EndRecord::default()
+                    }),
+                    "blocked" => Some(EndRecord {
+                        blocked: Some(counts),
+                        ..EndRecord::default()
+                    }),
+                    "out" => Some(EndRecord {
+                        out: Some(name(h.out_player_id.ok_or_else(|| {
+                            DbError::Corrupt("a hand played out names no player".into())
+                        })?)?),
+                        left: h.left_given.then_some(counts),
+                        ..EndRecord::default()
+                    }),
+                    other => return Err(DbError::Corrupt(format!("hand end `{other}`"))),
+                };
+                let hand_plays = plays
+                    .remove(&h.id)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|p| {
+                        Ok(PlayRecord {
+                            by: name(p.player_id)?,
+                            points: p.points,
+                            out: p.out,
+                            muggins: p.muggins,
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                game_hands.push(HandRecord {
+                    plays: hand_plays,
+                    end,
+                });
+            }
+            let game_penalties = penalties
+                .remove(&g.id)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|p| {
+                    Ok(PenaltyRecord {
+                        player: name(p.player_id)?,
+                        kind: p.kind,
+                        before_hand: p.before_hand,
+                        minutes: p.minutes,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let outcome = match (g.total_0, g.total_1, g.finished) {
+                (Some(t0), Some(t1), Some(finished)) => Some(GameOutcome {
+                    totals: [t0, t1],
+                    winner: g.winner_side.map(|w| w as usize),
+                    finished,
+                    next_pose: g.next_pose_player_id.map(name).transpose()?,
+                }),
+                _ => None,
+            };
+            board_games.push(GameResult {
+                record: GameRecord {
+                    format: g.format,
+                    players,
+                    sides: sides.into_values().collect(),
+                    draw: g.draw_given.then_some(draw),
+                    first_pose: g.first_pose_player_id.map(name).transpose()?,
+                    hands: game_hands,
+                    options: g
+                        .options
+                        .as_deref()
+                        .map(|o| parse_json("game options", o))
+                        .transpose()?,
+                    penalties: game_penalties,
+                },
+                outcome,
+            });
+        }
+        boards.push(BoardResult {
+            kind: b.kind.parse()?,
+            home,
+            away,
+            games: board_games,
+        });
+    }
+    Ok(MatchResult { boards })
+}
+
+// ---------------------------------------------------------------------------
+// Records into rows
+
+struct BoardPlan {
+    kind: BoardKind,
+    players: Vec<(Side, PlayerId)>,
+    games: Vec<GamePlan>,
+}
+
+struct GamePlan {
+    format: String,
+    options: Option<String>,
+    draw_given: bool,
+    first_pose: Option<PlayerId>,
+    outcome: Option<(i64, i64, Option<i64>, bool, Option<PlayerId>)>,
+    /// In order of play: player, side, place in side, drawn tile.
+    players: Vec<(PlayerId, i64, i64, Option<String>)>,
+    hands: Vec<HandPlan>,
+    penalties: Vec<(PlayerId, String, i64, Option<i64>)>,
+}
+
+struct HandPlan {
+    end_kind: &'static str,
+    out: Option<PlayerId>,
+    left_given: bool,
+    pips: Vec<(PlayerId, i64)>,
+    /// Player, points, out, muggins.
+    plays: Vec<(PlayerId, i64, bool, bool)>,
+}
+
+fn invalid(board: usize, game: usize, why: impl std::fmt::Display) -> DbError {
+    DbError::Invalid(format!("board {board}, game {game}: {why}"))
+}
+
+/// Checks a result against the fixture's registered players and turns it
+/// into rows. Refuses what the rows could not give back unchanged.
+fn plan(
+    result: &MatchResult,
+    roster: &HashMap<PlayerId, (String, Side)>,
+) -> Result<Vec<BoardPlan>> {
+    let mut boards = Vec::with_capacity(result.boards.len());
+    for (bi, board) in result.boards.iter().enumerate() {
+        let bn = bi + 1;
+        let want = board.kind.players_a_side();
+        if board.home.len() != want || board.away.len() != want {
+            return Err(DbError::Invalid(format!(
+                "board {bn}: a {} board has {want} player(s) a side",
+                board.kind
+            )));
+        }
+        // The board's players by name: the names its game records use.
+        let mut by_name: HashMap<&str, PlayerId> = HashMap::new();
+        let mut players = Vec::new();
+        for (side, ids) in [(Side::Home, &board.home), (Side::Away, &board.away)] {
+            for &id in ids {
+                let (name, team_side) = roster.get(&id).ok_or_else(|| {
+                    DbError::Invalid(format!(
+                        "board {bn}: player {id} is not registered to either team this season"
+                    ))
+                })?;
+                if *team_side != side {
+                    return Err(DbError::Invalid(format!(
+                        "board {bn}: {name} is registered to the {team_side} team, not the {side} team"
+                    )));
+                }
+                if by_name.insert(name.as_str(), id).is_some() {
+                    return Err(DbError::Invalid(format!(
+                        "board {bn}: {name} is on it twice"
+                    )));
+                }
+                players.push((side, id));
+            }
+        }
+        let mut games = Vec::with_capacity(board.games.len());
+        for (gi, game) in board.games.iter().enumerate() {
+            let gn = gi + 1;
+            let r = &game.record;
+            let id = |n: &str| -> Result<PlayerId> {
+                by_name
+                    .get(n)
+                    .copied()
+                    .ok_or_else(|| invalid(bn, gn, format!("`{n}` is not a player of this board")))
+            };
+            let mut seats: Vec<(PlayerId, i64, i64, Option<String>)> = Vec::new();
+            let mut in_game: HashMap<&str, usize> = HashMap::new();
+            for (pos, n) in r.players.iter().enumerate() {
+                if in_game.insert(n.as_str(), pos).is_some() {
+                    return Err(invalid(bn, gn, format!("`{n}` plays twice")));
+                }
+                seats.push((id(n)?, -1, -1, None));
+            }
+            let seat = |n: &str| -> Result<usize> {
+                in_game
+                    .get(n)
+                    .copied()
+                    .ok_or_else(|| invalid(bn, gn, format!("`{n}` is not a player of this game")))
+            };
+            for (side, members) in r.sides.iter().enumerate() {
+                if members.is_empty() {
+                    return Err(invalid(bn, gn, format!("side {side} is empty")));
+                }
+                for (place, n) in members.iter().enumerate() {
+                    let s = &mut seats[seat(n)?];
+                    if s.1 >= 0 {
+                        return Err(invalid(bn, gn, format!("`{n}` is on two sides")));
+                    }
+                    s.1 = side as i64;
+                    s.2 = place as i64;
+                }
+            }
+            if let Some((pos, _)) = seats.iter().enumerate().find(|(_, s)| s.1 < 0) {
+                return Err(invalid(
+                    bn,
+                    gn,
+                    format!("`{}` is on no side", r.players[pos]),
+                ));
+            }
+            for (n, tile) in r.draw.iter().flatten() {
+                seats[seat(n)?].3 = Some(tile.clone());
+            }
+            let game_player = |n: &str| -> Result<PlayerId> { Ok(seats[seat(n)?].0) };
+            let mut hands = Vec::with_capacity(r.hands.len());
+            for (hi, hand) in r.hands.iter().enumerate() {
+                let hn = hi + 1;
+                let counts = |m: &BTreeMap<String, i64>| -> Result<Vec<(PlayerId, i64)>> {
+                    m.iter().map(|(n, &p)| Ok((game_player(n)?, p))).collect()
+                };
+                let (end_kind, out, left_given, pips) = match &hand.end {
+                    None => ("none", None, false, Vec::new()),
+                    Some(EndRecord {
+                        out: Some(n),
+                        left,
+                        blocked: None,
+                        abandoned: false,
+                    }) => (
+                        "out",
+                        Some(game_player(n)?),
+                        left.is_some(),
+                        left.as_ref().map(counts).transpose()?.unwrap_or_default(),
+                    ),
+                    Some(EndRecord {
+                        out: None,
+                        left: None,
+                        blocked: Some(b),
+                        abandoned: false,
+                    }) => ("blocked", None, false, counts(b)?),
+                    Some(EndRecord {
+                        out: None,
+                        left: None,
+                        blocked: None,
+                        abandoned: true,
+                    }) => ("abandoned", None, false, Vec::new()),
+                    Some(_) => {
+                        return Err(invalid(
+                            bn,
+                            gn,
+                            format!(
+                                "hand {hn}: an end is one of out (with left), blocked or abandoned"
+                            ),
+                        ));
+                    }
+                };
+                let plays = hand
+                    .plays
+                    .iter()
+                    .map(|p| Ok((game_player(&p.by)?, p.points, p.out, p.muggins)))
+                    .collect::<Result<Vec<_>>>()?;
+                hands.push(HandPlan {
+                    end_kind,
+                    out,
+                    left_given,
+                    pips,
+                    plays,
+                });
+            }
+            let penalties = r
+                .penalties
+                .iter()
+                .map(|p| {
+                    Ok((
+                        game_player(&p.player)?,
+                        p.kind.clone(),
+                        p.before_hand,
+                        p.minutes,
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let outcome = match &game.outcome {
+                None => None,
+                Some(o) => {
+                    if o.winner.is_some_and(|w| w > 1) {
+                        return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
+                    }
+                    Some((
+                        o.totals[0],
+                        o.totals[1],
+                        o.winner.map(|w| w as i64),
+                        o.finished,
+                        o.next_pose.as_deref().map(game_player).transpose()?,
+                    ))
+                }
+            };
+            games.push(GamePlan {
+                format: r.format.clone(),
+                options: r.options.as_ref().map(json_text),
+                draw_given: r.draw.is_some(),
+                first_pose: r.first_pose.as_deref().map(game_player).transpose()?,
+                outcome,
+                players: seats,
+                hands,
+                penalties,
+            });
+        }
+        boards.push(BoardPlan {
+            kind: board.kind,
+            players,
+            games,
+        });
+    }
+    Ok(boards)
+}
+
+// ---------------------------------------------------------------------------
+
+/// What a new version holds.
+enum Source<'a> {
+    /// A result as entered or corrected.
+    Entered(&'a MatchResult),
+    /// A copy of an earlier version.
+    Restore(i64),
+}
+
+impl Db {
+    /// Selects a fixture inside a write transaction. On Postgres it locks the
+    /// fixture's row, so that two writers of one fixture's result take
+    /// version numbers (and change statuses) in turn; SQLite writes are
+    /// serialized already and has no `FOR UPDATE`.
+    fn lock_fixture_sql(&self) -> &'static str {
+        dialect!(self,
+            sqlite: "SELECT season_id, home_team_id, away_team_id FROM fixtures \
+                     WHERE league_id = $1 AND id = $2",
+            postgres: "SELECT season_id, home_team_id, away_team_id FROM fixtures \
+                       WHERE league_id = $1 AND id = $2 FOR UPDATE",
+        )
+    }
+
+    /// Writes a fixture's result as its next version, in one transaction:
+    /// version 1 is the entry, later ones are corrections (the earlier rows
+    /// stay). The new version's status is `entered`.
+    pub async fn write_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        result: &MatchResult,
+        by: Option<UserId>,
+    ) -> Result<ResultVersion> {
+        self.write_version(league, fixture, Source::Entered(result), by)
+            .await
+    }
+
+    /// Makes an earlier version current again by writing a new version that
+    /// copies it, status included.
+    pub async fn restore_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        version: i64,
+        by: Option<UserId>,
+    ) -> Result<ResultVersion> {
+        self.write_version(league, fixture, Source::Restore(version), by)
+            .await
+    }
+
+    async fn write_version(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        source: Source<'_>,
+        by: Option<UserId>,
+    ) -> Result<ResultVersion> {
+        let lock = self.lock_fixture_sql();
+        let current_sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             ORDER BY version DESC LIMIT 1"
+        );
+        let version_sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             AND version = $3"
+        );
+        let insert_version = format!(
+            "INSERT INTO result_versions (league_id, fixture_id, version, status, status_note, \
+             format, options, restored_from, created_by, created_at) \
+             SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
+             WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
+        );
+        Ok(write!(self, tx => {
+            let f = sqlx::query_as::<_, FixtureLock>(lock)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?;
+            let roster: HashMap<PlayerId, (String, Side)> = sqlx::query_as::<_, RosterRow>(
+                "SELECT r.player_id, p.name, r.team_id FROM registrations r \
+                 JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
+                 WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id IN ($3, $4)",
+            )
+            .bind(league)
+            .bind(f.season_id)
+            .bind(f.home_team_id)
+            .bind(f.away_team_id)
+            .fetch_all(&mut *tx)
+            .await?
+            .into_iter()
+            .map(|r| {
+                let side = if r.team_id == f.home_team_id { Side::Home } else { Side::Away };
+                (r.player_id, (r.name, side))
+            })
+            .collect();
+
+            let current: Option<ResultVersion> = sqlx::query_as::<_, VersionRow>(&current_sql)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .map(ResultVersion::try_from)
+                .transpose()?;
+            let before = match &current {
+                Some(v) => Some(StoredResult {
+                    version: v.clone(),
+                    result: assemble(fetch_version_rows!(&mut *tx, league, v.id))?,
+                }),
+                None => None,
+            };
+
+            let (result, status, restored_from, action) = match source {
+                Source::Entered(result) => {
+                    let action = if current.is_some() { "correct" } else { "enter" };
+                    (result.clone(), ResultStatus::Entered, None, action)
+                }
+                Source::Restore(n) => {
+                    let old: ResultVersion = sqlx::query_as::<_, VersionRow>(&version_sql)
+                        .bind(league)
+                        .bind(fixture)
+                        .bind(n)
+                        .fetch_optional(&mut *tx)
+                        .await?
+                        .ok_or_else(|| {
+                            DbError::not_found(format!("version {n} of fixture {fixture}'s result"))
+                        })?
+                        .try_into()?;
+                    let result = assemble(fetch_version_rows!(&mut *tx, league, old.id))?;
+                    (result, old.status, Some(n), "restore")
+                }
+            };
+            let boards = plan(&result, &roster)?;
+
+            let next = current.as_ref().map_or(1, |v| v.version + 1);
+            let version: ResultVersion = sqlx::query_as::<_, VersionRow>(&insert_version)
+                .bind(league)
+                .bind(fixture)
+                .bind(next)
+                .bind(status.as_str())
+                .bind("")
+                .bind(restored_from)
+                .bind(by)
+                .bind(now())
+                .bind(f.season_id)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+
+            for (bi, board) in boards.iter().enumerate() {
+                let board_id: i64 = sqlx::query_scalar(
+                    "INSERT INTO boards (version_id, number, kind) VALUES ($1, $2, $3) RETURNING id",
+                )
+                .bind(version.id)
+                .bind(bi as i64 + 1)
+                .bind(board.kind.as_str())
+                .fetch_one(&mut *tx)
+                .await?;
+                let mut places = HashMap::new();
+                for &(side, player) in &board.players {
+                    let place = places.entry(side).or_insert(0_i64);
+                    *place += 1;
+                    sqlx::query(
+                        "INSERT INTO board_players (board_id, side, position, player_id) \
+                         VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(board_id)
+                    .bind(side.as_str())
+                    .bind(*place)
+                    .bind(player)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                for (gi, game) in board.games.iter().enumerate() {
+                    let (t0, t1, winner, finished, next_pose) = match game.outcome {
+                        Some((t0, t1, w, f, n)) => (Some(t0), Some(t1), w, Some(f), n),
+                        None => (None, None, None, None, None),
+                    };
+                    let game_id: i64 = sqlx::query_scalar(
+                        "INSERT INTO games (board_id, number, format, options, draw_given, \
+                         first_pose_player_id, total_0, total_1, winner_side, finished, \
+                         next_pose_player_id) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                    )
+                    .bind(board_id)
+                    .bind(gi as i64 + 1)
+                    .bind(&game.format)
+                    .bind(&game.options)
+                    .bind(game.draw_given)
+                    .bind(game.first_pose)
+                    .bind(t0)
+                    .bind(t1)
+                    .bind(winner)
+                    .bind(finished)
+                    .bind(next_pose)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    for (pos, (player, side, place, tile)) in game.players.iter().enumerate() {
+                        sqlx::query(
+                            "INSERT INTO game_players (game_id, position, player_id, side, \
+                             side_position, drawn_tile) VALUES ($1, $2, $3, $4, $5, $6)",
+                        )
+                        .bind(game_id)
+                        .bind(pos as i64 + 1)
+                        .bind(*player)
+                        .bind(*side)
+                        .bind(*place)
+                        .bind(tile)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    for (hi, hand) in game.hands.iter().enumerate() {
+                        let hand_id: i64 = sqlx::query_scalar(
+                            "INSERT INTO hands (game_id, number, end_kind, out_player_id, \
+                             left_given) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                        )
+                        .bind(game_id)
+                        .bind(hi as i64 + 1)
+                        .bind(hand.end_kind)
+                        .bind(hand.out)
+                        .bind(hand.left_given)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                        for &(player, pips) in &hand.pips {
+                            sqlx::query(
+                                "INSERT INTO hand_pips (hand_id, player_id, pips) VALUES ($1, $2, $3)",
+                            )
+                            .bind(hand_id)
+                            .bind(player)
+                            .bind(pips)
+                            .execute(&mut *tx)
+                            .await?;
+                        }
+                        for (pi, &(player, points, out, muggins)) in hand.plays.iter().enumerate() {
+                            sqlx::query(
+                                "INSERT INTO plays (hand_id, number, player_id, points, out, \
+                                 muggins) VALUES ($1, $2, $3, $4, $5, $6)",
+                            )
+                            .bind(hand_id)
+                            .bind(pi as i64 + 1)
+                            .bind(player)
+                            .bind(points)
+                            .bind(out)
+                            .bind(muggins)
+                            .execute(&mut *tx)
+                            .await?;
+                        }
+                    }
+                    for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
+                        sqlx::query(
+                            "INSERT INTO game_penalties (game_id, number, player_id, kind, \
+                             before_hand, minutes) VALUES ($1, $2, $3, $4, $5, $6)",
+                        )
+                        .bind(game_id)
+                        .bind(ni as i64 + 1)
+                        .bind(*player)
+                        .bind(kind)
+                        .bind(*before_hand)
+                        .bind(*minutes)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                }
+            }
+
+            let after = StoredResult {
+                version: version.clone(),
+                result,
+            };
+            insert_audit!(tx, NewAudit::new(Some(league), by, "result", fixture.0, action)
+                .before(before.as_ref())
+                .after(Some(&after)));
+            version
+        }))
+    }
+
+    /// The current version of a fixture's result, or `None` before any.
+    pub async fn result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+    ) -> Result<Option<StoredResult>> {
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             ORDER BY version DESC LIMIT 1"
+        );
+        self.load_result(league, &sql, fixture, None).await
+    }
+
+    /// One version of a fixture's result, current or not.
+    pub async fn result_version(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        version: i64,
+    ) -> Result<StoredResult> {
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             AND version = $3"
+        );
+        self.load_result(league, &sql, fixture, Some(version))
+            .await?
+            .ok_or_else(|| {
+                DbError::not_found(format!("version {version} of fixture {fixture}'s result"))
+            })
+    }
+
+    async fn load_result(
+        &self,
+        league: LeagueId,
+        version_sql: &str,
+        fixture: FixtureId,
+        version: Option<i64>,
+    ) -> Result<Option<StoredResult>> {
+        // One read transaction, so the rows come from one snapshot.
+        read!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let mut query = sqlx::query_as::<_, VersionRow>(version_sql).bind(league).bind(fixture);
+            if let Some(n) = version {
+                query = query.bind(n);
+            }
+            let Some(row) = query.fetch_optional(&mut *tx).await? else {
+                return Ok(None);
+            };
+            let version = ResultVersion::try_from(row)?;
+            let result = assemble(fetch_version_rows!(&mut *tx, league, version.id))?;
+            tx.commit().await?;
+            Ok(Some(StoredResult { version, result }))
+        })
+    }
+
+    /// Every version of a fixture's result, oldest first.
+    pub async fn result_versions(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+    ) -> Result<Vec<ResultVersion>> {
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             ORDER BY version"
+        );
+        read!(self, pool => sqlx::query_as::<_, VersionRow>(&sql)
+            .bind(league)
+            .bind(fixture)
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(ResultVersion::try_from)
+        .collect()
+    }
+
+    /// Confirms, disputes or approves the current version (with a note),
+    /// leaving an audit entry.
+    pub async fn set_result_status(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        status: ResultStatus,
+        note: &str,
+        by: Option<UserId>,
+    ) -> Result<ResultVersion> {
+        let current_sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             ORDER BY version DESC LIMIT 1"
+        );
+        let update = format!(
+            "UPDATE result_versions SET status = $3, status_note = $4 \
+             WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
+        );
+        let lock = self.lock_fixture_sql();
+        Ok(write!(self, tx => {
+            sqlx::query_as::<_, FixtureLock>(lock)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?;
+            let before: ResultVersion = sqlx::query_as::<_, VersionRow>(&current_sql)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?
+                .try_into()?;
+            let after: ResultVersion = sqlx::query_as::<_, VersionRow>(&update)
+                .bind(league)
+                .bind(before.id)
+                .bind(status.as_str())
+                .bind(note)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "result", fixture.0, "status")
+                .before(Some(&before))
+                .after(Some(&after)));
+            after
+        }))
+    }
+}

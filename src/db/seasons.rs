@@ -1,0 +1,252 @@
+//! Seasons (with their ruleset and match format) and their divisions.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::audit::{NewAudit, insert_audit};
+use super::{
+    Db, DbError, DivisionId, LeagueId, Result, SeasonId, UserId, json_text, now, parse_json, read,
+    write,
+};
+use crate::rules::{Format, Ruleset};
+
+/// A league's year, e.g. `2026/27`, with the ruleset its games are scored
+/// under and its match format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Season {
+    pub id: SeasonId,
+    pub league_id: LeagueId,
+    pub name: String,
+    #[serde(with = "format_text")]
+    pub format: Format,
+    /// The ruleset options, as a game record carries them (RULES.md).
+    pub options: Map<String, Value>,
+    /// The match format (boards, points, walkover score, ...). Its shape is
+    /// the league core's business; it is kept here as the JSON it gives.
+    pub match_format: Value,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Season {
+    /// The season's format with every option resolved.
+    pub fn ruleset(&self) -> std::result::Result<Ruleset, String> {
+        Ruleset::parse(self.format, Some(&self.options))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewSeason {
+    pub name: String,
+    #[serde(with = "format_text")]
+    pub format: Format,
+    pub options: Map<String, Value>,
+    pub match_format: Value,
+}
+
+/// A format as its RULES.md name, for serde (the rules module leaves serde
+/// out of `Format`).
+mod format_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::rules::Format;
+
+    pub fn serialize<S: Serializer>(format: &Format, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(format.as_str())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct SeasonRow {
+    id: SeasonId,
+    league_id: LeagueId,
+    name: String,
+    format: String,
+    options: String,
+    match_format: String,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<SeasonRow> for Season {
+    type Error = DbError;
+
+    fn try_from(row: SeasonRow) -> Result<Season> {
+        Ok(Season {
+            id: row.id,
+            league_id: row.league_id,
+            name: row.name,
+            format: row.format.parse().map_err(DbError::Corrupt)?,
+            options: parse_json("season options", &row.options)?,
+            match_format: parse_json("season match format", &row.match_format)?,
+            created_at: row.created_at,
+        })
+    }
+}
+
+/// A season's group of teams that play each other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct Division {
+    pub id: DivisionId,
+    pub league_id: LeagueId,
+    pub season_id: SeasonId,
+    pub name: String,
+    /// Order on the season's page (Premier = 0, One = 1, ...).
+    pub position: i64,
+}
+
+const COLUMNS: &str = "id, league_id, name, format, options, match_format, created_at";
+const DIVISION_COLUMNS: &str = "id, league_id, season_id, name, position";
+
+fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
+    Ruleset::parse(format, Some(options))
+        .map(drop)
+        .map_err(|why| DbError::Invalid(format!("ruleset: {why}")))
+}
+
+impl Db {
+    /// A new season; its options must make a valid ruleset for its format.
+    pub async fn create_season(&self, league: LeagueId, new: &NewSeason) -> Result<Season> {
+        check_ruleset(new.format, &new.options)?;
+        let sql = format!(
+            "INSERT INTO seasons (league_id, name, format, options, match_format, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
+        );
+        write!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
+            .bind(league)
+            .bind(&new.name)
+            .bind(new.format.as_str())
+            .bind(json_text(&new.options))
+            .bind(json_text(&new.match_format))
+            .bind(now())
+            .fetch_one(&mut *tx)
+            .await?)
+        .try_into()
+    }
+
+    pub async fn season(&self, league: LeagueId, id: SeasonId) -> Result<Season> {
+        let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
+        read!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+        .try_into()
+    }
+
+    /// A league's seasons, newest first.
+    pub async fn seasons(&self, league: LeagueId) -> Result<Vec<Season>> {
+        let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 ORDER BY id DESC");
+        read!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
+            .bind(league)
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(Season::try_from)
+        .collect()
+    }
+
+    /// Changes a season's ruleset and match format. Refused once any of its
+    /// fixtures has a result: those were scored under the old rules.
+    pub async fn set_season_rules(
+        &self,
+        league: LeagueId,
+        id: SeasonId,
+        format: Format,
+        options: &Map<String, Value>,
+        match_format: &Value,
+        by: Option<UserId>,
+    ) -> Result<Season> {
+        check_ruleset(format, options)?;
+        let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
+        let update = format!(
+            "UPDATE seasons SET format = $3, options = $4, match_format = $5 \
+             WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+        );
+        Ok(write!(self, tx => {
+            let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
+                .bind(league)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+                .try_into()?;
+            let results: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
+                 WHERE f.league_id = $1 AND f.season_id = $2",
+            )
+            .bind(league)
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+            if results > 0 {
+                return Err(DbError::Conflict(format!(
+                    "season `{}` has results: its ruleset and match format are fixed",
+                    before.name
+                )));
+            }
+            let after: Season = sqlx::query_as::<_, SeasonRow>(&update)
+                .bind(league)
+                .bind(id)
+                .bind(format.as_str())
+                .bind(json_text(options))
+                .bind(json_text(match_format))
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "rules")
+                .before(Some(&before))
+                .after(Some(&after)));
+            after
+        }))
+    }
+
+    pub async fn create_division(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        name: &str,
+        position: i64,
+    ) -> Result<Division> {
+        let sql = format!(
+            "INSERT INTO divisions (league_id, season_id, name, position) VALUES ($1, $2, $3, $4) \
+             RETURNING {DIVISION_COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, Division>(&sql)
+            .bind(league)
+            .bind(season)
+            .bind(name)
+            .bind(position)
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    pub async fn division(&self, league: LeagueId, id: DivisionId) -> Result<Division> {
+        let sql =
+            format!("SELECT {DIVISION_COLUMNS} FROM divisions WHERE league_id = $1 AND id = $2");
+        read!(self, pool => sqlx::query_as::<_, Division>(&sql)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("division {id}")))
+    }
+
+    pub async fn divisions(&self, league: LeagueId, season: SeasonId) -> Result<Vec<Division>> {
+        let sql = format!(
+            "SELECT {DIVISION_COLUMNS} FROM divisions WHERE league_id = $1 AND season_id = $2 \
+             ORDER BY position, name, id"
+        );
+        Ok(read!(self, pool => sqlx::query_as::<_, Division>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?))
+    }
+}

@@ -1,0 +1,194 @@
+//! Teams, their entry in a season's division, and their captains.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, VenueId,
+    dialect, read, write,
+};
+
+/// Most captains a team has in a season (LEAGUE.md: "a team may have two").
+pub const MAX_CAPTAINS: i64 = 2;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct Team {
+    pub id: TeamId,
+    pub league_id: LeagueId,
+    pub name: String,
+    /// Home venue.
+    pub venue_id: Option<VenueId>,
+}
+
+/// A team entered in one division of a season.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct TeamEntry {
+    pub league_id: LeagueId,
+    pub season_id: SeasonId,
+    pub division_id: DivisionId,
+    pub team_id: TeamId,
+}
+
+const COLUMNS: &str = "id, league_id, name, venue_id";
+const ENTRY_COLUMNS: &str = "league_id, season_id, division_id, team_id";
+
+impl Db {
+    pub async fn create_team(
+        &self,
+        league: LeagueId,
+        name: &str,
+        venue: Option<VenueId>,
+    ) -> Result<Team> {
+        let sql = format!(
+            "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING {COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, Team>(&sql)
+            .bind(league)
+            .bind(name)
+            .bind(venue)
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    pub async fn team(&self, league: LeagueId, id: TeamId) -> Result<Team> {
+        let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 AND id = $2");
+        read!(self, pool => sqlx::query_as::<_, Team>(&sql)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("team {id}")))
+    }
+
+    pub async fn teams(&self, league: LeagueId) -> Result<Vec<Team>> {
+        let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 ORDER BY name, id");
+        Ok(read!(self, pool => sqlx::query_as::<_, Team>(&sql)
+            .bind(league)
+            .fetch_all(pool)
+            .await?))
+    }
+
+    pub async fn update_team(
+        &self,
+        league: LeagueId,
+        id: TeamId,
+        name: &str,
+        venue: Option<VenueId>,
+    ) -> Result<Team> {
+        let sql = format!(
+            "UPDATE teams SET name = $3, venue_id = $4 WHERE league_id = $1 AND id = $2 \
+             RETURNING {COLUMNS}"
+        );
+        write!(self, tx => sqlx::query_as::<_, Team>(&sql)
+            .bind(league)
+            .bind(id)
+            .bind(name)
+            .bind(venue)
+            .fetch_optional(&mut *tx)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("team {id}")))
+    }
+
+    /// Enters a team in a division for the season (one division a season).
+    pub async fn enter_team(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        division: DivisionId,
+        team: TeamId,
+    ) -> Result<TeamEntry> {
+        let sql = format!(
+            "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
+             VALUES ($1, $2, $3, $4) RETURNING {ENTRY_COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, TeamEntry>(&sql)
+            .bind(league)
+            .bind(season)
+            .bind(division)
+            .bind(team)
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    /// The teams entered in a season, by division.
+    pub async fn team_entries(&self, league: LeagueId, season: SeasonId) -> Result<Vec<TeamEntry>> {
+        let sql = format!(
+            "SELECT {ENTRY_COLUMNS} FROM team_entries WHERE league_id = $1 AND season_id = $2 \
+             ORDER BY division_id, team_id"
+        );
+        Ok(read!(self, pool => sqlx::query_as::<_, TeamEntry>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?))
+    }
+
+    /// Names a registered player of the team as one of its captains this
+    /// season; refused past [`MAX_CAPTAINS`].
+    pub async fn add_captain(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+        player: PlayerId,
+    ) -> Result<()> {
+        // Postgres: lock the entry so two secretaries cannot both add a
+        // second captain; SQLite writes are serialized already.
+        let lock = dialect!(self,
+            sqlite: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
+            postgres: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3 FOR UPDATE",
+        );
+        write!(self, tx => {
+            sqlx::query(lock)
+                .bind(league)
+                .bind(season)
+                .bind(team)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("team {team} in season {season}")))?;
+            let count: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM team_captains \
+                 WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
+            )
+            .bind(league)
+            .bind(season)
+            .bind(team)
+            .fetch_one(&mut *tx)
+            .await?;
+            if count >= MAX_CAPTAINS {
+                return Err(DbError::Conflict(format!(
+                    "the team already has {MAX_CAPTAINS} captains this season"
+                )));
+            }
+            sqlx::query(
+                "INSERT INTO team_captains (league_id, season_id, team_id, player_id) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(league)
+            .bind(season)
+            .bind(team)
+            .bind(player)
+            .execute(&mut *tx)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// The team's captains this season.
+    pub async fn captains(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+    ) -> Result<Vec<Player>> {
+        Ok(read!(self, pool => sqlx::query_as::<_, Player>(
+            "SELECT p.id, p.league_id, p.name, p.created_at FROM team_captains c \
+             JOIN players p ON p.id = c.player_id AND p.league_id = c.league_id \
+             WHERE c.league_id = $1 AND c.season_id = $2 AND c.team_id = $3 ORDER BY p.name",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .fetch_all(pool)
+        .await?))
+    }
+}

@@ -1,0 +1,234 @@
+//! Users of the installation and their roles. A user is not a league
+//! record (one account may act in several leagues); roles tie it to them.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::audit::{NewAudit, insert_audit};
+use super::{
+    Db, DbError, LeagueId, PlayerId, Result, RoleId, SeasonId, TeamId, UserId, now, read,
+    text_enum, write,
+};
+
+/// A signed-up user. `password_hash` is the PHC string (argon2); it is
+/// left out of `Debug`.
+#[derive(Clone, PartialEq, sqlx::FromRow)]
+pub struct User {
+    pub id: UserId,
+    pub username: String,
+    pub password_hash: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl fmt::Debug for User {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("User")
+            .field("id", &self.id)
+            .field("username", &self.username)
+            .field("password_hash", &"[redacted]")
+            .field("created_at", &self.created_at)
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoleKind {
+    /// Of the installation: creates leagues and names their secretaries.
+    Administrator,
+    /// Of a league: everything inside it.
+    Secretary,
+    /// Of a team in a season.
+    Captain,
+    /// A league's player (their own profile).
+    Player,
+}
+
+text_enum!(RoleKind {
+    Administrator = "administrator",
+    Secretary = "secretary",
+    Captain = "captain",
+    Player = "player",
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct Role {
+    pub id: RoleId,
+    pub user_id: UserId,
+    #[sqlx(try_from = "String")]
+    pub kind: RoleKind,
+    pub league_id: Option<LeagueId>,
+    pub season_id: Option<SeasonId>,
+    pub team_id: Option<TeamId>,
+    pub player_id: Option<PlayerId>,
+    pub granted_at: DateTime<Utc>,
+}
+
+/// A role to grant; build it with the constructor for its kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewRole {
+    pub user_id: UserId,
+    pub kind: RoleKind,
+    pub league_id: Option<LeagueId>,
+    pub season_id: Option<SeasonId>,
+    pub team_id: Option<TeamId>,
+    pub player_id: Option<PlayerId>,
+}
+
+impl NewRole {
+    fn new(user_id: UserId, kind: RoleKind) -> NewRole {
+        NewRole {
+            user_id,
+            kind,
+            league_id: None,
+            season_id: None,
+            team_id: None,
+            player_id: None,
+        }
+    }
+
+    pub fn administrator(user: UserId) -> NewRole {
+        NewRole::new(user, RoleKind::Administrator)
+    }
+
+    pub fn secretary(user: UserId, league: LeagueId) -> NewRole {
+        NewRole {
+            league_id: Some(league),
+            ..NewRole::new(user, RoleKind::Secretary)
+        }
+    }
+
+    /// Captain of a team entered in the season.
+    pub fn captain(user: UserId, league: LeagueId, season: SeasonId, team: TeamId) -> NewRole {
+        NewRole {
+            league_id: Some(league),
+            season_id: Some(season),
+            team_id: Some(team),
+            ..NewRole::new(user, RoleKind::Captain)
+        }
+    }
+
+    /// The user is this player of the league.
+    pub fn player(user: UserId, league: LeagueId, player: PlayerId) -> NewRole {
+        NewRole {
+            league_id: Some(league),
+            player_id: Some(player),
+            ..NewRole::new(user, RoleKind::Player)
+        }
+    }
+}
+
+const COLUMNS: &str = "id, username, password_hash, created_at";
+const ROLE_COLUMNS: &str =
+    "id, user_id, kind, league_id, season_id, team_id, player_id, granted_at";
+
+impl Db {
+    /// A new user; the username is unique whatever its case.
+    pub async fn create_user(&self, username: &str, password_hash: &str) -> Result<User> {
+        let sql = format!(
+            "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
+             RETURNING {COLUMNS}"
+        );
+        Ok(write!(self, tx => sqlx::query_as::<_, User>(&sql)
+            .bind(username)
+            .bind(password_hash)
+            .bind(now())
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    pub async fn user(&self, id: UserId) -> Result<User> {
+        let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
+        read!(self, pool => sqlx::query_as::<_, User>(&sql)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("user {id}")))
+    }
+
+    /// The user signing in, whatever the case of the name typed.
+    pub async fn user_by_username(&self, username: &str) -> Result<User> {
+        let sql = format!("SELECT {COLUMNS} FROM users WHERE lower(username) = lower($1)");
+        read!(self, pool => sqlx::query_as::<_, User>(&sql)
+            .bind(username)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("user `{username}`")))
+    }
+
+    pub async fn set_password_hash(&self, id: UserId, password_hash: &str) -> Result<()> {
+        let changed = write!(self, tx => sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
+            .bind(id)
+            .bind(password_hash)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected());
+        if changed == 0 {
+            return Err(DbError::not_found(format!("user {id}")));
+        }
+        Ok(())
+    }
+
+    /// Grants a role, with an audit entry in its league (none for an
+    /// administrator). A role held already is [`DbError::Unique`].
+    pub async fn grant_role(&self, new: &NewRole, by: Option<UserId>) -> Result<Role> {
+        let sql = format!(
+            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, player_id, granted_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {ROLE_COLUMNS}"
+        );
+        Ok(write!(self, tx => {
+            let role = sqlx::query_as::<_, Role>(&sql)
+                .bind(new.user_id)
+                .bind(new.kind.as_str())
+                .bind(new.league_id)
+                .bind(new.season_id)
+                .bind(new.team_id)
+                .bind(new.player_id)
+                .bind(now())
+                .fetch_one(&mut *tx)
+                .await?;
+            insert_audit!(tx, NewAudit::new(role.league_id, by, "role", role.id.0, "grant")
+                .after(Some(&role)));
+            role
+        }))
+    }
+
+    /// Takes a role away, with an audit entry holding it.
+    pub async fn revoke_role(&self, id: RoleId, by: Option<UserId>) -> Result<()> {
+        let select = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE id = $1");
+        write!(self, tx => {
+            let role = sqlx::query_as::<_, Role>(&select)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("role {id}")))?;
+            sqlx::query("DELETE FROM roles WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            insert_audit!(tx, NewAudit::new(role.league_id, by, "role", id.0, "revoke")
+                .before(Some(&role)));
+        });
+        Ok(())
+    }
+
+    /// Every role of a user, in every league: what signing in loads.
+    pub async fn user_roles(&self, user: UserId) -> Result<Vec<Role>> {
+        let sql = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE user_id = $1 ORDER BY id");
+        Ok(read!(self, pool => sqlx::query_as::<_, Role>(&sql)
+            .bind(user)
+            .fetch_all(pool)
+            .await?))
+    }
+
+    /// The roles held in one league: its secretaries, captains and players.
+    pub async fn league_roles(&self, league: LeagueId) -> Result<Vec<Role>> {
+        let sql = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE league_id = $1 ORDER BY id");
+        Ok(read!(self, pool => sqlx::query_as::<_, Role>(&sql)
+            .bind(league)
+            .fetch_all(pool)
+            .await?))
+    }
+}
