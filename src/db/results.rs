@@ -229,6 +229,7 @@ struct GamePlayerRow {
     game_id: i64,
     player_id: PlayerId,
     side: i64,
+    side_position: i64,
     drawn_tile: Option<String>,
 }
 
@@ -326,7 +327,7 @@ macro_rules! fetch_version_rows {
             .fetch_all($ex)
             .await?,
             game_players: sqlx::query_as::<_, GamePlayerRow>(&format!(
-                "SELECT gp.game_id, gp.player_id, gp.side, gp.drawn_tile \
+                "SELECT gp.game_id, gp.player_id, gp.side, gp.side_position, gp.drawn_tile \
                  FROM game_players gp JOIN games g ON g.id = gp.game_id \
                  JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
                  ORDER BY gp.game_id, gp.position"
@@ -418,12 +419,15 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
         let mut board_games = Vec::new();
         for g in games.remove(&b.id).unwrap_or_default() {
             let mut players = Vec::new();
-            let mut sides: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+            let mut sides: BTreeMap<i64, BTreeMap<i64, String>> = BTreeMap::new();
             let mut draw = BTreeMap::new();
             for gp in game_players.remove(&g.id).unwrap_or_default() {
                 let n = name(gp.player_id)?;
                 players.push(n.clone());
-                sides.entry(gp.side).or_default().push(n.clone());
+                sides
+                    .entry(gp.side)
+                    .or_default()
+                    .insert(gp.side_position, n.clone());
                 if let Some(tile) = gp.drawn_tile {
                     draw.insert(n, tile);
                 }
@@ -499,7 +503,10 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
                 record: GameRecord {
                     format: g.format,
                     players,
-                    sides: sides.into_values().collect(),
+                    sides: sides
+                        .into_values()
+                        .map(|members| members.into_values().collect())
+                        .collect(),
                     draw: g.draw_given.then_some(draw),
                     first_pose: g.first_pose_player_id.map(name).transpose()?,
                     hands: game_hands,
@@ -537,11 +544,23 @@ struct GamePlan {
     options: Option<String>,
     draw_given: bool,
     first_pose: Option<PlayerId>,
-    outcome: Option<(i64, i64, Option<i64>, bool, Option<PlayerId>)>,
-    /// In order of play: player, side, place in side, drawn tile.
-    players: Vec<(PlayerId, i64, i64, Option<String>)>,
+    /// The outcome's columns: all `None` when no outcome was given.
+    totals: [Option<i64>; 2],
+    winner: Option<i64>,
+    finished: Option<bool>,
+    next_pose: Option<PlayerId>,
+    /// In order of play.
+    players: Vec<Seat>,
     hands: Vec<HandPlan>,
     penalties: Vec<(PlayerId, String, i64, Option<i64>)>,
+}
+
+struct Seat {
+    player: PlayerId,
+    /// Index into the record's `sides`; `None` until a side names the player.
+    side: Option<i64>,
+    side_position: i64,
+    drawn_tile: Option<String>,
 }
 
 struct HandPlan {
@@ -606,13 +625,18 @@ fn plan(
                     .copied()
                     .ok_or_else(|| invalid(bn, gn, format!("`{n}` is not a player of this board")))
             };
-            let mut seats: Vec<(PlayerId, i64, i64, Option<String>)> = Vec::new();
+            let mut seats: Vec<Seat> = Vec::new();
             let mut in_game: HashMap<&str, usize> = HashMap::new();
             for (pos, n) in r.players.iter().enumerate() {
                 if in_game.insert(n.as_str(), pos).is_some() {
                     return Err(invalid(bn, gn, format!("`{n}` plays twice")));
                 }
-                seats.push((id(n)?, -1, -1, None));
+                seats.push(Seat {
+                    player: id(n)?,
+                    side: None,
+                    side_position: 0,
+                    drawn_tile: None,
+                });
             }
             let seat = |n: &str| -> Result<usize> {
                 in_game
@@ -626,14 +650,14 @@ fn plan(
                 }
                 for (place, n) in members.iter().enumerate() {
                     let s = &mut seats[seat(n)?];
-                    if s.1 >= 0 {
+                    if s.side.is_some() {
                         return Err(invalid(bn, gn, format!("`{n}` is on two sides")));
                     }
-                    s.1 = side as i64;
-                    s.2 = place as i64;
+                    s.side = Some(side as i64);
+                    s.side_position = place as i64;
                 }
             }
-            if let Some((pos, _)) = seats.iter().enumerate().find(|(_, s)| s.1 < 0) {
+            if let Some((pos, _)) = seats.iter().enumerate().find(|(_, s)| s.side.is_none()) {
                 return Err(invalid(
                     bn,
                     gn,
@@ -641,9 +665,9 @@ fn plan(
                 ));
             }
             for (n, tile) in r.draw.iter().flatten() {
-                seats[seat(n)?].3 = Some(tile.clone());
+                seats[seat(n)?].drawn_tile = Some(tile.clone());
             }
-            let game_player = |n: &str| -> Result<PlayerId> { Ok(seats[seat(n)?].0) };
+            let game_player = |n: &str| -> Result<PlayerId> { Ok(seats[seat(n)?].player) };
             let mut hands = Vec::with_capacity(r.hands.len());
             for (hi, hand) in r.hands.iter().enumerate() {
                 let hn = hi + 1;
@@ -710,27 +734,22 @@ fn plan(
                     ))
                 })
                 .collect::<Result<Vec<_>>>()?;
-            let outcome = match &game.outcome {
-                None => None,
-                Some(o) => {
-                    if o.winner.is_some_and(|w| w > 1) {
-                        return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
-                    }
-                    Some((
-                        o.totals[0],
-                        o.totals[1],
-                        o.winner.map(|w| w as i64),
-                        o.finished,
-                        o.next_pose.as_deref().map(game_player).transpose()?,
-                    ))
-                }
-            };
+            let outcome = game.outcome.as_ref();
+            if outcome.and_then(|o| o.winner).is_some_and(|w| w > 1) {
+                return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
+            }
             games.push(GamePlan {
                 format: r.format.clone(),
                 options: r.options.as_ref().map(json_text),
                 draw_given: r.draw.is_some(),
                 first_pose: r.first_pose.as_deref().map(game_player).transpose()?,
-                outcome,
+                totals: [outcome.map(|o| o.totals[0]), outcome.map(|o| o.totals[1])],
+                winner: outcome.and_then(|o| o.winner).map(|w| w as i64),
+                finished: outcome.map(|o| o.finished),
+                next_pose: outcome
+                    .and_then(|o| o.next_pose.as_deref())
+                    .map(game_player)
+                    .transpose()?,
                 players: seats,
                 hands,
                 penalties,
@@ -920,10 +939,6 @@ impl Db {
                     .await?;
                 }
                 for (gi, game) in board.games.iter().enumerate() {
-                    let (t0, t1, winner, finished, next_pose) = match game.outcome {
-                        Some((t0, t1, w, f, n)) => (Some(t0), Some(t1), w, Some(f), n),
-                        None => (None, None, None, None, None),
-                    };
                     let game_id: i64 = sqlx::query_scalar(
                         "INSERT INTO games (board_id, number, format, options, draw_given, \
                          first_pose_player_id, total_0, total_1, winner_side, finished, \
@@ -936,24 +951,24 @@ impl Db {
                     .bind(&game.options)
                     .bind(game.draw_given)
                     .bind(game.first_pose)
-                    .bind(t0)
-                    .bind(t1)
-                    .bind(winner)
-                    .bind(finished)
-                    .bind(next_pose)
+                    .bind(game.totals[0])
+                    .bind(game.totals[1])
+                    .bind(game.winner)
+                    .bind(game.finished)
+                    .bind(game.next_pose)
                     .fetch_one(&mut *tx)
                     .await?;
-                    for (pos, (player, side, place, tile)) in game.players.iter().enumerate() {
+                    for (pos, seat) in game.players.iter().enumerate() {
                         sqlx::query(
                             "INSERT INTO game_players (game_id, position, player_id, side, \
                              side_position, drawn_tile) VALUES ($1, $2, $3, $4, $5, $6)",
                         )
                         .bind(game_id)
                         .bind(pos as i64 + 1)
-                        .bind(*player)
-                        .bind(*side)
-                        .bind(*place)
-                        .bind(tile)
+                        .bind(seat.player)
+                        .bind(seat.side)
+                        .bind(seat.side_position)
+                        .bind(&seat.drawn_tile)
                         .execute(&mut *tx)
                         .await?;
                     }
