@@ -46,8 +46,8 @@ pub use penalties::{
 };
 pub use players::{Player, Registration};
 pub use results::{
-    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, ResultStatus, ResultVersion,
-    StoredResult,
+    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, PlayerGames, ResultStatus,
+    ResultVersion, StoredResult,
 };
 pub use seasons::{Division, NewSeason, Season};
 pub use teams::{Team, TeamEntry};
@@ -266,3 +266,107 @@ macro_rules! text_enum {
 }
 
 pub(crate) use text_enum;
+
+#[cfg(test)]
+mod tests {
+    //! SQLite's settings, which only this module can see; the behaviour
+    //! shared by both backends is tested in `tests/db`.
+
+    use super::*;
+
+    struct TempFile(std::path::PathBuf);
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut path = self.0.clone().into_os_string();
+                path.push(suffix);
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+
+    fn temp_file(name: &str) -> TempFile {
+        TempFile(
+            std::env::temp_dir().join(format!("boneyard-unit-{name}-{}.db", std::process::id())),
+        )
+    }
+
+    /// A pragma's value as SQLite gives it as text.
+    async fn pragma(pool: &SqlitePool, name: &str) -> String {
+        use sqlx::Row;
+        let row = sqlx::query(&format!("PRAGMA {name}"))
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        row.try_get_unchecked::<String, _>(0).unwrap()
+    }
+
+    #[tokio::test]
+    async fn sqlite_is_tuned_for_a_server() {
+        let file = temp_file("pragmas");
+        let db = Db::connect(&format!("sqlite://{}", file.0.display()))
+            .await
+            .unwrap();
+        let Db::Sqlite(s) = &db else {
+            panic!("not SQLite")
+        };
+        for pool in [&s.write, &s.read] {
+            assert_eq!(pragma(pool, "journal_mode").await, "wal");
+            assert_eq!(pragma(pool, "foreign_keys").await, "1");
+            assert_eq!(pragma(pool, "synchronous").await, "2", "FULL");
+            assert_eq!(pragma(pool, "busy_timeout").await, "10000");
+        }
+        assert_eq!(pragma(&s.read, "query_only").await, "1");
+        assert_eq!(pragma(&s.write, "query_only").await, "0");
+        assert_eq!(s.write.options().get_max_connections(), 1);
+        db.close().await;
+    }
+
+    #[tokio::test]
+    async fn memory_and_unknown_addresses_are_refused() {
+        for address in ["sqlite::memory:", "mysql://localhost/x", "league.db"] {
+            assert!(matches!(
+                Db::connect(address).await,
+                Err(DbError::Address(_))
+            ));
+        }
+    }
+
+    /// Two programs on one file (the server and the command line): the
+    /// second waits for the first's lock instead of failing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_programs_on_one_file_wait_their_turn() {
+        let file = temp_file("two-programs");
+        let address = format!("sqlite://{}", file.0.display());
+        let first = Db::connect(&address).await.unwrap();
+        let second = Db::connect(&address).await.unwrap();
+        let league = first
+            .create_league(&NewLeague {
+                name: "Both".into(),
+                short_name: "both".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .id;
+        let tasks: Vec<_> = [first.clone(), second.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(i, db)| {
+                tokio::spawn(async move {
+                    for n in 0..25 {
+                        db.create_player(league, &format!("p{i}-{n}")).await?;
+                    }
+                    Ok::<_, DbError>(())
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        assert_eq!(second.players(league).await.unwrap().len(), 50);
+        first.close().await;
+        second.close().await;
+    }
+}

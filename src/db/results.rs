@@ -1160,3 +1160,85 @@ impl Db {
         }))
     }
 }
+
+/// A player's games in a season's current, approved results: played (games
+/// with a finished outcome) and won.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct PlayerGames {
+    pub player_id: PlayerId,
+    pub played: i64,
+    pub won: i64,
+}
+
+/// The current version of each fixture, as a condition on `v`.
+const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
+                       WHERE v2.fixture_id = v.fixture_id)";
+
+impl Db {
+    /// The current result of every fixture of a season that has one, by
+    /// round: what the tables are computed from. With `approved_only`,
+    /// provisional results are left out.
+    pub async fn season_results(
+        &self,
+        league: LeagueId,
+        season: crate::db::SeasonId,
+        approved_only: bool,
+    ) -> Result<Vec<StoredResult>> {
+        let columns = VERSION_COLUMNS
+            .split(", ")
+            .map(|c| format!("v.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let approved = if approved_only {
+            "AND v.status = 'approved'"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT {columns} FROM result_versions v \
+             JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
+             WHERE v.league_id = $1 AND f.season_id = $2 AND {CURRENT} {approved} \
+             ORDER BY f.round, f.starts_at, f.id"
+        );
+        read!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let versions = sqlx::query_as::<_, VersionRow>(&sql)
+                .bind(league)
+                .bind(season)
+                .fetch_all(&mut *tx)
+                .await?;
+            let mut out = Vec::with_capacity(versions.len());
+            for row in versions {
+                let version = ResultVersion::try_from(row)?;
+                let result = assemble(fetch_version_rows!(&mut *tx, league, version.id))?;
+                out.push(StoredResult { version, result });
+            }
+            tx.commit().await?;
+            Ok(out)
+        })
+    }
+
+    /// Games played and won by each player in a season's current, approved
+    /// results, from the stored outcomes: one query over the rows.
+    pub async fn player_games(
+        &self,
+        league: LeagueId,
+        season: crate::db::SeasonId,
+    ) -> Result<Vec<PlayerGames>> {
+        let sql = format!(
+            "SELECT gp.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
+             CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) AS won \
+             FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
+             JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
+             WHERE v.league_id = $1 AND f.season_id = $2 AND v.status = 'approved' \
+             AND {CURRENT} AND g.finished = TRUE \
+             GROUP BY gp.player_id ORDER BY gp.player_id"
+        );
+        Ok(read!(self, pool => sqlx::query_as::<_, PlayerGames>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?))
+    }
+}

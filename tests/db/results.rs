@@ -11,6 +11,7 @@ on_both!(
     status_changes_are_audited,
     results_that_cannot_be_stored_are_refused_whole,
     season_rules_are_fixed_once_results_exist,
+    season_results_and_player_games,
 );
 
 async fn match_result_reads_back_identical(db: Db) {
@@ -284,5 +285,60 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
             .unwrap()
             .len(),
         1
+    );
+}
+
+async fn season_results_and_player_games(db: Db) {
+    let l = league(&db, "sg").await;
+    let second =
+        crate::helpers::new_fixture(&db, l.league, l.season, l.division, l.away, l.home, l.venue)
+            .await;
+    let result = sample_result(&l);
+    db.write_result(l.league, l.fixture, &small_result(&l, 2), None)
+        .await
+        .unwrap();
+    db.write_result(l.league, l.fixture, &result, None)
+        .await
+        .unwrap();
+    // Provisional results are there, but count for nothing yet.
+    let all = db.season_results(l.league, l.season, false).await.unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].version.version, 2);
+    assert_eq!(all[0].result, result);
+    assert!(
+        db.season_results(l.league, l.season, true)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        db.player_games(l.league, l.season)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+        .await
+        .unwrap();
+    let approved = db.season_results(l.league, l.season, true).await.unwrap();
+    assert_eq!(approved.len(), 1);
+    assert_eq!(approved[0].version.fixture_id, l.fixture);
+    assert_ne!(approved[0].version.fixture_id, second);
+    // Only board 2's game is finished: won by side 0, the home player.
+    assert_eq!(
+        db.player_games(l.league, l.season).await.unwrap(),
+        vec![
+            PlayerGames {
+                player_id: l.home_players[1],
+                played: 1,
+                won: 1
+            },
+            PlayerGames {
+                player_id: l.away_players[1],
+                played: 1,
+                won: 0
+            },
+        ]
     );
 }
