@@ -3,7 +3,7 @@
 //! One [`Db`] over either backend, picked by the address's scheme
 //! (`sqlite://path` or `postgres://...`). Queries are runtime `sqlx::query`
 //! and `query_as` with `$1` placeholders, which both backends accept, so one
-//! SQL string serves both; the [`read!`] and [`write!`] macros run one body on
+//! SQL string serves both; the `read_pool!` and `write_tx!` macros run one body on
 //! whichever pool is there.
 //!
 //! Every read and write takes the league's id and is scoped by it, and the
@@ -88,7 +88,7 @@ pub struct SqliteDb {
 
 /// Runs `$body` with `$pool` bound to a pool for reads (`&SqlitePool` or
 /// `&PgPool`): one body, written once, compiled for each backend.
-macro_rules! read {
+macro_rules! read_pool {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Sqlite(s) => {
@@ -108,7 +108,7 @@ macro_rules! read {
 /// `$body` evaluates to the value the macro returns; a `?` inside it returns
 /// early from the enclosing function, dropping (so rolling back) the
 /// transaction.
-macro_rules! write {
+macro_rules! write_tx {
     ($db:expr, $tx:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Sqlite(s) => {
@@ -143,7 +143,7 @@ macro_rules! dialect {
     };
 }
 
-pub(crate) use {dialect, read, write};
+pub(crate) use {dialect, read_pool, write_tx};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");

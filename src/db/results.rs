@@ -20,8 +20,8 @@ use serde_json::{Map, Value};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, Side, TeamId, UserId,
-    dialect, json_text, now, parse_json, read, text_enum, write,
+    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, TeamId,
+    UserId, dialect, json_text, now, parse_json, read_pool, text_enum, write_tx,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
@@ -177,7 +177,7 @@ const VERSION_COLUMNS: &str = "id, league_id, fixture_id, version, status, statu
 
 #[derive(sqlx::FromRow)]
 struct FixtureLock {
-    season_id: i64,
+    season_id: SeasonId,
     home_team_id: TeamId,
     away_team_id: TeamId,
 }
@@ -837,7 +837,7 @@ impl Db {
              SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let f = sqlx::query_as::<_, FixtureLock>(lock)
                 .bind(league)
                 .bind(fixture)
@@ -1076,7 +1076,7 @@ impl Db {
         version: Option<i64>,
     ) -> Result<Option<StoredResult>> {
         // One read transaction, so the rows come from one snapshot.
-        read!(self, pool => {
+        read_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let mut query = sqlx::query_as::<_, VersionRow>(version_sql).bind(league).bind(fixture);
             if let Some(n) = version {
@@ -1102,7 +1102,7 @@ impl Db {
             "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
              ORDER BY version"
         );
-        read!(self, pool => sqlx::query_as::<_, VersionRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, VersionRow>(&sql)
             .bind(league)
             .bind(fixture)
             .fetch_all(pool)
@@ -1131,7 +1131,7 @@ impl Db {
              WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
         let lock = self.lock_fixture_sql();
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             sqlx::query_as::<_, FixtureLock>(lock)
                 .bind(league)
                 .bind(fixture)
@@ -1181,7 +1181,7 @@ impl Db {
     pub async fn season_results(
         &self,
         league: LeagueId,
-        season: crate::db::SeasonId,
+        season: SeasonId,
         approved_only: bool,
     ) -> Result<Vec<StoredResult>> {
         let columns = VERSION_COLUMNS
@@ -1200,7 +1200,7 @@ impl Db {
              WHERE v.league_id = $1 AND f.season_id = $2 AND {CURRENT} {approved} \
              ORDER BY f.round, f.starts_at, f.id"
         );
-        read!(self, pool => {
+        read_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let versions = sqlx::query_as::<_, VersionRow>(&sql)
                 .bind(league)
@@ -1223,7 +1223,7 @@ impl Db {
     pub async fn player_games(
         &self,
         league: LeagueId,
-        season: crate::db::SeasonId,
+        season: SeasonId,
     ) -> Result<Vec<PlayerGames>> {
         let sql = format!(
             "SELECT gp.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
@@ -1235,10 +1235,12 @@ impl Db {
              AND {CURRENT} AND g.finished = TRUE \
              GROUP BY gp.player_id ORDER BY gp.player_id"
         );
-        Ok(read!(self, pool => sqlx::query_as::<_, PlayerGames>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, PlayerGames>(&sql)
             .bind(league)
             .bind(season)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 }

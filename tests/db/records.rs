@@ -460,7 +460,25 @@ async fn users_and_roles(db: Db) {
         Err(DbError::Invalid(_))
     ));
 
-    db.revoke_role(captain.id, Some(user.id)).await.unwrap();
+    let other = db
+        .create_league(&NewLeague {
+            name: "Other".into(),
+            short_name: "ur-other".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert!(matches!(
+        db.revoke_role(Some(other.id), captain.id, None).await,
+        Err(DbError::NotFound(_))
+    ));
+    assert!(matches!(
+        db.revoke_role(None, captain.id, None).await,
+        Err(DbError::NotFound(_))
+    ));
+    db.revoke_role(Some(l.league), captain.id, Some(user.id))
+        .await
+        .unwrap();
     assert_eq!(db.user_roles(user.id).await.unwrap().len(), 3);
     let audit = db
         .audit_entries(l.league, "role", captain.id.0)
