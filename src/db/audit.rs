@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, LeagueId, Result, UserId, json_text, read};
+use super::{Db, LeagueId, Result, UserId, json_text, read_pool};
 use crate::db::AuditId;
 
 /// One change, as stored.
@@ -64,7 +64,7 @@ impl NewAudit {
     }
 }
 
-/// Writes `$entry` (a `NewAudit`) on the transaction `$tx` of a [`write!`].
+/// Writes `$entry` (a `NewAudit`) on the transaction `$tx` of a `write_tx!`.
 macro_rules! insert_audit {
     ($tx:ident, $entry:expr) => {{
         let entry: $crate::db::audit::NewAudit = $entry;
@@ -101,22 +101,26 @@ impl Db {
             "SELECT {COLUMNS} FROM audit WHERE league_id = $1 AND entity = $2 AND entity_id = $3 \
              ORDER BY id"
         );
-        Ok(read!(self, pool => sqlx::query_as::<_, AuditEntry>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, AuditEntry>(&sql)
             .bind(league)
             .bind(entity)
             .bind(entity_id)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 
     /// A league's latest changes, newest first.
     pub async fn audit_log(&self, league: LeagueId, limit: i64) -> Result<Vec<AuditEntry>> {
         let sql =
             format!("SELECT {COLUMNS} FROM audit WHERE league_id = $1 ORDER BY id DESC LIMIT $2");
-        Ok(read!(self, pool => sqlx::query_as::<_, AuditEntry>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, AuditEntry>(&sql)
             .bind(league)
             .bind(limit)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 }

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId, read,
-    text_enum, write,
+    Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId,
+    read_pool, text_enum, write_tx,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -146,7 +146,7 @@ impl Db {
              home_team_id, away_team_id, venue_id, status) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING {COLUMNS}"
         );
-        write!(self, tx => sqlx::query_as::<_, FixtureRow>(&sql)
+        write_tx!(self, tx => sqlx::query_as::<_, FixtureRow>(&sql)
             .bind(league)
             .bind(new.season_id)
             .bind(new.division_id)
@@ -162,7 +162,7 @@ impl Db {
 
     pub async fn fixture(&self, league: LeagueId, id: FixtureId) -> Result<Fixture> {
         let sql = format!("SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -177,7 +177,7 @@ impl Db {
             "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND season_id = $2 \
              ORDER BY round, starts_at, id"
         );
-        read!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
             .bind(league)
             .bind(season)
             .fetch_all(pool)
@@ -197,7 +197,7 @@ impl Db {
             "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND division_id = $2 \
              ORDER BY round, starts_at, id"
         );
-        read!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
             .bind(league)
             .bind(division)
             .fetch_all(pool)
@@ -222,7 +222,7 @@ impl Db {
             "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
              conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let before: Fixture = sqlx::query_as::<_, FixtureRow>(&select)
                 .bind(league)
                 .bind(id)

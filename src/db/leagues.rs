@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbError, LeagueId, Result, now, read, write};
+use super::{Db, DbError, LeagueId, Result, now, read_pool, write_tx};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct League {
@@ -33,7 +33,7 @@ impl Db {
             "INSERT INTO leagues (name, short_name, rules_summary, contact, created_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, League>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
             .bind(&new.name)
             .bind(&new.short_name)
             .bind(&new.rules_summary)
@@ -45,7 +45,7 @@ impl Db {
 
     pub async fn league(&self, id: LeagueId) -> Result<League> {
         let sql = format!("SELECT {COLUMNS} FROM leagues WHERE id = $1");
-        read!(self, pool => sqlx::query_as::<_, League>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, League>(&sql)
             .bind(id)
             .fetch_optional(pool)
             .await?)
@@ -54,7 +54,7 @@ impl Db {
 
     pub async fn league_by_short_name(&self, short_name: &str) -> Result<League> {
         let sql = format!("SELECT {COLUMNS} FROM leagues WHERE short_name = $1");
-        read!(self, pool => sqlx::query_as::<_, League>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, League>(&sql)
             .bind(short_name)
             .fetch_optional(pool)
             .await?)
@@ -64,7 +64,7 @@ impl Db {
     /// Every league of the installation, by name.
     pub async fn leagues(&self) -> Result<Vec<League>> {
         let sql = format!("SELECT {COLUMNS} FROM leagues ORDER BY name, id");
-        Ok(read!(self, pool => sqlx::query_as::<_, League>(&sql).fetch_all(pool).await?))
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, League>(&sql).fetch_all(pool).await?))
     }
 
     pub async fn update_league(&self, id: LeagueId, new: &NewLeague) -> Result<League> {
@@ -72,7 +72,7 @@ impl Db {
             "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5 \
              WHERE id = $1 RETURNING {COLUMNS}"
         );
-        write!(self, tx => sqlx::query_as::<_, League>(&sql)
+        write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
             .bind(id)
             .bind(&new.name)
             .bind(&new.short_name)

@@ -3,7 +3,7 @@
 //! One [`Db`] over either backend, picked by the address's scheme
 //! (`sqlite://path` or `postgres://...`). Queries are runtime `sqlx::query`
 //! and `query_as` with `$1` placeholders, which both backends accept, so one
-//! SQL string serves both; the [`read!`] and [`write!`] macros run one body on
+//! SQL string serves both; the `read_pool!` and `write_tx!` macros run one body on
 //! whichever pool is there.
 //!
 //! Every read and write takes the league's id and is scoped by it, and the
@@ -46,8 +46,8 @@ pub use penalties::{
 };
 pub use players::{Player, Registration};
 pub use results::{
-    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, ResultStatus, ResultVersion,
-    StoredResult,
+    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, PlayerGames, ResultStatus,
+    ResultVersion, StoredResult,
 };
 pub use seasons::{Division, NewSeason, Season};
 pub use teams::{Team, TeamEntry};
@@ -88,7 +88,7 @@ pub struct SqliteDb {
 
 /// Runs `$body` with `$pool` bound to a pool for reads (`&SqlitePool` or
 /// `&PgPool`): one body, written once, compiled for each backend.
-macro_rules! read {
+macro_rules! read_pool {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Sqlite(s) => {
@@ -108,7 +108,7 @@ macro_rules! read {
 /// `$body` evaluates to the value the macro returns; a `?` inside it returns
 /// early from the enclosing function, dropping (so rolling back) the
 /// transaction.
-macro_rules! write {
+macro_rules! write_tx {
     ($db:expr, $tx:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Sqlite(s) => {
@@ -143,7 +143,7 @@ macro_rules! dialect {
     };
 }
 
-pub(crate) use {dialect, read, write};
+pub(crate) use {dialect, read_pool, write_tx};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
@@ -266,3 +266,107 @@ macro_rules! text_enum {
 }
 
 pub(crate) use text_enum;
+
+#[cfg(test)]
+mod tests {
+    //! SQLite's settings, which only this module can see; the behaviour
+    //! shared by both backends is tested in `tests/db`.
+
+    use super::*;
+
+    struct TempFile(std::path::PathBuf);
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut path = self.0.clone().into_os_string();
+                path.push(suffix);
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+
+    fn temp_file(name: &str) -> TempFile {
+        TempFile(
+            std::env::temp_dir().join(format!("boneyard-unit-{name}-{}.db", std::process::id())),
+        )
+    }
+
+    /// A pragma's value as SQLite gives it as text.
+    async fn pragma(pool: &SqlitePool, name: &str) -> String {
+        use sqlx::Row;
+        let row = sqlx::query(&format!("PRAGMA {name}"))
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        row.try_get_unchecked::<String, _>(0).unwrap()
+    }
+
+    #[tokio::test]
+    async fn sqlite_is_tuned_for_a_server() {
+        let file = temp_file("pragmas");
+        let db = Db::connect(&format!("sqlite://{}", file.0.display()))
+            .await
+            .unwrap();
+        let Db::Sqlite(s) = &db else {
+            panic!("not SQLite")
+        };
+        for pool in [&s.write, &s.read] {
+            assert_eq!(pragma(pool, "journal_mode").await, "wal");
+            assert_eq!(pragma(pool, "foreign_keys").await, "1");
+            assert_eq!(pragma(pool, "synchronous").await, "2", "FULL");
+            assert_eq!(pragma(pool, "busy_timeout").await, "10000");
+        }
+        assert_eq!(pragma(&s.read, "query_only").await, "1");
+        assert_eq!(pragma(&s.write, "query_only").await, "0");
+        assert_eq!(s.write.options().get_max_connections(), 1);
+        db.close().await;
+    }
+
+    #[tokio::test]
+    async fn memory_and_unknown_addresses_are_refused() {
+        for address in ["sqlite::memory:", "mysql://localhost/x", "league.db"] {
+            assert!(matches!(
+                Db::connect(address).await,
+                Err(DbError::Address(_))
+            ));
+        }
+    }
+
+    /// Two programs on one file (the server and the command line): the
+    /// second waits for the first's lock instead of failing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_programs_on_one_file_wait_their_turn() {
+        let file = temp_file("two-programs");
+        let address = format!("sqlite://{}", file.0.display());
+        let first = Db::connect(&address).await.unwrap();
+        let second = Db::connect(&address).await.unwrap();
+        let league = first
+            .create_league(&NewLeague {
+                name: "Both".into(),
+                short_name: "both".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .id;
+        let tasks: Vec<_> = [first.clone(), second.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(i, db)| {
+                tokio::spawn(async move {
+                    for n in 0..25 {
+                        db.create_player(league, &format!("p{i}-{n}")).await?;
+                    }
+                    Ok::<_, DbError>(())
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        assert_eq!(second.players(league).await.unwrap().len(), 50);
+        first.close().await;
+        second.close().await;
+    }
+}

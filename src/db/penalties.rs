@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, FineId, FixtureId, LeagueId, PenaltyId, PenaltyKindId, PlayerId, Result, SeasonId,
-    TeamId, UserId, now, read, text_enum, write,
+    TeamId, UserId, now, read_pool, text_enum, write_tx,
 };
 
 /// What a kind of penalty does by default.
@@ -132,7 +132,7 @@ impl Db {
             "INSERT INTO penalty_kinds (league_id, code, name, effect, amount) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {KIND_COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, PenaltyKind>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, PenaltyKind>(&sql)
             .bind(league)
             .bind(&new.code)
             .bind(&new.name)
@@ -146,10 +146,12 @@ impl Db {
     pub async fn penalty_kinds(&self, league: LeagueId) -> Result<Vec<PenaltyKind>> {
         let sql =
             format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 ORDER BY name");
-        Ok(read!(self, pool => sqlx::query_as::<_, PenaltyKind>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, PenaltyKind>(&sql)
             .bind(league)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 
     pub async fn record_penalty(
@@ -164,7 +166,7 @@ impl Db {
              amount, note, recorded_by, recorded_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let penalty = sqlx::query_as::<_, Penalty>(&sql)
                 .bind(league)
                 .bind(new.season_id)
@@ -186,7 +188,7 @@ impl Db {
 
     pub async fn penalty(&self, league: LeagueId, id: PenaltyId) -> Result<Penalty> {
         let sql = format!("SELECT {COLUMNS} FROM penalties WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, Penalty>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, Penalty>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -199,7 +201,7 @@ impl Db {
         let sql = format!(
             "SELECT {COLUMNS} FROM penalties WHERE league_id = $1 AND season_id = $2 ORDER BY id"
         );
-        Ok(read!(self, pool => sqlx::query_as::<_, Penalty>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Penalty>(&sql)
             .bind(league)
             .bind(season)
             .fetch_all(pool)
@@ -219,7 +221,7 @@ impl Db {
             "UPDATE penalties SET voided_at = $3 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let before = sqlx::query_as::<_, Penalty>(&select)
                 .bind(league)
                 .bind(id)
@@ -252,7 +254,7 @@ impl Db {
             "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let fine = sqlx::query_as::<_, Fine>(&sql)
                 .bind(league)
                 .bind(new.team_id)
@@ -272,7 +274,7 @@ impl Db {
     /// The league's fines ledger, oldest first.
     pub async fn fines(&self, league: LeagueId) -> Result<Vec<Fine>> {
         let sql = format!("SELECT {FINE_COLUMNS} FROM fines WHERE league_id = $1 ORDER BY id");
-        Ok(read!(self, pool => sqlx::query_as::<_, Fine>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Fine>(&sql)
             .bind(league)
             .fetch_all(pool)
             .await?))
@@ -291,7 +293,7 @@ impl Db {
             "UPDATE fines SET paid_at = $3 WHERE league_id = $1 AND id = $2 \
              RETURNING {FINE_COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let before = sqlx::query_as::<_, Fine>(&select)
                 .bind(league)
                 .bind(id)

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, now, read, write};
+use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, now, read_pool, write_tx};
 
 /// A person who plays. Names are unique in a league, since game records
 /// name players.
@@ -34,7 +34,7 @@ impl Db {
             "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
              RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, Player>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, Player>(&sql)
             .bind(league)
             .bind(name)
             .bind(now())
@@ -44,7 +44,7 @@ impl Db {
 
     pub async fn player(&self, league: LeagueId, id: PlayerId) -> Result<Player> {
         let sql = format!("SELECT {COLUMNS} FROM players WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, Player>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, Player>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -54,7 +54,7 @@ impl Db {
 
     pub async fn players(&self, league: LeagueId) -> Result<Vec<Player>> {
         let sql = format!("SELECT {COLUMNS} FROM players WHERE league_id = $1 ORDER BY name, id");
-        Ok(read!(self, pool => sqlx::query_as::<_, Player>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Player>(&sql)
             .bind(league)
             .fetch_all(pool)
             .await?))
@@ -69,7 +69,7 @@ impl Db {
         let sql = format!(
             "UPDATE players SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write!(self, tx => sqlx::query_as::<_, Player>(&sql)
+        write_tx!(self, tx => sqlx::query_as::<_, Player>(&sql)
             .bind(league)
             .bind(id)
             .bind(name)
@@ -91,14 +91,16 @@ impl Db {
             "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, Registration>(&sql)
+        Ok(
+            write_tx!(self, tx => sqlx::query_as::<_, Registration>(&sql)
             .bind(league)
             .bind(season)
             .bind(team)
             .bind(player)
             .bind(now())
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     /// Every registration of a season.
@@ -111,11 +113,13 @@ impl Db {
             "SELECT {REGISTRATION_COLUMNS} FROM registrations \
              WHERE league_id = $1 AND season_id = $2 ORDER BY team_id, player_id"
         );
-        Ok(read!(self, pool => sqlx::query_as::<_, Registration>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, Registration>(&sql)
             .bind(league)
             .bind(season)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 
     /// The players registered to a team for a season, by name.
@@ -125,7 +129,7 @@ impl Db {
         season: SeasonId,
         team: TeamId,
     ) -> Result<Vec<Player>> {
-        Ok(read!(self, pool => sqlx::query_as::<_, Player>(
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Player>(
             "SELECT p.id, p.league_id, p.name, p.created_at FROM registrations r \
              JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
              WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id = $3 ORDER BY p.name, p.id",

@@ -20,8 +20,8 @@ use serde_json::{Map, Value};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, Side, TeamId, UserId,
-    dialect, json_text, now, parse_json, read, text_enum, write,
+    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, TeamId,
+    UserId, dialect, json_text, now, parse_json, read_pool, text_enum, write_tx,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
@@ -177,7 +177,7 @@ const VERSION_COLUMNS: &str = "id, league_id, fixture_id, version, status, statu
 
 #[derive(sqlx::FromRow)]
 struct FixtureLock {
-    season_id: i64,
+    season_id: SeasonId,
     home_team_id: TeamId,
     away_team_id: TeamId,
 }
@@ -229,6 +229,7 @@ struct GamePlayerRow {
     game_id: i64,
     player_id: PlayerId,
     side: i64,
+    side_position: i64,
     drawn_tile: Option<String>,
 }
 
@@ -326,7 +327,7 @@ macro_rules! fetch_version_rows {
             .fetch_all($ex)
             .await?,
             game_players: sqlx::query_as::<_, GamePlayerRow>(&format!(
-                "SELECT gp.game_id, gp.player_id, gp.side, gp.drawn_tile \
+                "SELECT gp.game_id, gp.player_id, gp.side, gp.side_position, gp.drawn_tile \
                  FROM game_players gp JOIN games g ON g.id = gp.game_id \
                  JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
                  ORDER BY gp.game_id, gp.position"
@@ -418,12 +419,15 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
         let mut board_games = Vec::new();
         for g in games.remove(&b.id).unwrap_or_default() {
             let mut players = Vec::new();
-            let mut sides: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+            let mut sides: BTreeMap<i64, BTreeMap<i64, String>> = BTreeMap::new();
             let mut draw = BTreeMap::new();
             for gp in game_players.remove(&g.id).unwrap_or_default() {
                 let n = name(gp.player_id)?;
                 players.push(n.clone());
-                sides.entry(gp.side).or_default().push(n.clone());
+                sides
+                    .entry(gp.side)
+                    .or_default()
+                    .insert(gp.side_position, n.clone());
                 if let Some(tile) = gp.drawn_tile {
                     draw.insert(n, tile);
                 }
@@ -499,7 +503,10 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
                 record: GameRecord {
                     format: g.format,
                     players,
-                    sides: sides.into_values().collect(),
+                    sides: sides
+                        .into_values()
+                        .map(|members| members.into_values().collect())
+                        .collect(),
                     draw: g.draw_given.then_some(draw),
                     first_pose: g.first_pose_player_id.map(name).transpose()?,
                     hands: game_hands,
@@ -537,11 +544,23 @@ struct GamePlan {
     options: Option<String>,
     draw_given: bool,
     first_pose: Option<PlayerId>,
-    outcome: Option<(i64, i64, Option<i64>, bool, Option<PlayerId>)>,
-    /// In order of play: player, side, place in side, drawn tile.
-    players: Vec<(PlayerId, i64, i64, Option<String>)>,
+    /// The outcome's columns: all `None` when no outcome was given.
+    totals: [Option<i64>; 2],
+    winner: Option<i64>,
+    finished: Option<bool>,
+    next_pose: Option<PlayerId>,
+    /// In order of play.
+    players: Vec<Seat>,
     hands: Vec<HandPlan>,
     penalties: Vec<(PlayerId, String, i64, Option<i64>)>,
+}
+
+struct Seat {
+    player: PlayerId,
+    /// Index into the record's `sides`; `None` until a side names the player.
+    side: Option<i64>,
+    side_position: i64,
+    drawn_tile: Option<String>,
 }
 
 struct HandPlan {
@@ -606,13 +625,18 @@ fn plan(
                     .copied()
                     .ok_or_else(|| invalid(bn, gn, format!("`{n}` is not a player of this board")))
             };
-            let mut seats: Vec<(PlayerId, i64, i64, Option<String>)> = Vec::new();
+            let mut seats: Vec<Seat> = Vec::new();
             let mut in_game: HashMap<&str, usize> = HashMap::new();
             for (pos, n) in r.players.iter().enumerate() {
                 if in_game.insert(n.as_str(), pos).is_some() {
                     return Err(invalid(bn, gn, format!("`{n}` plays twice")));
                 }
-                seats.push((id(n)?, -1, -1, None));
+                seats.push(Seat {
+                    player: id(n)?,
+                    side: None,
+                    side_position: 0,
+                    drawn_tile: None,
+                });
             }
             let seat = |n: &str| -> Result<usize> {
                 in_game
@@ -626,14 +650,14 @@ fn plan(
                 }
                 for (place, n) in members.iter().enumerate() {
                     let s = &mut seats[seat(n)?];
-                    if s.1 >= 0 {
+                    if s.side.is_some() {
                         return Err(invalid(bn, gn, format!("`{n}` is on two sides")));
                     }
-                    s.1 = side as i64;
-                    s.2 = place as i64;
+                    s.side = Some(side as i64);
+                    s.side_position = place as i64;
                 }
             }
-            if let Some((pos, _)) = seats.iter().enumerate().find(|(_, s)| s.1 < 0) {
+            if let Some((pos, _)) = seats.iter().enumerate().find(|(_, s)| s.side.is_none()) {
                 return Err(invalid(
                     bn,
                     gn,
@@ -641,9 +665,9 @@ fn plan(
                 ));
             }
             for (n, tile) in r.draw.iter().flatten() {
-                seats[seat(n)?].3 = Some(tile.clone());
+                seats[seat(n)?].drawn_tile = Some(tile.clone());
             }
-            let game_player = |n: &str| -> Result<PlayerId> { Ok(seats[seat(n)?].0) };
+            let game_player = |n: &str| -> Result<PlayerId> { Ok(seats[seat(n)?].player) };
             let mut hands = Vec::with_capacity(r.hands.len());
             for (hi, hand) in r.hands.iter().enumerate() {
                 let hn = hi + 1;
@@ -710,27 +734,22 @@ fn plan(
                     ))
                 })
                 .collect::<Result<Vec<_>>>()?;
-            let outcome = match &game.outcome {
-                None => None,
-                Some(o) => {
-                    if o.winner.is_some_and(|w| w > 1) {
-                        return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
-                    }
-                    Some((
-                        o.totals[0],
-                        o.totals[1],
-                        o.winner.map(|w| w as i64),
-                        o.finished,
-                        o.next_pose.as_deref().map(game_player).transpose()?,
-                    ))
-                }
-            };
+            let outcome = game.outcome.as_ref();
+            if outcome.and_then(|o| o.winner).is_some_and(|w| w > 1) {
+                return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
+            }
             games.push(GamePlan {
                 format: r.format.clone(),
                 options: r.options.as_ref().map(json_text),
                 draw_given: r.draw.is_some(),
                 first_pose: r.first_pose.as_deref().map(game_player).transpose()?,
-                outcome,
+                totals: [outcome.map(|o| o.totals[0]), outcome.map(|o| o.totals[1])],
+                winner: outcome.and_then(|o| o.winner).map(|w| w as i64),
+                finished: outcome.map(|o| o.finished),
+                next_pose: outcome
+                    .and_then(|o| o.next_pose.as_deref())
+                    .map(game_player)
+                    .transpose()?,
                 players: seats,
                 hands,
                 penalties,
@@ -818,7 +837,7 @@ impl Db {
              SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let f = sqlx::query_as::<_, FixtureLock>(lock)
                 .bind(league)
                 .bind(fixture)
@@ -920,10 +939,6 @@ impl Db {
                     .await?;
                 }
                 for (gi, game) in board.games.iter().enumerate() {
-                    let (t0, t1, winner, finished, next_pose) = match game.outcome {
-                        Some((t0, t1, w, f, n)) => (Some(t0), Some(t1), w, Some(f), n),
-                        None => (None, None, None, None, None),
-                    };
                     let game_id: i64 = sqlx::query_scalar(
                         "INSERT INTO games (board_id, number, format, options, draw_given, \
                          first_pose_player_id, total_0, total_1, winner_side, finished, \
@@ -936,24 +951,24 @@ impl Db {
                     .bind(&game.options)
                     .bind(game.draw_given)
                     .bind(game.first_pose)
-                    .bind(t0)
-                    .bind(t1)
-                    .bind(winner)
-                    .bind(finished)
-                    .bind(next_pose)
+                    .bind(game.totals[0])
+                    .bind(game.totals[1])
+                    .bind(game.winner)
+                    .bind(game.finished)
+                    .bind(game.next_pose)
                     .fetch_one(&mut *tx)
                     .await?;
-                    for (pos, (player, side, place, tile)) in game.players.iter().enumerate() {
+                    for (pos, seat) in game.players.iter().enumerate() {
                         sqlx::query(
                             "INSERT INTO game_players (game_id, position, player_id, side, \
                              side_position, drawn_tile) VALUES ($1, $2, $3, $4, $5, $6)",
                         )
                         .bind(game_id)
                         .bind(pos as i64 + 1)
-                        .bind(*player)
-                        .bind(*side)
-                        .bind(*place)
-                        .bind(tile)
+                        .bind(seat.player)
+                        .bind(seat.side)
+                        .bind(seat.side_position)
+                        .bind(&seat.drawn_tile)
                         .execute(&mut *tx)
                         .await?;
                     }
@@ -1061,7 +1076,7 @@ impl Db {
         version: Option<i64>,
     ) -> Result<Option<StoredResult>> {
         // One read transaction, so the rows come from one snapshot.
-        read!(self, pool => {
+        read_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let mut query = sqlx::query_as::<_, VersionRow>(version_sql).bind(league).bind(fixture);
             if let Some(n) = version {
@@ -1087,7 +1102,7 @@ impl Db {
             "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
              ORDER BY version"
         );
-        read!(self, pool => sqlx::query_as::<_, VersionRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, VersionRow>(&sql)
             .bind(league)
             .bind(fixture)
             .fetch_all(pool)
@@ -1116,7 +1131,7 @@ impl Db {
              WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
         let lock = self.lock_fixture_sql();
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             sqlx::query_as::<_, FixtureLock>(lock)
                 .bind(league)
                 .bind(fixture)
@@ -1143,5 +1158,89 @@ impl Db {
                 .after(Some(&after)));
             after
         }))
+    }
+}
+
+/// A player's games in a season's current, approved results: played (games
+/// with a finished outcome) and won.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct PlayerGames {
+    pub player_id: PlayerId,
+    pub played: i64,
+    pub won: i64,
+}
+
+/// The current version of each fixture, as a condition on `v`.
+const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
+                       WHERE v2.fixture_id = v.fixture_id)";
+
+impl Db {
+    /// The current result of every fixture of a season that has one, by
+    /// round: what the tables are computed from. With `approved_only`,
+    /// provisional results are left out.
+    pub async fn season_results(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        approved_only: bool,
+    ) -> Result<Vec<StoredResult>> {
+        let columns = VERSION_COLUMNS
+            .split(", ")
+            .map(|c| format!("v.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let approved = if approved_only {
+            "AND v.status = 'approved'"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT {columns} FROM result_versions v \
+             JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
+             WHERE v.league_id = $1 AND f.season_id = $2 AND {CURRENT} {approved} \
+             ORDER BY f.round, f.starts_at, f.id"
+        );
+        read_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let versions = sqlx::query_as::<_, VersionRow>(&sql)
+                .bind(league)
+                .bind(season)
+                .fetch_all(&mut *tx)
+                .await?;
+            let mut out = Vec::with_capacity(versions.len());
+            for row in versions {
+                let version = ResultVersion::try_from(row)?;
+                let result = assemble(fetch_version_rows!(&mut *tx, league, version.id))?;
+                out.push(StoredResult { version, result });
+            }
+            tx.commit().await?;
+            Ok(out)
+        })
+    }
+
+    /// Games played and won by each player in a season's current, approved
+    /// results, from the stored outcomes: one query over the rows.
+    pub async fn player_games(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<PlayerGames>> {
+        let sql = format!(
+            "SELECT gp.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
+             CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) AS won \
+             FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
+             JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
+             WHERE v.league_id = $1 AND f.season_id = $2 AND v.status = 'approved' \
+             AND {CURRENT} AND g.finished = TRUE \
+             GROUP BY gp.player_id ORDER BY gp.player_id"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, PlayerGames>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?),
+        )
     }
 }

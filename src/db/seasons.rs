@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, DivisionId, LeagueId, Result, SeasonId, UserId, json_text, now, parse_json, read,
-    write,
+    Db, DbError, DivisionId, LeagueId, Result, SeasonId, UserId, json_text, now, parse_json,
+    read_pool, write_tx,
 };
 use crate::rules::{Format, Ruleset};
 
@@ -117,7 +117,7 @@ impl Db {
             "INSERT INTO seasons (league_id, name, format, options, match_format, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
         );
-        write!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
+        write_tx!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
             .bind(league)
             .bind(&new.name)
             .bind(new.format.as_str())
@@ -131,7 +131,7 @@ impl Db {
 
     pub async fn season(&self, league: LeagueId, id: SeasonId) -> Result<Season> {
         let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -143,7 +143,7 @@ impl Db {
     /// A league's seasons, newest first.
     pub async fn seasons(&self, league: LeagueId) -> Result<Vec<Season>> {
         let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 ORDER BY id DESC");
-        read!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
             .bind(league)
             .fetch_all(pool)
             .await?)
@@ -169,7 +169,7 @@ impl Db {
             "UPDATE seasons SET format = $3, options = $4, match_format = $5 \
              WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
                 .bind(league)
                 .bind(id)
@@ -218,7 +218,7 @@ impl Db {
             "INSERT INTO divisions (league_id, season_id, name, position) VALUES ($1, $2, $3, $4) \
              RETURNING {DIVISION_COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, Division>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, Division>(&sql)
             .bind(league)
             .bind(season)
             .bind(name)
@@ -230,7 +230,7 @@ impl Db {
     pub async fn division(&self, league: LeagueId, id: DivisionId) -> Result<Division> {
         let sql =
             format!("SELECT {DIVISION_COLUMNS} FROM divisions WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, Division>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, Division>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -243,7 +243,7 @@ impl Db {
             "SELECT {DIVISION_COLUMNS} FROM divisions WHERE league_id = $1 AND season_id = $2 \
              ORDER BY position, name, id"
         );
-        Ok(read!(self, pool => sqlx::query_as::<_, Division>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Division>(&sql)
             .bind(league)
             .bind(season)
             .fetch_all(pool)

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, VenueId,
-    dialect, read, write,
+    dialect, read_pool, write_tx,
 };
 
 /// Most captains a team has in a season (LEAGUE.md: "a team may have two").
@@ -41,7 +41,7 @@ impl Db {
         let sql = format!(
             "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, Team>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, Team>(&sql)
             .bind(league)
             .bind(name)
             .bind(venue)
@@ -51,7 +51,7 @@ impl Db {
 
     pub async fn team(&self, league: LeagueId, id: TeamId) -> Result<Team> {
         let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, Team>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, Team>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -61,7 +61,7 @@ impl Db {
 
     pub async fn teams(&self, league: LeagueId) -> Result<Vec<Team>> {
         let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 ORDER BY name, id");
-        Ok(read!(self, pool => sqlx::query_as::<_, Team>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Team>(&sql)
             .bind(league)
             .fetch_all(pool)
             .await?))
@@ -78,7 +78,7 @@ impl Db {
             "UPDATE teams SET name = $3, venue_id = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        write!(self, tx => sqlx::query_as::<_, Team>(&sql)
+        write_tx!(self, tx => sqlx::query_as::<_, Team>(&sql)
             .bind(league)
             .bind(id)
             .bind(name)
@@ -100,7 +100,7 @@ impl Db {
             "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
              VALUES ($1, $2, $3, $4) RETURNING {ENTRY_COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, TeamEntry>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, TeamEntry>(&sql)
             .bind(league)
             .bind(season)
             .bind(division)
@@ -115,11 +115,13 @@ impl Db {
             "SELECT {ENTRY_COLUMNS} FROM team_entries WHERE league_id = $1 AND season_id = $2 \
              ORDER BY division_id, team_id"
         );
-        Ok(read!(self, pool => sqlx::query_as::<_, TeamEntry>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, TeamEntry>(&sql)
             .bind(league)
             .bind(season)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 
     /// Names a registered player of the team as one of its captains this
@@ -137,7 +139,7 @@ impl Db {
             sqlite: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
             postgres: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3 FOR UPDATE",
         );
-        write!(self, tx => {
+        write_tx!(self, tx => {
             sqlx::query(lock)
                 .bind(league)
                 .bind(season)
@@ -180,7 +182,7 @@ impl Db {
         season: SeasonId,
         team: TeamId,
     ) -> Result<Vec<Player>> {
-        Ok(read!(self, pool => sqlx::query_as::<_, Player>(
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Player>(
             "SELECT p.id, p.league_id, p.name, p.created_at FROM team_captains c \
              JOIN players p ON p.id = c.player_id AND p.league_id = c.league_id \
              WHERE c.league_id = $1 AND c.season_id = $2 AND c.team_id = $3 ORDER BY p.name",

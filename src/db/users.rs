@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, LeagueId, PlayerId, Result, RoleId, SeasonId, TeamId, UserId, now, read,
-    text_enum, write,
+    Db, DbError, LeagueId, PlayerId, Result, RoleId, SeasonId, TeamId, UserId, now, read_pool,
+    text_enum, write_tx,
 };
 
 /// A signed-up user. `password_hash` is the PHC string (argon2); it is
@@ -131,7 +131,7 @@ impl Db {
             "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
              RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, User>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, User>(&sql)
             .bind(username)
             .bind(password_hash)
             .bind(now())
@@ -141,7 +141,7 @@ impl Db {
 
     pub async fn user(&self, id: UserId) -> Result<User> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
-        read!(self, pool => sqlx::query_as::<_, User>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, User>(&sql)
             .bind(id)
             .fetch_optional(pool)
             .await?)
@@ -151,7 +151,7 @@ impl Db {
     /// The user signing in, whatever the case of the name typed.
     pub async fn user_by_username(&self, username: &str) -> Result<User> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE lower(username) = lower($1)");
-        read!(self, pool => sqlx::query_as::<_, User>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, User>(&sql)
             .bind(username)
             .fetch_optional(pool)
             .await?)
@@ -159,7 +159,7 @@ impl Db {
     }
 
     pub async fn set_password_hash(&self, id: UserId, password_hash: &str) -> Result<()> {
-        let changed = write!(self, tx => sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
+        let changed = write_tx!(self, tx => sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
             .bind(id)
             .bind(password_hash)
             .execute(&mut *tx)
@@ -178,7 +178,7 @@ impl Db {
             "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, player_id, granted_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {ROLE_COLUMNS}"
         );
-        Ok(write!(self, tx => {
+        Ok(write_tx!(self, tx => {
             let role = sqlx::query_as::<_, Role>(&sql)
                 .bind(new.user_id)
                 .bind(new.kind.as_str())
@@ -195,12 +195,25 @@ impl Db {
         }))
     }
 
-    /// Takes a role away, with an audit entry holding it.
-    pub async fn revoke_role(&self, id: RoleId, by: Option<UserId>) -> Result<()> {
-        let select = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE id = $1");
-        write!(self, tx => {
-            let role = sqlx::query_as::<_, Role>(&select)
-                .bind(id)
+    /// Takes a role away, with an audit entry holding it. `league` is the
+    /// role's league (`None` for an administrator): a role of another
+    /// league is not found.
+    pub async fn revoke_role(
+        &self,
+        league: Option<LeagueId>,
+        id: RoleId,
+        by: Option<UserId>,
+    ) -> Result<()> {
+        let select = match league {
+            Some(_) => format!("SELECT {ROLE_COLUMNS} FROM roles WHERE id = $1 AND league_id = $2"),
+            None => format!("SELECT {ROLE_COLUMNS} FROM roles WHERE id = $1 AND league_id IS NULL"),
+        };
+        write_tx!(self, tx => {
+            let mut query = sqlx::query_as::<_, Role>(&select).bind(id);
+            if let Some(league) = league {
+                query = query.bind(league);
+            }
+            let role = query
                 .fetch_optional(&mut *tx)
                 .await?
                 .ok_or_else(|| DbError::not_found(format!("role {id}")))?;
@@ -217,7 +230,7 @@ impl Db {
     /// Every role of a user, in every league: what signing in loads.
     pub async fn user_roles(&self, user: UserId) -> Result<Vec<Role>> {
         let sql = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE user_id = $1 ORDER BY id");
-        Ok(read!(self, pool => sqlx::query_as::<_, Role>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Role>(&sql)
             .bind(user)
             .fetch_all(pool)
             .await?))
@@ -226,7 +239,7 @@ impl Db {
     /// The roles held in one league: its secretaries, captains and players.
     pub async fn league_roles(&self, league: LeagueId) -> Result<Vec<Role>> {
         let sql = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE league_id = $1 ORDER BY id");
-        Ok(read!(self, pool => sqlx::query_as::<_, Role>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Role>(&sql)
             .bind(league)
             .fetch_all(pool)
             .await?))

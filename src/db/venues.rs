@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbError, LeagueId, Result, VenueId, read, write};
+use super::{Db, DbError, LeagueId, Result, VenueId, read_pool, write_tx};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Venue {
@@ -29,7 +29,7 @@ impl Db {
             "INSERT INTO venues (league_id, name, address, tables) VALUES ($1, $2, $3, $4) \
              RETURNING {COLUMNS}"
         );
-        Ok(write!(self, tx => sqlx::query_as::<_, Venue>(&sql)
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, Venue>(&sql)
             .bind(league)
             .bind(&new.name)
             .bind(&new.address)
@@ -40,7 +40,7 @@ impl Db {
 
     pub async fn venue(&self, league: LeagueId, id: VenueId) -> Result<Venue> {
         let sql = format!("SELECT {COLUMNS} FROM venues WHERE league_id = $1 AND id = $2");
-        read!(self, pool => sqlx::query_as::<_, Venue>(&sql)
+        read_pool!(self, pool => sqlx::query_as::<_, Venue>(&sql)
             .bind(league)
             .bind(id)
             .fetch_optional(pool)
@@ -50,7 +50,7 @@ impl Db {
 
     pub async fn venues(&self, league: LeagueId) -> Result<Vec<Venue>> {
         let sql = format!("SELECT {COLUMNS} FROM venues WHERE league_id = $1 ORDER BY name, id");
-        Ok(read!(self, pool => sqlx::query_as::<_, Venue>(&sql)
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, Venue>(&sql)
             .bind(league)
             .fetch_all(pool)
             .await?))
@@ -66,7 +66,7 @@ impl Db {
             "UPDATE venues SET name = $3, address = $4, tables = $5 \
              WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write!(self, tx => sqlx::query_as::<_, Venue>(&sql)
+        write_tx!(self, tx => sqlx::query_as::<_, Venue>(&sql)
             .bind(league)
             .bind(id)
             .bind(&new.name)

@@ -1,0 +1,10 @@
+//! The database layer, on SQLite always and on Postgres when
+//! `BONEYARD_TEST_POSTGRES` holds a server address: every body runs on both
+//! (`sqlite::NAME`, `postgres::NAME`).
+
+mod helpers;
+
+mod concurrency;
+mod records;
+mod results;
+mod scoping;
