@@ -1,10 +1,12 @@
-//! The command line: `boneyard score`, and the commands to come.
+//! The command line: `serve` (the default), `score`, `simulate`, `demo`,
+//! `user add`.
 
 use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::db::Db;
 use crate::rules::simulate::{Opening, Rng, Style, simulate_game};
 use crate::rules::{Format, Game, Report, Ruleset, parse_record, score};
 
@@ -16,11 +18,81 @@ use crate::rules::{Format, Game, Report, Ruleset, parse_record, score};
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// Where the league's records are.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DatabaseArg {
+    /// `sqlite://FILE` (created on first start) or `postgres://...`.
+    #[arg(long, env = "BONEYARD_DATABASE", default_value = DEFAULT_DATABASE)]
+    pub database: String,
+}
+
+pub const DEFAULT_DATABASE: &str = "sqlite://boneyard.db";
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:3000";
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub db: DatabaseArg,
+    /// Address and port to serve on.
+    #[arg(long, env = "BONEYARD_LISTEN", default_value = DEFAULT_LISTEN)]
+    pub listen: std::net::SocketAddr,
+    /// Fill an empty database with the demo leagues first.
+    #[arg(long)]
+    pub demo: bool,
+    /// Mark cookies Secure: set this when users reach the app over https.
+    #[arg(long, env = "BONEYARD_SECURE_COOKIES")]
+    pub secure_cookies: bool,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct DemoArgs {
+    #[command(flatten)]
+    pub db: DatabaseArg,
+    /// Leagues to create; the formats take turns.
+    #[arg(long, default_value_t = 3)]
+    pub leagues: u32,
+    /// Teams in each division.
+    #[arg(long, default_value_t = 8)]
+    pub teams: u32,
+    /// Seasons per league: all finished but the last, which is half played.
+    #[arg(long, default_value_t = 2)]
+    pub seasons: u32,
+    /// Divisions per season (default: 2 for Fives and Threes, 1 otherwise).
+    #[arg(long)]
+    pub divisions: Option<u32>,
+    /// The same seed always makes the same leagues.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create an account; the password is read from standard input.
+    Add {
+        username: String,
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// Make the account the installation's administrator.
+        #[arg(long)]
+        admin: bool,
+        /// Make the account a secretary of the league with this short name.
+        #[arg(long, value_name = "LEAGUE")]
+        secretary: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Serve the web app (the default command).
+    Serve(ServeArgs),
+    /// Fill the database with demo leagues to explore.
+    Demo(DemoArgs),
+    /// Manage accounts from the command line.
+    #[command(subcommand)]
+    User(UserCommand),
     /// Score a game record (RULES.md) and print the result as JSON.
     Score {
         /// The record's file, or `-` for standard input.
@@ -47,7 +119,29 @@ pub enum Command {
 /// Runs the command line; the exit code is 0 on success and 2 for a bad
 /// record or unreadable input, like clap's own usage errors.
 pub fn run(cli: Cli) -> ExitCode {
-    match cli.command {
+    let command = cli.command.unwrap_or_else(|| {
+        Command::Serve(ServeArgs {
+            db: DatabaseArg {
+                database: std::env::var("BONEYARD_DATABASE")
+                    .unwrap_or_else(|_| DEFAULT_DATABASE.into()),
+            },
+            listen: std::env::var("BONEYARD_LISTEN")
+                .ok()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or_else(|| DEFAULT_LISTEN.parse().expect("a valid address")),
+            demo: false,
+            secure_cookies: std::env::var("BONEYARD_SECURE_COOKIES").is_ok_and(|v| v == "true"),
+        })
+    });
+    match command {
+        Command::Serve(args) => async_command("serve", serve(args)),
+        Command::Demo(args) => async_command("demo", demo(args)),
+        Command::User(UserCommand::Add {
+            username,
+            db,
+            admin,
+            secretary,
+        }) => async_command("user add", add_user(username, db, admin, secretary)),
         Command::Score { file } => match score_file(&file) {
             Ok(json) => {
                 println!("{json}");
@@ -74,6 +168,123 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         },
     }
+}
+
+/// Runs an async command on a runtime of its own; errors are one line on
+/// standard error and exit code 1.
+fn async_command(name: &str, f: impl std::future::Future<Output = Result<(), String>>) -> ExitCode {
+    init_logs();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("boneyard {name}: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(f) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("boneyard {name}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logs() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("boneyard=info,tower_http=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}
+
+async fn connect(db: &DatabaseArg) -> Result<Db, String> {
+    Db::connect(&db.database)
+        .await
+        .map_err(|e| format!("{}: {e}", db.database))
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let db = connect(&args.db).await?;
+    tracing::info!(database = %args.db.database, backend = db.backend(), "database ready");
+    if args.demo && db.leagues().await.map_err(|e| e.to_string())?.is_empty() {
+        let summary = crate::demo::fill(&db, &crate::demo::DemoOptions::default())
+            .await
+            .map_err(|e| e.to_string())?;
+        tracing::info!("demo leagues added: {summary}");
+    }
+    let settings = crate::web::Settings {
+        secure_cookies: args.secure_cookies,
+    };
+    crate::web::serve(db, args.listen, settings)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn demo(args: DemoArgs) -> Result<(), String> {
+    let db = connect(&args.db).await?;
+    let options = crate::demo::DemoOptions {
+        leagues: args.leagues,
+        teams: args.teams,
+        seasons: args.seasons,
+        divisions: args.divisions,
+        seed: args.seed,
+    };
+    let started = std::time::Instant::now();
+    let summary = crate::demo::fill(&db, &options)
+        .await
+        .map_err(|e| e.to_string())?;
+    println!("{summary}");
+    println!("in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+async fn add_user(
+    username: String,
+    db: DatabaseArg,
+    admin: bool,
+    secretary: Option<String>,
+) -> Result<(), String> {
+    use crate::db::NewRole;
+    if let Some(why) = crate::web::account::check_username(&username) {
+        return Err(format!("username `{username}`: {why}"));
+    }
+    eprintln!("Password for {username} (one line on standard input):");
+    let mut password = String::new();
+    std::io::stdin()
+        .read_line(&mut password)
+        .map_err(|e| format!("cannot read the password: {e}"))?;
+    let password = password.trim_end_matches(['\r', '\n']).to_owned();
+    if let Some(why) = crate::web::account::check_password(&password) {
+        return Err(format!("password: {why}"));
+    }
+    let db = connect(&db).await?;
+    let league = match &secretary {
+        Some(short) => Some(
+            db.league_by_short_name(short)
+                .await
+                .map_err(|e| format!("league `{short}`: {e}"))?,
+        ),
+        None => None,
+    };
+    let hash = crate::web::auth::hash_password(password)
+        .await
+        .map_err(|e| e.to_string())?;
+    let user = db
+        .create_user(&username, &hash)
+        .await
+        .map_err(|e| format!("username `{username}`: {e}"))?;
+    if admin {
+        db.grant_role(&NewRole::administrator(user.id), None)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    if let Some(league) = league {
+        db.grant_role(&NewRole::secretary(user.id, league.id), None)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    println!("Account `{username}` created.");
+    Ok(())
 }
 
 /// A simulated game's record as JSON.

@@ -3,4 +3,10 @@
 
 pub mod cli;
 pub mod db;
+pub mod league;
+pub mod demo;
 pub mod rules;
+pub mod web;
+
+/// The version shown in page footers and used to bust the stylesheet cache.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -32,6 +32,7 @@ pub mod penalties;
 pub mod players;
 pub mod results;
 pub mod seasons;
+pub mod sessions;
 pub mod teams;
 pub mod users;
 pub mod venues;

@@ -313,3 +313,55 @@ impl Db {
         }))
     }
 }
+
+/// For the secretary's console: one penalty kind, and changing it.
+impl Db {
+    pub async fn penalty_kind(&self, league: LeagueId, id: PenaltyKindId) -> Result<PenaltyKind> {
+        let sql = format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
+        read_pool!(self, pool => sqlx::query_as::<_, PenaltyKind>(&sql)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("penalty kind {id}")))
+    }
+
+    /// Changes a kind's code, name, effect or default amount, with an audit
+    /// entry; penalties recorded already keep the amount they were given.
+    /// A code the league uses already is [`DbError::Unique`].
+    pub async fn update_penalty_kind(
+        &self,
+        league: LeagueId,
+        id: PenaltyKindId,
+        new: &NewPenaltyKind,
+        by: Option<UserId>,
+    ) -> Result<PenaltyKind> {
+        let select =
+            format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
+        let update = format!(
+            "UPDATE penalty_kinds SET code = $3, name = $4, effect = $5, amount = $6 \
+             WHERE league_id = $1 AND id = $2 RETURNING {KIND_COLUMNS}"
+        );
+        Ok(write_tx!(self, tx => {
+            let before = sqlx::query_as::<_, PenaltyKind>(&select)
+                .bind(league)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("penalty kind {id}")))?;
+            let after = sqlx::query_as::<_, PenaltyKind>(&update)
+                .bind(league)
+                .bind(id)
+                .bind(&new.code)
+                .bind(&new.name)
+                .bind(new.effect.as_str())
+                .bind(new.amount)
+                .fetch_one(&mut *tx)
+                .await?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "penalty_kind", id.0, "change")
+                .before(Some(&before))
+                .after(Some(&after)));
+            after
+        }))
+    }
+}

@@ -250,3 +250,60 @@ impl Db {
             .await?))
     }
 }
+
+/// For the secretary's console: renaming a season and its divisions, and
+/// whether its rules can still change.
+impl Db {
+    /// Renames a season (its rules stay as they are). A name the league
+    /// uses already is [`DbError::Unique`].
+    pub async fn rename_season(&self, league: LeagueId, id: SeasonId, name: &str) -> Result<Season> {
+        let sql = format!(
+            "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+        );
+        write_tx!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
+            .bind(league)
+            .bind(id)
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+        .try_into()
+    }
+
+    /// Whether any fixture of the season has a result: then its ruleset
+    /// and match format are fixed (see [`Db::set_season_rules`]).
+    pub async fn season_has_results(&self, league: LeagueId, id: SeasonId) -> Result<bool> {
+        let count: i64 = read_pool!(self, pool => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
+             WHERE f.league_id = $1 AND f.season_id = $2",
+        )
+        .bind(league)
+        .bind(id)
+        .fetch_one(pool)
+        .await?);
+        Ok(count > 0)
+    }
+
+    /// Renames a division or moves it in the season's order. A name the
+    /// season uses already is [`DbError::Unique`].
+    pub async fn update_division(
+        &self,
+        league: LeagueId,
+        id: DivisionId,
+        name: &str,
+        position: i64,
+    ) -> Result<Division> {
+        let sql = format!(
+            "UPDATE divisions SET name = $3, position = $4 WHERE league_id = $1 AND id = $2 \
+             RETURNING {DIVISION_COLUMNS}"
+        );
+        write_tx!(self, tx => sqlx::query_as::<_, Division>(&sql)
+            .bind(league)
+            .bind(id)
+            .bind(name)
+            .bind(position)
+            .fetch_optional(&mut *tx)
+            .await?)
+        .ok_or_else(|| DbError::not_found(format!("division {id}")))
+    }
+}

@@ -194,3 +194,33 @@ impl Db {
         .await?))
     }
 }
+
+impl Db {
+    /// Takes a player off the team's captains for the season (they stay
+    /// registered). Not a captain: [`DbError::NotFound`].
+    pub async fn remove_captain(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+        player: PlayerId,
+    ) -> Result<()> {
+        let removed = write_tx!(self, tx => sqlx::query(
+            "DELETE FROM team_captains \
+             WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .bind(player)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected());
+        if removed == 0 {
+            return Err(DbError::not_found(format!(
+                "captain {player} of team {team} in season {season}"
+            )));
+        }
+        Ok(())
+    }
+}

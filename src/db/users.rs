@@ -245,3 +245,42 @@ impl Db {
             .await?))
     }
 }
+
+impl Db {
+    /// How many accounts exist: none means the installation is new and its
+    /// first page asks for the administrator.
+    pub async fn user_count(&self) -> Result<i64> {
+        Ok(read_pool!(self, pool => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users")
+            .fetch_one(pool)
+            .await?))
+    }
+}
+
+/// A role held in a league, with the holder's username: what the league's
+/// users page and the administrator's list of secretaries show.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct RoleHolder {
+    #[sqlx(flatten)]
+    pub role: Role,
+    pub username: String,
+}
+
+impl Db {
+    /// The roles held in one league with their holders' usernames, by
+    /// kind then username.
+    pub async fn league_role_holders(&self, league: LeagueId) -> Result<Vec<RoleHolder>> {
+        let columns = ROLE_COLUMNS
+            .split(", ")
+            .map(|c| format!("r.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT {columns}, u.username FROM roles r JOIN users u ON u.id = r.user_id \
+             WHERE r.league_id = $1 ORDER BY r.kind, lower(u.username), r.id"
+        );
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, RoleHolder>(&sql)
+            .bind(league)
+            .fetch_all(pool)
+            .await?))
+    }
+}

@@ -2,6 +2,10 @@
 
 mod bad_records;
 mod cli;
+mod db;
+mod demo;
 mod helpers;
 mod properties;
+mod support;
+mod web;
 mod worked_examples;

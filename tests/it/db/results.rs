@@ -3,7 +3,7 @@
 use boneyard::db::*;
 use serde_json::Value;
 
-use crate::helpers::{League, league, on_both, record, sample_result};
+use crate::support::{League, league, on_both, record, sample_result};
 
 on_both!(
     match_result_reads_back_identical,
@@ -291,7 +291,7 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
 async fn season_results_and_player_games(db: Db) {
     let l = league(&db, "sg").await;
     let second =
-        crate::helpers::new_fixture(&db, l.league, l.season, l.division, l.away, l.home, l.venue)
+        crate::support::new_fixture(&db, l.league, l.season, l.division, l.away, l.home, l.venue)
             .await;
     let result = sample_result(&l);
     db.write_result(l.league, l.fixture, &small_result(&l, 2), None)

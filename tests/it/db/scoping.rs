@@ -2,7 +2,7 @@
 
 use boneyard::db::*;
 
-use crate::helpers::{league, new_fixture, on_both, sample_result};
+use crate::support::{league, new_fixture, on_both, sample_result};
 
 on_both!(orphans_are_refused, no_query_returns_another_leagues_rows);
 

@@ -1,8 +1,6 @@
 //! The database layer, on SQLite always and on Postgres when
 //! `BONEYARD_TEST_POSTGRES` holds a server address: every body runs on both
-//! (`sqlite::NAME`, `postgres::NAME`).
-
-mod helpers;
+//! (`db::MODULE::sqlite::NAME`, `db::MODULE::postgres::NAME`).
 
 mod concurrency;
 mod records;

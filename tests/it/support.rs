@@ -20,7 +20,7 @@ macro_rules! on_both {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    $crate::helpers::on_sqlite(stringify!($name), super::$name).await;
+                    $crate::support::on_sqlite(stringify!($name), super::$name).await;
                 }
             )+
         }
@@ -28,7 +28,7 @@ macro_rules! on_both {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    $crate::helpers::on_postgres(stringify!($name), super::$name).await;
+                    $crate::support::on_postgres(stringify!($name), super::$name).await;
                 }
             )+
         }

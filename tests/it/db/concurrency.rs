@@ -2,7 +2,7 @@
 
 use boneyard::db::*;
 
-use crate::helpers::{League, league, new_fixture, on_both, sample_result};
+use crate::support::{League, league, new_fixture, on_both, sample_result};
 
 on_both!(concurrent_writers_lose_nothing);
 

@@ -4,7 +4,7 @@ use boneyard::db::*;
 use boneyard::rules::Format;
 use chrono::{DateTime, Utc};
 
-use crate::helpers::{league, on_both};
+use crate::support::{league, on_both};
 
 on_both!(
     leagues_seasons_and_divisions,

@@ -1,0 +1,78 @@
+//! Sessions kept in the same database as the league, so several app servers
+//! sharing one Postgres share sign-ins too. The tables and their SQL are
+//! tower-sessions-sqlx-store's; this picks the store for the backend.
+
+use async_trait::async_trait;
+use tower_sessions::session::{Id, Record};
+use tower_sessions::session_store::{self, ExpiredDeletion, SessionStore};
+use tower_sessions_sqlx_store::{PostgresStore, SqliteStore};
+
+use super::{Db, Result};
+
+/// The session store over whichever database the league is on.
+#[derive(Debug, Clone)]
+pub enum Sessions {
+    Sqlite(SqliteStore),
+    Postgres(PostgresStore),
+}
+
+impl Db {
+    /// The session store, with its table created if missing.
+    pub async fn sessions(&self) -> Result<Sessions> {
+        Ok(match self {
+            // Session writes go through the one writer connection like every
+            // other write, so they never meet "database is locked".
+            Db::Sqlite(s) => {
+                let store = SqliteStore::new(s.write.clone());
+                store.migrate().await?;
+                Sessions::Sqlite(store)
+            }
+            Db::Postgres(p) => {
+                let store = PostgresStore::new(p.clone());
+                store.migrate().await?;
+                Sessions::Postgres(store)
+            }
+        })
+    }
+}
+
+#[async_trait]
+impl SessionStore for Sessions {
+    async fn create(&self, record: &mut Record) -> session_store::Result<()> {
+        match self {
+            Sessions::Sqlite(s) => s.create(record).await,
+            Sessions::Postgres(s) => s.create(record).await,
+        }
+    }
+
+    async fn save(&self, record: &Record) -> session_store::Result<()> {
+        match self {
+            Sessions::Sqlite(s) => s.save(record).await,
+            Sessions::Postgres(s) => s.save(record).await,
+        }
+    }
+
+    async fn load(&self, id: &Id) -> session_store::Result<Option<Record>> {
+        match self {
+            Sessions::Sqlite(s) => s.load(id).await,
+            Sessions::Postgres(s) => s.load(id).await,
+        }
+    }
+
+    async fn delete(&self, id: &Id) -> session_store::Result<()> {
+        match self {
+            Sessions::Sqlite(s) => s.delete(id).await,
+            Sessions::Postgres(s) => s.delete(id).await,
+        }
+    }
+}
+
+#[async_trait]
+impl ExpiredDeletion for Sessions {
+    async fn delete_expired(&self) -> session_store::Result<()> {
+        match self {
+            Sessions::Sqlite(s) => s.delete_expired().await,
+            Sessions::Postgres(s) => s.delete_expired().await,
+        }
+    }
+}

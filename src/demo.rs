@@ -1,0 +1,1381 @@
+//! The demo league: `boneyard demo` fills a database with leagues a newcomer
+//! can explore and a benchmark can load.
+//!
+//! By default one league of each format (a Fives and Threes pub league with
+//! two divisions, an All Fives tournament, a `hands-won` partnership
+//! league), each with one finished season and one half-played, with venues,
+//! teams, players, captains, results, penalties and fines. Every hand is
+//! actually played: the simulator deals a double-six set and plays legal
+//! tiles ([`simulate_board`]), the engine scores each game
+//! ([`score_record`]) and the result is stored hand by hand through the
+//! database layer, so the data has the shape real games have.
+//!
+//! Everything is drawn from one [`Rng`] per league seeded from
+//! [`DemoOptions::seed`]: the same options give the same leagues, names and
+//! games. (Times the database stamps itself, such as `created_at`, are the
+//! time of the run.)
+//!
+//! The plan (names, schedules, line-ups, games) is plain functions; only
+//! [`fill`] and its helpers touch the database, through [`Db`]'s own API.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc, Weekday};
+use serde_json::{Map, Value, json};
+
+use crate::db::{
+    BoardKind, BoardResult, Db, DbError, DivisionId, Fixture, FixtureChange, FixtureStatus,
+    GameOutcome, GameResult, LeagueId, MatchResult, NewFine, NewFixture, NewLeague, NewPenalty,
+    NewPenaltyKind, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId, ResultStatus,
+    SeasonId, Side, TeamId, VenueId,
+};
+use crate::rules::simulate::{Rng, Style, simulate_board};
+use crate::rules::{Format, Ruleset, score_record};
+
+/// Most leagues one run makes (a county association is about 50).
+pub const MAX_LEAGUES: u32 = 200;
+/// Most teams in one division.
+pub const MAX_TEAMS: u32 = 30;
+pub const MAX_SEASONS: u32 = 10;
+pub const MAX_DIVISIONS: u32 = 6;
+
+/// The last season's first year: it is `2026/27`, and half-played.
+const LAST_SEASON_YEAR: i32 = 2026;
+
+/// What to make. [`Default`] is the demo a newcomer gets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DemoOptions {
+    /// Leagues to make; formats cycle fives-and-threes, all-fives,
+    /// hands-won. Default 3: one of each.
+    pub leagues: u32,
+    /// Teams in each division. Default 8.
+    pub teams: u32,
+    /// Seasons in each league; all finished but the last, which is
+    /// half-played. Default 2.
+    pub seasons: u32,
+    /// Divisions in each league; default 2 for fives-and-threes, 1 for the
+    /// others.
+    pub divisions: Option<u32>,
+    /// The same seed makes the same leagues.
+    pub seed: u64,
+}
+
+impl Default for DemoOptions {
+    fn default() -> DemoOptions {
+        DemoOptions {
+            leagues: 3,
+            teams: 8,
+            seasons: 2,
+            divisions: None,
+            seed: 1,
+        }
+    }
+}
+
+/// What [`fill`] wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DemoSummary {
+    pub leagues: u64,
+    pub seasons: u64,
+    pub divisions: u64,
+    pub venues: u64,
+    pub teams: u64,
+    pub players: u64,
+    pub fixtures: u64,
+    /// Fixtures with a result (approved or pending).
+    pub results: u64,
+    pub games: u64,
+    pub hands: u64,
+    /// Penalties inside game records (`talking`, `exposed`, `late`,
+    /// `violation`).
+    pub game_penalties: u64,
+    /// Penalties recorded against teams and players (the league's penalty
+    /// list: warnings, league points, fines).
+    pub penalties: u64,
+    /// Lines of the fines ledger.
+    pub fines: u64,
+}
+
+impl fmt::Display for DemoSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = [
+            ("leagues", self.leagues),
+            ("seasons", self.seasons),
+            ("divisions", self.divisions),
+            ("venues", self.venues),
+            ("teams", self.teams),
+            ("players", self.players),
+            ("fixtures", self.fixtures),
+            ("results", self.results),
+            ("games", self.games),
+            ("hands", self.hands),
+            ("in-game penalties", self.game_penalties),
+            ("penalties", self.penalties),
+            ("fines", self.fines),
+        ];
+        let width = rows
+            .iter()
+            .map(|(_, n)| thousands(*n).len())
+            .max()
+            .unwrap_or(1);
+        for (i, (label, n)) in rows.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{label:<18}{:>width$}", thousands(*n))?;
+        }
+        Ok(())
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    /// The options ask for something the demo cannot make.
+    #[error("demo options: {0}")]
+    Options(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// The engine refused a game the simulator played: a bug in one of them.
+    #[error("the scoring engine refused a simulated game: {0}")]
+    Engine(String),
+}
+
+/// Fills `db` with the demo leagues and says what it wrote.
+///
+/// Short names already taken in `db` are not reused (a second run adds
+/// `wessex-2`, ...), so a demo can be added to a database that has one.
+pub async fn fill(db: &Db, options: &DemoOptions) -> Result<DemoSummary, DemoError> {
+    check(options)?;
+    let mut taken: HashSet<String> = db
+        .leagues()
+        .await?
+        .into_iter()
+        .map(|l| l.short_name)
+        .collect();
+    let mut summary = DemoSummary::default();
+    for index in 0..options.leagues {
+        let mut rng = Rng::new(league_seed(options.seed, index));
+        let league = plan_league(index, options, &mut rng, &mut taken);
+        fill_league(db, &league, options.seasons, &mut rng, &mut summary).await?;
+    }
+    Ok(summary)
+}
+
+fn check(o: &DemoOptions) -> Result<(), DemoError> {
+    let bad = |what: &str, value: u32, low: u32, high: u32| {
+        (value < low || value > high).then(|| {
+            DemoError::Options(format!("{what} must be from {low} to {high}, not {value}"))
+        })
+    };
+    let problems = [
+        bad("leagues", o.leagues, 1, MAX_LEAGUES),
+        bad("teams", o.teams, 2, MAX_TEAMS),
+        bad("seasons", o.seasons, 1, MAX_SEASONS),
+        o.divisions
+            .and_then(|d| bad("divisions", d, 1, MAX_DIVISIONS)),
+    ];
+    match problems.into_iter().flatten().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Each league its own stream, so that league 7 is the same whatever the
+/// number of leagues asked for.
+fn league_seed(seed: u64, index: u32) -> u64 {
+    Rng::new(seed ^ u64::from(index).wrapping_mul(0xA24B_AED4_963E_E407)).next_u64()
+}
+
+// ---------------------------------------------------------------------------
+// Names
+
+#[rustfmt::skip]
+const AREAS: &[&str] = &[
+    "Wessex", "Purbeck", "Mendip", "Cotswold", "Chiltern", "Fenland", "Wolds", "Pennine", "Dales",
+    "Weald", "Exmoor", "Quantock", "Malvern", "Wirral", "Furness", "Peak", "Broads", "Solent",
+    "Severn", "Tamar", "Cheviot", "Wyre", "Marches", "Holderness", "Lindsey",
+];
+
+/// Beyond the areas, the same again with these in front.
+#[rustfmt::skip]
+const QUARTERS: &[&str] = &[
+    "North", "South", "East", "West", "Upper", "Lower", "Mid",
+];
+
+#[rustfmt::skip]
+const TOWNS: &[&str] = &[
+    "Wareham", "Swanage", "Blandford", "Shaftesbury", "Sherborne", "Bridport", "Dorchester",
+    "Wimborne", "Gillingham", "Sturminster", "Frome", "Wells", "Glastonbury", "Shepton Mallet",
+    "Cheddar", "Axbridge", "Chard", "Crewkerne", "Ilminster", "Yeovil", "Wincanton", "Bruton",
+    "Castle Cary", "Langport", "Somerton", "Street", "Highbridge", "Watchet", "Minehead",
+    "Dulverton", "Tiverton", "Cullompton", "Honiton", "Axminster", "Lyme Regis", "Seaton",
+    "Sidmouth", "Ottery", "Crediton", "Bampton",
+];
+
+#[rustfmt::skip]
+const PUBS: &[&str] = &[
+    "The Crown", "The Red Lion", "The White Hart", "The Royal Oak", "The King's Head",
+    "The Plough", "The Swan", "The Bell", "The Rose and Crown", "The George", "The Black Horse",
+    "The Wheatsheaf", "The Fox and Hounds", "The Star", "The Ship", "The Green Man",
+    "The Queen's Head", "The White Horse", "The New Inn", "The Anchor", "The Railway", "The Bull",
+    "The Angel", "The Three Horseshoes", "The Chequers", "The Cross Keys", "The Lamb",
+    "The Nag's Head", "The Coach and Horses", "The Globe", "The Blue Boar", "The Old Bell",
+    "The Half Moon", "The Greyhound", "The Feathers", "The Golden Lion", "The Sun",
+    "The Hare and Hounds", "The Castle", "The Cricketers",
+];
+
+#[rustfmt::skip]
+const STREETS: &[&str] = &[
+    "High Street", "Market Place", "Church Street", "Bridge Street", "Mill Lane", "Station Road",
+    "East Street", "West Street", "The Square", "Fore Street", "Silver Street", "North Street",
+    "South Street", "Sheep Street", "Castle Street",
+];
+
+#[rustfmt::skip]
+const FIRST_NAMES: &[&str] = &[
+    "Dave", "Steve", "Mick", "Gary", "Pete", "Terry", "Colin", "Trevor", "Barry", "Keith",
+    "Nigel", "Alan", "Brian", "Derek", "Roy", "Ray", "Ken", "Phil", "Tony", "Graham", "Martin",
+    "Paul", "John", "Rob", "Ian", "Neil", "Stuart", "Mark", "Andy", "Chris", "Sue", "Jan", "Pat",
+    "Val", "Carol", "Linda", "Sandra", "Jean", "Maureen", "Brenda", "Julie", "Karen", "Tracey",
+    "Debbie", "Lynn", "Wendy", "Pam", "Sheila", "Gail", "Shirley", "Jack", "Tom", "Harry", "Ben",
+    "Sam", "Josh", "Emma", "Sophie", "Kate", "Lucy",
+];
+
+#[rustfmt::skip]
+const SURNAMES: &[&str] = &[
+    "Smith", "Jones", "Taylor", "Brown", "Williams", "Wilson", "Johnson", "Davies", "Robinson",
+    "Wright", "Thompson", "Evans", "Walker", "White", "Roberts", "Green", "Hall", "Wood",
+    "Jackson", "Clarke", "Hughes", "Edwards", "Harris", "Lewis", "Turner", "Hill", "Cooper",
+    "Ward", "Morris", "Moore", "Baker", "King", "Parker", "Mitchell", "Carter", "Phillips",
+    "Bennett", "Cook", "Shaw", "Webb", "Hunt", "Marsh", "Pike", "Dyer", "Gale", "Cox", "Hoskins",
+    "Lush", "Sansom", "Toop", "Frampton", "Northover", "Legg", "Hann", "Cake", "Dibben", "Bugler",
+    "Old", "Mullins", "Vincent",
+];
+
+#[rustfmt::skip]
+const DIVISION_NAMES: &[&str] = &[
+    "Premier", "Division One", "Division Two", "Division Three", "Division Four", "Division Five",
+];
+
+fn pick<'a>(rng: &mut Rng, list: &[&'a str]) -> &'a str {
+    list[rng.below(list.len() as u32) as usize]
+}
+
+/// `name`, or `name 2`, `name 3`, ... whichever is not in `used` yet.
+fn unique(name: String, used: &mut HashSet<String>) -> String {
+    let mut candidate = name.clone();
+    let mut n = 2;
+    while used.contains(&candidate) {
+        candidate = format!("{name} {n}");
+        n += 1;
+    }
+    used.insert(candidate.clone());
+    candidate
+}
+
+/// A player's name not yet used in the league.
+fn player_name(rng: &mut Rng, used: &mut HashSet<String>) -> String {
+    for _ in 0..20 {
+        let name = format!("{} {}", pick(rng, FIRST_NAMES), pick(rng, SURNAMES));
+        if used.insert(name.clone()) {
+            return name;
+        }
+    }
+    // A crowded league: a middle initial tells them apart.
+    let initial = char::from(b'A' + rng.below(26) as u8);
+    let name = format!(
+        "{} {initial}. {}",
+        pick(rng, FIRST_NAMES),
+        pick(rng, SURNAMES)
+    );
+    unique(name, used)
+}
+
+// ---------------------------------------------------------------------------
+// Match formats
+
+/// One board of a fixture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BoardSpec {
+    kind: BoardKind,
+    best_of: u32,
+}
+
+/// LEAGUE.md's default boards for a format: 6 singles + 3 pairs, 1 game
+/// each (`fives-and-threes`); 4 singles, best of 3 (`all-fives`); 3 sets
+/// between pairs (`hands-won`: a game is a set).
+fn boards(format: Format) -> Vec<BoardSpec> {
+    let (singles, pairs, best_of) = match format {
+        Format::FivesAndThrees => (6, 3, 1),
+        Format::AllFives => (4, 0, 3),
+        Format::HandsWon => (0, 3, 1),
+    };
+    let board = |kind| BoardSpec { kind, best_of };
+    std::iter::repeat_n(board(BoardKind::Singles), singles)
+        .chain(std::iter::repeat_n(board(BoardKind::Pairs), pairs))
+        .collect()
+}
+
+/// The season's match format as stored: the boards in order, then the
+/// points, walkover score and pairings of LEAGUE.md's defaults.
+///
+/// The db keeps the match format as JSON whose shape is the league core's
+/// business; until it has one, this is the shape the demo writes.
+fn match_format_json(boards: &[BoardSpec]) -> Value {
+    let boards: Vec<Value> = boards
+        .iter()
+        .map(|b| json!({"kind": b.kind.as_str(), "best_of": b.best_of}))
+        .collect();
+    json!({
+        "boards": boards,
+        "points": {"board": 1, "win": 2, "draw": 1, "loss": 0, "losing_bonus": 0},
+        "walkover": "all_boards",
+        "pairings": "captains",
+    })
+}
+
+/// Distinct players a team fields in one match.
+fn players_needed(boards: &[BoardSpec]) -> usize {
+    let singles = boards
+        .iter()
+        .filter(|b| b.kind == BoardKind::Singles)
+        .count();
+    let pairs = boards.len() - singles;
+    singles.max(2 * pairs)
+}
+
+fn league_name(format: Format, area: &str) -> String {
+    match format {
+        Format::FivesAndThrees => format!("{area} Fives and Threes League"),
+        Format::AllFives => format!("{area} All Fives Tournament"),
+        Format::HandsWon => format!("{area} Partnership Dominoes League"),
+    }
+}
+
+fn rules_summary(format: Format) -> &'static str {
+    match format {
+        Format::FivesAndThrees => {
+            "Fives and threes to 61 exactly. Six singles and three pairs boards of one game \
+             each; a point a board, two for a match won, one for a draw."
+        }
+        Format::AllFives => {
+            "All fives to 250, spinner on the first double. Four singles boards, each the best \
+             of three games; talking or an exposed tile costs 50 points."
+        }
+        Format::HandsWon => {
+            "Partnership dominoes: three sets between pairs, each to six hands, pose rotating. \
+             Late arrival and rules violations are penalty games on the player's own tally."
+        }
+    }
+}
+
+fn division_names(format: Format, count: usize) -> Vec<String> {
+    if count == 1 {
+        let name = match format {
+            Format::FivesAndThrees => "Premier",
+            Format::AllFives => "Open",
+            Format::HandsWon => "League",
+        };
+        return vec![name.to_owned()];
+    }
+    DIVISION_NAMES[..count]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Penalty kinds
+
+/// A kind of the league's penalty list, by its code.
+struct KindSpec {
+    code: &'static str,
+    name: &'static str,
+    effect: PenaltyEffect,
+    amount: i64,
+    /// Given inside game records (by the simulator), not as penalty rows.
+    in_game: bool,
+}
+
+const TALKING: KindSpec = KindSpec {
+    code: "talking",
+    name: "Talking to partner",
+    effect: PenaltyEffect::GamePoints,
+    amount: 50,
+    in_game: true,
+};
+const EXPOSED: KindSpec = KindSpec {
+    code: "exposed",
+    name: "Exposed tile",
+    effect: PenaltyEffect::GamePoints,
+    amount: 50,
+    in_game: true,
+};
+const VIOLATION: KindSpec = KindSpec {
+    code: "violation",
+    name: "Rules violation",
+    effect: PenaltyEffect::PenaltyGames,
+    amount: 1,
+    in_game: true,
+};
+const LATE: KindSpec = KindSpec {
+    code: "late",
+    name: "Late arrival",
+    effect: PenaltyEffect::PenaltyGames,
+    amount: 1,
+    in_game: true,
+};
+const WARNING: KindSpec = KindSpec {
+    code: "warning",
+    name: "Phone or drinking at the table",
+    effect: PenaltyEffect::Warning,
+    amount: 0,
+    in_game: false,
+};
+const CARD_LATE: KindSpec = KindSpec {
+    code: "card-late",
+    name: "Result card late",
+    effect: PenaltyEffect::LeaguePoints,
+    amount: 1,
+    in_game: false,
+};
+const TEAM_LATE: KindSpec = KindSpec {
+    code: "team-late",
+    name: "Team late",
+    effect: PenaltyEffect::LeaguePoints,
+    amount: 1,
+    in_game: false,
+};
+const UNREGISTERED: KindSpec = KindSpec {
+    code: "unregistered",
+    name: "Unregistered player fielded",
+    effect: PenaltyEffect::LeaguePoints,
+    amount: 2,
+    in_game: false,
+};
+const FINE: KindSpec = KindSpec {
+    code: "fine",
+    name: "Fine",
+    effect: PenaltyEffect::Fine,
+    amount: 500,
+    in_game: false,
+};
+
+/// LEAGUE.md's penalty list as it applies to a format: the in-game kinds
+/// of the format, then those every league has.
+fn penalty_kinds(format: Format) -> Vec<&'static KindSpec> {
+    let in_game: &[&KindSpec] = match format {
+        Format::FivesAndThrees => &[],
+        Format::AllFives => &[&TALKING, &EXPOSED],
+        Format::HandsWon => &[&VIOLATION, &LATE],
+    };
+    in_game
+        .iter()
+        .copied()
+        .chain([&WARNING, &CARD_LATE, &TEAM_LATE, &UNREGISTERED, &FINE])
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Fixtures
+
+// TODO: use league::fixtures once it lands; this is the least the demo
+// needs.
+/// A double round robin of `n` slots by the circle method: rounds of
+/// `(home, away)` slot pairs, the second half the first with home and away
+/// swapped. An odd `n` gives each round one slot a bye.
+fn double_round_robin(n: usize) -> Vec<Vec<(usize, usize)>> {
+    if n < 2 {
+        return Vec::new();
+    }
+    let m = n + n % 2;
+    let mut ring: Vec<usize> = (0..m).collect();
+    let mut rounds = Vec::with_capacity(2 * (m - 1));
+    for r in 0..m - 1 {
+        let mut round = Vec::with_capacity(m / 2);
+        for i in 0..m / 2 {
+            let (a, b) = (ring[i], ring[m - 1 - i]);
+            if a >= n || b >= n {
+                continue;
+            }
+            // The fixed slot alternates; the others keep their row, which
+            // alternates them too as the ring turns.
+            let a_home = if i == 0 { r % 2 == 0 } else { i % 2 == 1 };
+            round.push(if a_home { (a, b) } else { (b, a) });
+        }
+        rounds.push(round);
+        ring[1..].rotate_right(1);
+    }
+    let second: Vec<Vec<(usize, usize)>> = rounds
+        .iter()
+        .map(|round| round.iter().map(|&(h, a)| (a, h)).collect())
+        .collect();
+    rounds.extend(second);
+    rounds
+}
+
+/// Disjoint pairs of slots never at home on the same night: two teams of a
+/// one-table pub go there.
+fn complementary_slots(n: usize, rounds: &[Vec<(usize, usize)>]) -> Vec<(usize, usize)> {
+    let mut home = vec![vec![false; rounds.len()]; n];
+    for (r, round) in rounds.iter().enumerate() {
+        for &(h, _) in round {
+            home[h][r] = true;
+        }
+    }
+    let mut used = vec![false; n];
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if used[a] || used[b] {
+                continue;
+            }
+            if (0..rounds.len()).all(|r| !(home[a][r] && home[b][r])) {
+                used[a] = true;
+                used[b] = true;
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// The last Sunday of a month.
+fn last_sunday(year: i32, month: u32) -> NaiveDate {
+    let mut day = NaiveDate::from_ymd_opt(year, month, 1)
+        .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
+        .and_then(|d| d.pred_opt())
+        .expect("a month has a last day");
+    while day.weekday() != Weekday::Sun {
+        day = day.pred_opt().expect("dates before a Sunday exist");
+    }
+    day
+}
+
+/// 8pm in England on `date`, in UTC (British Summer Time from the last
+/// Sunday of March to the last Sunday of October).
+fn eight_pm(date: NaiveDate) -> DateTime<Utc> {
+    let year = date.year();
+    let summer = date >= last_sunday(year, 3) && date < last_sunday(year, 10);
+    let hour = if summer { 19 } else { 20 };
+    date.and_hms_opt(hour, 0, 0)
+        .expect("19:00 and 20:00 exist")
+        .and_utc()
+}
+
+/// The nights of a season's rounds: from the first `weekday` of September
+/// of `year`, fortnightly (weekly when there are more than 16 rounds),
+/// skipping Christmas week.
+fn round_dates(year: i32, weekday: Weekday, rounds: usize) -> Vec<DateTime<Utc>> {
+    let mut day = NaiveDate::from_ymd_opt(year, 9, 1).expect("1 September exists");
+    while day.weekday() != weekday {
+        day = day.succ_opt().expect("September has more days");
+    }
+    let step = Duration::weeks(if rounds > 16 { 1 } else { 2 });
+    let christmas =
+        |d: NaiveDate| (d.month() == 12 && d.day() >= 20) || (d.month() == 1 && d.day() <= 3);
+    let mut dates = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        while christmas(day) {
+            day += Duration::weeks(1);
+        }
+        dates.push(eight_pm(day));
+        day += step;
+    }
+    dates
+}
+
+fn season_name(year: i32) -> String {
+    format!("{year}/{:02}", (year + 1) % 100)
+}
+
+// ---------------------------------------------------------------------------
+// The plan of a league
+
+struct VenuePlan {
+    name: String,
+    address: String,
+    tables: i64,
+}
+
+struct TeamPlan {
+    name: String,
+    venue: usize,
+    division: usize,
+    /// Its place in the division's schedule.
+    slot: usize,
+}
+
+struct LeaguePlan {
+    format: Format,
+    name: String,
+    short_name: String,
+    contact: String,
+    weekday: Weekday,
+    divisions: Vec<String>,
+    teams_per_division: usize,
+    boards: Vec<BoardSpec>,
+    venues: Vec<VenuePlan>,
+    teams: Vec<TeamPlan>,
+}
+
+fn plan_league(
+    index: u32,
+    options: &DemoOptions,
+    rng: &mut Rng,
+    taken: &mut HashSet<String>,
+) -> LeaguePlan {
+    let format = Format::ALL[index as usize % Format::ALL.len()];
+    let i = index as usize;
+    let base = AREAS[i % AREAS.len()];
+    let area = match i / AREAS.len() {
+        0 => base.to_owned(),
+        q => format!("{} {base}", QUARTERS[(q - 1) % QUARTERS.len()]),
+    };
+    let slug = area.to_lowercase().replace(' ', "-");
+    let mut short_name = slug.clone();
+    let mut n = 2;
+    while taken.contains(&short_name) {
+        short_name = format!("{slug}-{n}");
+        n += 1;
+    }
+    taken.insert(short_name.clone());
+
+    let divisions = options
+        .divisions
+        .unwrap_or(if format == Format::FivesAndThrees {
+            2
+        } else {
+            1
+        }) as usize;
+    let teams_per_division = options.teams as usize;
+    let weekday = [Weekday::Tue, Weekday::Wed, Weekday::Thu][i % 3];
+    let mut towns: Vec<&str> = TOWNS.to_vec();
+    rng.shuffle(&mut towns);
+    towns.truncate(4 + rng.below(3) as usize);
+    let (venues, teams) = plan_clubs(divisions, teams_per_division, &towns, rng);
+    let mut secretary = HashSet::new();
+    let secretary = player_name(rng, &mut secretary);
+    LeaguePlan {
+        format,
+        name: league_name(format, &area),
+        contact: format!("{secretary}, league secretary: {slug}.secretary@example.org"),
+        short_name,
+        weekday,
+        divisions: division_names(format, divisions),
+        teams_per_division,
+        boards: boards(format),
+        venues,
+        teams,
+    }
+}
+
+/// The league's pubs and teams, division by division: mostly a team a pub,
+/// some pubs with two (`Crown A`, `Crown B`). Two teams of a one-table pub
+/// take schedule slots that are never at home on the same night.
+fn plan_clubs(
+    divisions: usize,
+    per_division: usize,
+    towns: &[&str],
+    rng: &mut Rng,
+) -> (Vec<VenuePlan>, Vec<TeamPlan>) {
+    let schedule = double_round_robin(per_division);
+    let mut pubs: Vec<&str> = PUBS.to_vec();
+    rng.shuffle(&mut pubs);
+    let mut next_pub = 0;
+    let mut venue_names = HashSet::new();
+    let mut team_names = HashSet::new();
+    let mut venues = Vec::new();
+    let mut teams = Vec::new();
+    for division in 0..divisions {
+        let mut free: Vec<usize> = (0..per_division).collect();
+        rng.shuffle(&mut free);
+        let mut pairs = complementary_slots(per_division, &schedule);
+        rng.shuffle(&mut pairs);
+        while !free.is_empty() {
+            let two = free.len() >= 2 && rng.chance(250);
+            let one_table = two && rng.chance(500);
+            let mut tables = 1;
+            let slots: Vec<usize> = if !two {
+                free.pop().into_iter().collect()
+            } else {
+                let pair = pairs
+                    .iter()
+                    .position(|&(a, b)| free.contains(&a) && free.contains(&b))
+                    .filter(|_| one_table);
+                match pair {
+                    Some(p) => {
+                        let (a, b) = pairs.swap_remove(p);
+                        free.retain(|&s| s != a && s != b);
+                        vec![a, b]
+                    }
+                    None => {
+                        tables = 2;
+                        free.split_off(free.len() - 2)
+                    }
+                }
+            };
+            let pub_name = pubs[next_pub % pubs.len()];
+            let town = pick(rng, towns);
+            next_pub += 1;
+            // Past the list of pubs, the same names in other towns.
+            let short = pub_name.strip_prefix("The ").unwrap_or(pub_name);
+            let (venue_name, short) = if venue_names.contains(pub_name) {
+                let venue = unique(format!("{pub_name}, {town}"), &mut venue_names);
+                (venue, format!("{town} {short}"))
+            } else {
+                (
+                    unique(pub_name.to_owned(), &mut venue_names),
+                    short.to_owned(),
+                )
+            };
+            let street = pick(rng, STREETS);
+            venues.push(VenuePlan {
+                name: venue_name,
+                address: format!("{} {street}, {town}", 1 + rng.below(90)),
+                tables,
+            });
+            let venue = venues.len() - 1;
+            let letters = ["A", "B"];
+            for (k, &slot) in slots.iter().enumerate() {
+                let name = if slots.len() == 2 {
+                    format!("{short} {}", letters[k])
+                } else {
+                    short.clone()
+                };
+                teams.push(TeamPlan {
+                    name: unique(name, &mut team_names),
+                    venue,
+                    division,
+                    slot,
+                });
+            }
+        }
+    }
+    (venues, teams)
+}
+
+// ---------------------------------------------------------------------------
+// Playing a match
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Member {
+    id: PlayerId,
+    name: String,
+}
+
+/// A match as played: the result to store, and what it holds.
+struct PlayedMatch {
+    result: MatchResult,
+    games: u64,
+    hands: u64,
+    game_penalties: u64,
+    /// Who played, home then away.
+    home: Vec<Member>,
+    away: Vec<Member>,
+}
+
+/// The captains' line-up: `needed` players of the team, in board order.
+fn line_up(rng: &mut Rng, roster: &[Member], needed: usize) -> Vec<Member> {
+    let mut order: Vec<usize> = (0..roster.len()).collect();
+    rng.shuffle(&mut order);
+    order
+        .into_iter()
+        .take(needed)
+        .map(|i| roster[i].clone())
+        .collect()
+}
+
+/// The line-up drawn into pairs.
+fn pairs_of<'a>(rng: &mut Rng, team: &'a [Member]) -> Vec<Vec<&'a Member>> {
+    let mut pool: Vec<&Member> = team.iter().collect();
+    rng.shuffle(&mut pool);
+    pool.chunks(2).map(<[&Member]>::to_vec).collect()
+}
+
+/// Plays every board of a fixture: the players of each board from the
+/// line-ups (singles boards one each, pairs boards pairs drawn from the
+/// same players), each board simulated as a best of N, each game scored by
+/// the engine. Side 0 of every game is the home team.
+fn play_match(
+    ruleset: &Ruleset,
+    boards: &[BoardSpec],
+    home_roster: &[Member],
+    away_roster: &[Member],
+    rng: &mut Rng,
+) -> Result<PlayedMatch, DemoError> {
+    let needed = players_needed(boards);
+    let home = line_up(rng, home_roster, needed);
+    let away = line_up(rng, away_roster, needed);
+    let home_pairs = pairs_of(rng, &home);
+    let away_pairs = pairs_of(rng, &away);
+    let style = Style::default();
+    let (mut singles, mut pairs) = (0, 0);
+    let mut played = PlayedMatch {
+        result: MatchResult::default(),
+        games: 0,
+        hands: 0,
+        game_penalties: 0,
+        home: Vec::new(),
+        away: Vec::new(),
+    };
+    for board in boards {
+        let (h, a): (Vec<&Member>, Vec<&Member>) = match board.kind {
+            BoardKind::Singles => {
+                singles += 1;
+                (vec![&home[singles - 1]], vec![&away[singles - 1]])
+            }
+            BoardKind::Pairs => {
+                pairs += 1;
+                (home_pairs[pairs - 1].clone(), away_pairs[pairs - 1].clone())
+            }
+        };
+        // Order of play alternates sides: home, away, home, away.
+        let players: Vec<String> = h
+            .iter()
+            .zip(&a)
+            .flat_map(|(x, y)| [x.name.clone(), y.name.clone()])
+            .collect();
+        let sides = vec![
+            h.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+            a.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+        ];
+        let records = simulate_board(ruleset, &players, &sides, board.best_of, rng, &style);
+        let mut games = Vec::with_capacity(records.len());
+        for record in records {
+            let outcome = score_record(&record).map_err(|e| DemoError::Engine(e.to_string()))?;
+            played.games += 1;
+            played.hands += record.hands.len() as u64;
+            played.game_penalties += record.penalties.len() as u64;
+            games.push(GameResult {
+                outcome: Some(GameOutcome {
+                    totals: [i64::from(outcome.totals[0]), i64::from(outcome.totals[1])],
+                    winner: outcome.winner,
+                    finished: outcome.finished,
+                    next_pose: record.players.get(outcome.next_pose).cloned(),
+                }),
+                record,
+            });
+        }
+        played.result.boards.push(BoardResult {
+            kind: board.kind,
+            home: h.iter().map(|m| m.id).collect(),
+            away: a.iter().map(|m| m.id).collect(),
+            games,
+        });
+    }
+    played.home = home;
+    played.away = away;
+    Ok(played)
+}
+
+// ---------------------------------------------------------------------------
+// Writing a league
+
+/// A team as created, with its players this season.
+struct TeamState {
+    id: TeamId,
+    venue: VenueId,
+    division: usize,
+    slot: usize,
+    roster: Vec<Member>,
+    captains: Vec<PlayerId>,
+}
+
+/// What becomes of a fixture this season.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Played(ResultStatus),
+    Scheduled,
+    Postponed,
+    Walkover(Side),
+    Void,
+}
+
+/// A fixture as created, with its teams' indices.
+struct Planned {
+    fixture: Fixture,
+    home: usize,
+    away: usize,
+    fate: Fate,
+}
+
+/// A played fixture, for the penalties handed out after it.
+struct Played {
+    fixture: Fixture,
+    home: usize,
+    away: usize,
+    players: Vec<Member>,
+}
+
+/// One season as it is being written.
+struct SeasonState {
+    id: SeasonId,
+    year: i32,
+    /// The last season: half-played.
+    last: bool,
+    divisions: Vec<DivisionId>,
+}
+
+/// Writes one league's plan, season by season.
+struct LeagueWriter<'a> {
+    db: &'a Db,
+    plan: &'a LeaguePlan,
+    rng: &'a mut Rng,
+    summary: &'a mut DemoSummary,
+    league: LeagueId,
+    ruleset: Ruleset,
+    kinds: BTreeMap<&'static str, PenaltyKindId>,
+    teams: Vec<TeamState>,
+    /// Player names taken in the league.
+    names: HashSet<String>,
+}
+
+async fn fill_league(
+    db: &Db,
+    plan: &LeaguePlan,
+    seasons: u32,
+    rng: &mut Rng,
+    summary: &mut DemoSummary,
+) -> Result<(), DemoError> {
+    let mut writer = LeagueWriter::create(db, plan, rng, summary).await?;
+    let seasons = seasons as i32;
+    for s in 0..seasons {
+        let year = LAST_SEASON_YEAR - (seasons - 1 - s);
+        writer.season(year, s == seasons - 1).await?;
+    }
+    Ok(())
+}
+
+impl<'a> LeagueWriter<'a> {
+    /// The league, its penalty list, venues and teams.
+    async fn create(
+        db: &'a Db,
+        plan: &'a LeaguePlan,
+        rng: &'a mut Rng,
+        summary: &'a mut DemoSummary,
+    ) -> Result<LeagueWriter<'a>, DemoError> {
+        let league = db
+            .create_league(&NewLeague {
+                name: plan.name.clone(),
+                short_name: plan.short_name.clone(),
+                rules_summary: rules_summary(plan.format).to_owned(),
+                contact: plan.contact.clone(),
+            })
+            .await?
+            .id;
+        summary.leagues += 1;
+
+        let mut kinds = BTreeMap::new();
+        for spec in penalty_kinds(plan.format) {
+            let new = NewPenaltyKind {
+                code: spec.code.to_owned(),
+                name: spec.name.to_owned(),
+                effect: spec.effect,
+                amount: spec.amount,
+            };
+            kinds.insert(spec.code, db.add_penalty_kind(league, &new).await?.id);
+        }
+
+        let mut venues = Vec::with_capacity(plan.venues.len());
+        for v in &plan.venues {
+            let new = NewVenue {
+                name: v.name.clone(),
+                address: v.address.clone(),
+                tables: v.tables,
+            };
+            venues.push(db.create_venue(league, &new).await?.id);
+        }
+        summary.venues += venues.len() as u64;
+
+        let mut teams = Vec::with_capacity(plan.teams.len());
+        for t in &plan.teams {
+            let venue = venues[t.venue];
+            teams.push(TeamState {
+                id: db.create_team(league, &t.name, Some(venue)).await?.id,
+                venue,
+                division: t.division,
+                slot: t.slot,
+                roster: Vec::new(),
+                captains: Vec::new(),
+            });
+        }
+        summary.teams += teams.len() as u64;
+
+        Ok(LeagueWriter {
+            db,
+            plan,
+            rng,
+            summary,
+            league,
+            ruleset: Ruleset::new(plan.format),
+            kinds,
+            teams,
+            names: HashSet::new(),
+        })
+    }
+
+    /// A season from its divisions to its penalties.
+    async fn season(&mut self, year: i32, last: bool) -> Result<(), DemoError> {
+        let (db, league) = (self.db, self.league);
+        let id = db
+            .create_season(
+                league,
+                &NewSeason {
+                    name: season_name(year),
+                    format: self.plan.format,
+                    options: Map::new(),
+                    match_format: match_format_json(&self.plan.boards),
+                },
+            )
+            .await?
+            .id;
+        self.summary.seasons += 1;
+        let mut divisions = Vec::with_capacity(self.plan.divisions.len());
+        for (position, name) in self.plan.divisions.iter().enumerate() {
+            let division = db
+                .create_division(league, id, name, position as i64)
+                .await?;
+            divisions.push(division.id);
+        }
+        self.summary.divisions += divisions.len() as u64;
+        let season = SeasonState {
+            id,
+            year,
+            last,
+            divisions,
+        };
+
+        self.enter_teams(&season).await?;
+        let mut fixtures = self.create_fixtures(&season).await?;
+        decide_fates(&mut fixtures, last, self.rng);
+        let mut played = Vec::new();
+        for f in &fixtures {
+            played.extend(self.settle(&season, f).await?);
+        }
+        self.give_penalties(&season, &played).await?;
+        Ok(())
+    }
+
+    /// Enters every team in its division, with this season's players: most
+    /// stay, a few leave, new ones join; and one or two captains, last
+    /// season's where they stayed.
+    async fn enter_teams(&mut self, season: &SeasonState) -> Result<(), DemoError> {
+        let (db, league) = (self.db, self.league);
+        let needed = players_needed(&self.plan.boards);
+        for team in &mut self.teams {
+            let rng = &mut *self.rng;
+            db.enter_team(league, season.id, season.divisions[team.division], team.id)
+                .await?;
+            let returning = !team.roster.is_empty();
+            team.roster.retain(|_| !rng.chance(80));
+            let mut want = needed + 1 + rng.below(3) as usize;
+            if returning && rng.chance(250) {
+                want = want.max(team.roster.len() + 1);
+            }
+            while team.roster.len() < want {
+                let name = player_name(rng, &mut self.names);
+                let player = db.create_player(league, &name).await?;
+                self.summary.players += 1;
+                team.roster.push(Member {
+                    id: player.id,
+                    name: player.name,
+                });
+            }
+            for m in &team.roster {
+                db.register_player(league, season.id, team.id, m.id).await?;
+            }
+            let roster = &team.roster;
+            team.captains.retain(|c| roster.iter().any(|m| m.id == *c));
+            let count = if rng.chance(300) { 2 } else { 1 };
+            while team.captains.len() < count {
+                let m = &roster[rng.below(roster.len() as u32) as usize];
+                if !team.captains.contains(&m.id) {
+                    team.captains.push(m.id);
+                }
+            }
+            for &c in &team.captains {
+                db.add_captain(league, season.id, team.id, c).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every fixture of the season, round by round across the divisions,
+    /// at the home team's pub.
+    async fn create_fixtures(&mut self, season: &SeasonState) -> Result<Vec<Planned>, DemoError> {
+        let per_division = self.plan.teams_per_division;
+        let schedule = double_round_robin(per_division);
+        let dates = round_dates(season.year, self.plan.weekday, schedule.len());
+        let mut by_slot = vec![vec![0; per_division]; season.divisions.len()];
+        for (i, t) in self.teams.iter().enumerate() {
+            by_slot[t.division][t.slot] = i;
+        }
+        let mut out = Vec::new();
+        for (r, round) in schedule.iter().enumerate() {
+            for (d, &division) in season.divisions.iter().enumerate() {
+                for &(h, a) in round {
+                    let (home, away) = (by_slot[d][h], by_slot[d][a]);
+                    let new = NewFixture {
+                        season_id: season.id,
+                        division_id: division,
+                        round: r as i64 + 1,
+                        starts_at: Some(dates[r]),
+                        home_team_id: self.teams[home].id,
+                        away_team_id: self.teams[away].id,
+                        venue_id: Some(self.teams[home].venue),
+                    };
+                    out.push(Planned {
+                        fixture: self.db.create_fixture(self.league, &new).await?,
+                        home,
+                        away,
+                        fate: Fate::Played(ResultStatus::Approved),
+                    });
+                }
+            }
+        }
+        self.summary.fixtures += out.len() as u64;
+        Ok(out)
+    }
+
+    /// Plays, postpones, concedes or voids one fixture as its fate says.
+    async fn settle(
+        &mut self,
+        season: &SeasonState,
+        f: &Planned,
+    ) -> Result<Option<Played>, DemoError> {
+        let (db, league, id) = (self.db, self.league, f.fixture.id);
+        let change = |status, conceded_by| FixtureChange {
+            status,
+            conceded_by,
+            ..FixtureChange::from(&f.fixture)
+        };
+        match f.fate {
+            Fate::Scheduled => {}
+            Fate::Played(status) => {
+                let m = play_match(
+                    &self.ruleset,
+                    &self.plan.boards,
+                    &self.teams[f.home].roster,
+                    &self.teams[f.away].roster,
+                    self.rng,
+                )?;
+                db.write_result(league, id, &m.result, None).await?;
+                if status != ResultStatus::Entered {
+                    db.set_result_status(league, id, status, "", None).await?;
+                }
+                db.update_fixture(league, id, &change(FixtureStatus::Played, None), None)
+                    .await?;
+                self.summary.results += 1;
+                self.summary.games += m.games;
+                self.summary.hands += m.hands;
+                self.summary.game_penalties += m.game_penalties;
+                return Ok(Some(Played {
+                    fixture: f.fixture.clone(),
+                    home: f.home,
+                    away: f.away,
+                    players: m.home.into_iter().chain(m.away).collect(),
+                }));
+            }
+            Fate::Postponed => {
+                // Rearranged for two nights after the next round, moving no
+                // other fixture.
+                let moved = FixtureChange {
+                    starts_at: f.fixture.starts_at.map(|t| t + Duration::days(16)),
+                    ..change(FixtureStatus::Postponed, None)
+                };
+                db.update_fixture(league, id, &moved, None).await?;
+            }
+            Fate::Walkover(side) => {
+                let walkover = change(FixtureStatus::Walkover, Some(side));
+                db.update_fixture(league, id, &walkover, None).await?;
+                let team = if side == Side::Home { f.home } else { f.away };
+                let penalty = NewPenalty {
+                    season_id: season.id,
+                    fixture_id: Some(id),
+                    team_id: Some(self.teams[team].id),
+                    player_id: None,
+                    kind_id: self.kinds[FINE.code],
+                    amount: 1000,
+                    note: "Fine: conceded the match, could not raise a team".into(),
+                };
+                let paid_at = f.fixture.starts_at.map(|t| t + Duration::days(21));
+                self.penalty(&penalty, paid_at).await?;
+            }
+            Fate::Void => {
+                db.update_fixture(league, id, &change(FixtureStatus::Void, None), None)
+                    .await?;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Records a penalty and, for a fine, its line in the ledger (paid at
+    /// `paid_at`, or owed).
+    async fn penalty(
+        &mut self,
+        new: &NewPenalty,
+        paid_at: Option<DateTime<Utc>>,
+    ) -> Result<(), DemoError> {
+        let (db, league) = (self.db, self.league);
+        let penalty = db.record_penalty(league, new, None).await?;
+        self.summary.penalties += 1;
+        if new.kind_id == self.kinds[FINE.code] {
+            let fine = NewFine {
+                team_id: penalty.team_id,
+                player_id: penalty.player_id,
+                penalty_id: Some(penalty.id),
+                amount_pence: penalty.amount,
+                reason: new
+                    .note
+                    .strip_prefix("Fine: ")
+                    .unwrap_or(&new.note)
+                    .to_owned(),
+            };
+            let line = db.add_fine(league, &fine, None).await?;
+            self.summary.fines += 1;
+            if paid_at.is_some() {
+                db.set_fine_paid(league, line.id, paid_at, None).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The penalties of the league's list that are not in game records, a
+    /// few of each kind a season (one at least), on fixtures played:
+    /// warnings to players, league points off teams, fines to both, most of
+    /// them paid.
+    async fn give_penalties(
+        &mut self,
+        season: &SeasonState,
+        played: &[Played],
+    ) -> Result<(), DemoError> {
+        if played.is_empty() {
+            return Ok(());
+        }
+        let each = (played.len() / 30).max(1);
+        for spec in penalty_kinds(self.plan.format) {
+            if spec.in_game {
+                continue;
+            }
+            for _ in 0..each {
+                let rng = &mut *self.rng;
+                let p = &played[rng.below(played.len() as u32) as usize];
+                let (team, reporter) = if rng.chance(500) {
+                    (p.home, "away")
+                } else {
+                    (p.away, "home")
+                };
+                let team = Some(self.teams[team].id);
+                let player = Some(p.players[rng.below(p.players.len() as u32) as usize].id);
+                let (team_id, player_id, amount, note) = match spec.effect {
+                    PenaltyEffect::Warning => {
+                        let what = ["Phone out at the table", "Drink on the table during play"]
+                            [rng.below(2) as usize];
+                        (None, player, 0, format!("{what}: warned"))
+                    }
+                    PenaltyEffect::LeaguePoints if spec.code == CARD_LATE.code => {
+                        let days = 3 + rng.below(9);
+                        let note = format!("Result card reached the secretary {days} days late");
+                        (Some(self.teams[p.home].id), None, spec.amount, note)
+                    }
+                    PenaltyEffect::LeaguePoints if spec.code == TEAM_LATE.code => {
+                        let minutes = 10 + 5 * rng.below(6);
+                        let note = format!("Not ready to start until {minutes} minutes past 8pm");
+                        (team, None, spec.amount, note)
+                    }
+                    PenaltyEffect::LeaguePoints => {
+                        let note = format!(
+                            "Fielded a player not registered with the team (reported by the \
+                             {reporter} captain)"
+                        );
+                        (team, None, spec.amount, note)
+                    }
+                    _ => {
+                        let amount = [250, 500, 1000][rng.below(3) as usize];
+                        if rng.chance(400) {
+                            let note = "Fine: abusive language to an opponent".to_owned();
+                            (None, player, amount, note)
+                        } else {
+                            let why = ["no result card sent", "short-handed team", "match fees"];
+                            let note = format!("Fine: {}", why[rng.below(3) as usize]);
+                            (team, None, amount, note)
+                        }
+                    }
+                };
+                // Settled within a month; a few owed, more in the season
+                // still going.
+                let owed = rng.chance(if season.last { 500 } else { 100 });
+                let days = Duration::days(7 + i64::from(rng.below(28)));
+                let paid_at = p.fixture.starts_at.filter(|_| !owed).map(|t| t + days);
+                let new = NewPenalty {
+                    season_id: season.id,
+                    fixture_id: Some(p.fixture.id),
+                    team_id,
+                    player_id,
+                    kind_id: self.kinds[spec.code],
+                    amount,
+                    note,
+                };
+                self.penalty(&new, paid_at).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A finished season: everything played and approved. The last season:
+/// the first half of the rounds played, the rest scheduled; in the last
+/// round played two results pending (one entered, one confirmed) and one
+/// fixture postponed; a walkover and a void fixture earlier on.
+fn decide_fates(fixtures: &mut [Planned], last: bool, rng: &mut Rng) {
+    if !last {
+        return;
+    }
+    let rounds = fixtures.iter().map(|f| f.fixture.round).max().unwrap_or(0);
+    let played = (rounds / 2).max(1);
+    for f in fixtures.iter_mut() {
+        if f.fixture.round > played {
+            f.fate = Fate::Scheduled;
+        }
+    }
+    // The latest fixture still to be played and approved in round `round`
+    // or before.
+    let take = |fixtures: &mut [Planned], round: i64, fate: Fate| {
+        let found = fixtures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.fate == Fate::Played(ResultStatus::Approved))
+            .filter(|(_, f)| f.fixture.round <= round)
+            .max_by_key(|(i, f)| (f.fixture.round, std::cmp::Reverse(*i)))
+            .map(|(i, _)| i);
+        if let Some(i) = found {
+            fixtures[i].fate = fate;
+        }
+    };
+    take(fixtures, played, Fate::Played(ResultStatus::Entered));
+    take(fixtures, played, Fate::Played(ResultStatus::Confirmed));
+    take(fixtures, played, Fate::Postponed);
+    let side = if rng.chance(500) {
+        Side::Home
+    } else {
+        Side::Away
+    };
+    take(fixtures, (played * 2 / 3).max(1), Fate::Walkover(side));
+    take(fixtures, (played / 3).max(1), Fate::Void);
+}

@@ -1,0 +1,385 @@
+//! The team table of a division: computed from match lines, ordered by the
+//! season's tie-breakers, saying which rule separated each tied pair.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::match_format::MatchFormat;
+
+/// A team's id as the caller knows it.
+pub type TeamKey = i64;
+
+/// One counted match: a played (approved) result or a walkover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchLine {
+    pub round: u32,
+    pub home: TeamKey,
+    pub away: TeamKey,
+    pub boards: [u32; 2],
+    pub games: [u32; 2],
+    pub pegs: [u32; 2],
+}
+
+/// League points taken from a team, with the round it belongs to (`None`:
+/// counts whatever round the table is shown after).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deduction {
+    pub team: TeamKey,
+    pub points: u32,
+    pub round: Option<u32>,
+}
+
+/// The rules that order teams level on what comes before them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreaker {
+    Points,
+    BoardDifference,
+    BoardsWon,
+    HeadToHead,
+    PegsDifference,
+    GamesDifference,
+}
+
+impl TieBreaker {
+    /// LEAGUE.md's default order.
+    pub const DEFAULT: [TieBreaker; 5] = [
+        TieBreaker::Points,
+        TieBreaker::BoardDifference,
+        TieBreaker::BoardsWon,
+        TieBreaker::HeadToHead,
+        TieBreaker::PegsDifference,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TieBreaker::Points => "points",
+            TieBreaker::BoardDifference => "board difference",
+            TieBreaker::BoardsWon => "boards won",
+            TieBreaker::HeadToHead => "head-to-head",
+            TieBreaker::PegsDifference => "pegs difference",
+            TieBreaker::GamesDifference => "games difference",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Row {
+    pub team: TeamKey,
+    pub played: u32,
+    pub won: u32,
+    pub drawn: u32,
+    pub lost: u32,
+    pub boards_for: u32,
+    pub boards_against: u32,
+    pub games_for: u32,
+    pub games_against: u32,
+    pub pegs_for: u32,
+    pub pegs_against: u32,
+    pub deducted: u32,
+    /// Earned points less deductions (may go below zero).
+    pub points: i64,
+    /// What put this team above the next one when they were level on
+    /// points; `None` for the last row or a difference in points.
+    pub separated_by: Option<Separation>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Separation {
+    Rule(TieBreaker),
+    /// Level on every rule: listed by name.
+    Level,
+}
+
+impl Row {
+    pub fn board_difference(&self) -> i64 {
+        i64::from(self.boards_for) - i64::from(self.boards_against)
+    }
+
+    pub fn pegs_difference(&self) -> i64 {
+        i64::from(self.pegs_for) - i64::from(self.pegs_against)
+    }
+
+    pub fn games_difference(&self) -> i64 {
+        i64::from(self.games_for) - i64::from(self.games_against)
+    }
+}
+
+/// The table after `upto_round` (all rounds when `None`). `teams` are the
+/// division's teams with the names used for the final, alphabetical order.
+pub fn table(
+    teams: &[(TeamKey, &str)],
+    matches: &[MatchLine],
+    deductions: &[Deduction],
+    format: &MatchFormat,
+    rules: &[TieBreaker],
+    upto_round: Option<u32>,
+) -> Vec<Row> {
+    let counts = |round: u32| upto_round.is_none_or(|r| round <= r);
+    let mut rows: BTreeMap<TeamKey, Row> = teams
+        .iter()
+        .map(|&(team, _)| {
+            (
+                team,
+                Row {
+                    team,
+                    ..Row::default()
+                },
+            )
+        })
+        .collect();
+    let counted: Vec<&MatchLine> = matches
+        .iter()
+        .filter(|m| counts(m.round) && rows.contains_key(&m.home) && rows.contains_key(&m.away))
+        .collect();
+    for m in &counted {
+        let points = format.match_points(m.boards[0], m.boards[1]);
+        for (side, team) in [(0, m.home), (1, m.away)] {
+            let other = 1 - side;
+            let row = rows.get_mut(&team).expect("checked above");
+            row.played += 1;
+            match m.boards[side].cmp(&m.boards[other]) {
+                Ordering::Greater => row.won += 1,
+                Ordering::Equal => row.drawn += 1,
+                Ordering::Less => row.lost += 1,
+            }
+            row.boards_for += m.boards[side];
+            row.boards_against += m.boards[other];
+            row.games_for += m.games[side];
+            row.games_against += m.games[other];
+            row.pegs_for += m.pegs[side];
+            row.pegs_against += m.pegs[other];
+            row.points += i64::from(if side == 0 { points.0 } else { points.1 });
+        }
+    }
+    for d in deductions {
+        if d.round.is_none_or(counts) {
+            if let Some(row) = rows.get_mut(&d.team) {
+                row.deducted += d.points;
+                row.points -= i64::from(d.points);
+            }
+        }
+    }
+    let names: BTreeMap<TeamKey, &str> = teams.iter().copied().collect();
+    let ctx = Ranking {
+        rows: &rows,
+        matches: &counted,
+        format,
+        names: &names,
+    };
+    let group: Vec<TeamKey> = rows.keys().copied().collect();
+    let ordered = ctx.rank(group, rules);
+    ordered
+        .into_iter()
+        .map(|(team, sep)| Row {
+            separated_by: sep,
+            ..rows[&team].clone()
+        })
+        .collect()
+}
+
+struct Ranking<'a> {
+    rows: &'a BTreeMap<TeamKey, Row>,
+    matches: &'a [&'a MatchLine],
+    format: &'a MatchFormat,
+    names: &'a BTreeMap<TeamKey, &'a str>,
+}
+
+impl Ranking<'_> {
+    /// Orders `group` by the first rule, then each run of teams still level
+    /// by the rules after it. Returns each team with what separated it from
+    /// the next team of the group.
+    fn rank(
+        &self,
+        group: Vec<TeamKey>,
+        rules: &[TieBreaker],
+    ) -> Vec<(TeamKey, Option<Separation>)> {
+        if group.len() <= 1 {
+            return group.into_iter().map(|t| (t, None)).collect();
+        }
+        let Some((&rule, rest)) = rules.split_first() else {
+            let mut level = group;
+            level.sort_by(|a, b| self.names.get(a).cmp(&self.names.get(b)).then(a.cmp(b)));
+            let n = level.len();
+            return level
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| (t, (i + 1 < n).then_some(Separation::Level)))
+                .collect();
+        };
+        let key = self.keys(rule, &group);
+        let mut sorted = group;
+        sorted.sort_by(|a, b| key[b].cmp(&key[a]));
+        let mut out = Vec::with_capacity(sorted.len());
+        let mut start = 0;
+        while start < sorted.len() {
+            let mut end = start + 1;
+            while end < sorted.len() && key[&sorted[end]] == key[&sorted[start]] {
+                end += 1;
+            }
+            let mut part = self.rank(sorted[start..end].to_vec(), rest);
+            if end < sorted.len() {
+                // This run sits above the next one by this rule.
+                part.last_mut().expect("a run is never empty").1 = Some(Separation::Rule(rule));
+            }
+            out.extend(part);
+            start = end;
+        }
+        out
+    }
+
+    /// Each team's value under `rule`, higher first; head-to-head counts
+    /// only the matches among `group`.
+    fn keys(&self, rule: TieBreaker, group: &[TeamKey]) -> BTreeMap<TeamKey, i64> {
+        let row = |t: &TeamKey| &self.rows[t];
+        match rule {
+            TieBreaker::Points => group.iter().map(|t| (*t, row(t).points)).collect(),
+            TieBreaker::BoardDifference => group
+                .iter()
+                .map(|t| (*t, row(t).board_difference()))
+                .collect(),
+            TieBreaker::BoardsWon => group
+                .iter()
+                .map(|t| (*t, i64::from(row(t).boards_for)))
+                .collect(),
+            TieBreaker::PegsDifference => group
+                .iter()
+                .map(|t| (*t, row(t).pegs_difference()))
+                .collect(),
+            TieBreaker::GamesDifference => group
+                .iter()
+                .map(|t| (*t, row(t).games_difference()))
+                .collect(),
+            TieBreaker::HeadToHead => {
+                let mut points: BTreeMap<TeamKey, i64> = group.iter().map(|t| (*t, 0)).collect();
+                for m in self.matches {
+                    if points.contains_key(&m.home) && points.contains_key(&m.away) {
+                        let (h, a) = self.format.match_points(m.boards[0], m.boards[1]);
+                        *points.get_mut(&m.home).expect("in group") += i64::from(h);
+                        *points.get_mut(&m.away).expect("in group") += i64::from(a);
+                    }
+                }
+                points
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Format;
+
+    fn line(round: u32, home: i64, away: i64, boards: [u32; 2]) -> MatchLine {
+        MatchLine {
+            round,
+            home,
+            away,
+            boards,
+            games: boards,
+            pegs: [boards[0] * 50, boards[1] * 50],
+        }
+    }
+
+    const TEAMS: [(i64, &str); 4] = [(1, "Anchor"), (2, "Bell"), (3, "Crown"), (4, "Dolphin")];
+
+    #[test]
+    fn counts_and_points() {
+        let f = MatchFormat::default_for(Format::FivesAndThrees);
+        let t = table(
+            &TEAMS,
+            &[line(1, 1, 2, [6, 3]), line(1, 3, 4, [4, 5])],
+            &[],
+            &f,
+            &TieBreaker::DEFAULT,
+            None,
+        );
+        let anchor = t.iter().find(|r| r.team == 1).unwrap();
+        assert_eq!(
+            (anchor.played, anchor.won, anchor.boards_for, anchor.points),
+            (1, 1, 6, 8)
+        );
+        let crown = t.iter().find(|r| r.team == 3).unwrap();
+        assert_eq!((crown.lost, crown.points), (1, 4));
+        assert_eq!(t[0].team, 1);
+    }
+
+    #[test]
+    fn head_to_head_separates_teams_level_on_boards() {
+        let f = MatchFormat::default_for(Format::FivesAndThrees);
+        // Bell and Crown both win one and lose one with the same boards;
+        // Bell beat Crown.
+        let matches = [
+            line(1, 2, 3, [5, 4]),
+            line(2, 3, 1, [5, 4]),
+            line(3, 1, 2, [5, 4]),
+        ];
+        let t = table(&TEAMS[..3], &matches, &[], &f, &TieBreaker::DEFAULT, None);
+        // All three level on points, boards; head-to-head is circular too;
+        // pegs equal: by name.
+        assert!(t.iter().all(|r| r.points == 11));
+        assert_eq!(t.iter().map(|r| r.team).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(t[0].separated_by, Some(Separation::Level));
+        // Two teams level with a head-to-head result between them.
+        let matches = [
+            line(1, 2, 3, [5, 4]),
+            line(2, 1, 2, [5, 4]),
+            line(3, 3, 4, [5, 4]),
+        ];
+        let t = table(&TEAMS, &matches, &[], &f, &TieBreaker::DEFAULT, None);
+        assert_eq!(t.iter().map(|r| r.team).collect::<Vec<_>>(), [2, 3, 1, 4]);
+        assert_eq!(
+            t[0].separated_by,
+            Some(Separation::Rule(TieBreaker::HeadToHead))
+        );
+        assert_eq!(
+            t[1].separated_by,
+            Some(Separation::Rule(TieBreaker::Points))
+        );
+    }
+
+    #[test]
+    fn deductions_and_rounds() {
+        let f = MatchFormat::default_for(Format::FivesAndThrees);
+        let matches = [line(1, 1, 2, [6, 3]), line(2, 2, 1, [9, 0])];
+        let d = [Deduction {
+            team: 2,
+            points: 3,
+            round: Some(2),
+        }];
+        let after1 = table(&TEAMS[..2], &matches, &d, &f, &TieBreaker::DEFAULT, Some(1));
+        assert_eq!(after1[0].team, 1);
+        assert_eq!(after1[1].deducted, 0);
+        let all = table(&TEAMS[..2], &matches, &d, &f, &TieBreaker::DEFAULT, None);
+        let bell = all.iter().find(|r| r.team == 2).unwrap();
+        assert_eq!((bell.points, bell.deducted), (3 + 11 - 3, 3));
+    }
+
+    #[test]
+    fn the_rule_that_separated_level_teams_is_named() {
+        let f = MatchFormat::default_for(Format::FivesAndThrees);
+        // 1 and 2 both win once; 1 by more boards.
+        let matches = [line(1, 1, 3, [8, 1]), line(1, 2, 4, [5, 4])];
+        let t = table(&TEAMS, &matches, &[], &f, &TieBreaker::DEFAULT, None);
+        assert_eq!(t[0].team, 1);
+        assert_eq!(
+            t[0].separated_by,
+            Some(Separation::Rule(TieBreaker::Points))
+        );
+        // Points: 1 has 2+8=10, 2 has 2+5=7: separated by points already.
+        let g = MatchFormat {
+            points: crate::league::match_format::Points {
+                board: 0,
+                ..f.points
+            },
+            ..f
+        };
+        let t = table(&TEAMS, &matches, &[], &g, &TieBreaker::DEFAULT, None);
+        assert_eq!(
+            t[0].separated_by,
+            Some(Separation::Rule(TieBreaker::BoardDifference))
+        );
+    }
+}

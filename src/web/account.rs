@@ -1,0 +1,232 @@
+//! The first administrator, signing in and out.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Router, http::StatusCode};
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use crate::db::NewRole;
+
+use super::AppState;
+use super::auth::{self, ClientAddr, MaybeUser, USER_KEY};
+use super::csrf::{self, CsrfForm, session_error};
+use super::error::Result;
+use super::page::{Ctx, html, invalid};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/setup", get(setup_form).post(setup))
+        .route("/sign-in", get(sign_in_form).post(sign_in))
+        .route("/sign-out", post(sign_out))
+}
+
+/// Usernames: letters, digits and `. _ -`, so they read plainly in logs
+/// and pages.
+pub fn check_username(name: &str) -> Option<&'static str> {
+    let n = name.chars().count();
+    if !(3..=40).contains(&n) {
+        return Some("A username has 3 to 40 characters.");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    {
+        return Some("Use letters, digits, dots, dashes and underscores only.");
+    }
+    None
+}
+
+/// Long passwords beat clever rules (NIST 800-63B): a minimum length, a cap
+/// that keeps hashing bounded, nothing else.
+pub fn check_password(password: &str) -> Option<&'static str> {
+    if password.chars().count() < 10 {
+        return Some("Use at least 10 characters.");
+    }
+    if password.len() > 256 {
+        return Some("Use at most 256 characters.");
+    }
+    None
+}
+
+#[derive(Template, Default)]
+#[template(path = "account/setup.html")]
+struct SetupPage {
+    ctx: Ctx,
+    username: String,
+    username_error: Option<&'static str>,
+    password_error: Option<&'static str>,
+    confirm_error: Option<&'static str>,
+}
+
+#[derive(Deserialize)]
+struct SetupForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    confirm: String,
+}
+
+async fn setup_form(State(state): State<AppState>, session: Session) -> Result<Response> {
+    if state.db().user_count().await? > 0 {
+        return Ok(Redirect::to("/").into_response());
+    }
+    let ctx = Ctx {
+        csrf: csrf::token(&session).await?,
+        ..Ctx::default()
+    };
+    Ok(html(&SetupPage {
+        ctx,
+        ..SetupPage::default()
+    }))
+}
+
+async fn setup(
+    State(state): State<AppState>,
+    session: Session,
+    CsrfForm(form): CsrfForm<SetupForm>,
+) -> Result<Response> {
+    if state.db().user_count().await? > 0 {
+        return Ok(Redirect::to("/").into_response());
+    }
+    let username = form.username.trim().to_owned();
+    let page = SetupPage {
+        ctx: Ctx {
+            csrf: csrf::token(&session).await?,
+            ..Ctx::default()
+        },
+        username_error: check_username(&username),
+        password_error: check_password(&form.password),
+        confirm_error: (form.password != form.confirm).then_some("The two passwords differ."),
+        username,
+    };
+    if page.username_error.is_some() || page.password_error.is_some() || page.confirm_error.is_some()
+    {
+        return Ok(invalid(&page));
+    }
+    let hash = auth::hash_password(form.password).await?;
+    let user = state.db().create_user(&page.username, &hash).await?;
+    state
+        .db()
+        .grant_role(&NewRole::administrator(user.id), Some(user.id))
+        .await?;
+    start_session(&session, user.id).await?;
+    tracing::info!(username = %user.username, "administrator account created");
+    Ok(Redirect::to("/").into_response())
+}
+
+/// A signed-in session under a new id, so an id seen before sign-in is
+/// worth nothing after it.
+async fn start_session(session: &Session, user: crate::db::UserId) -> Result<()> {
+    session.cycle_id().await.map_err(session_error)?;
+    session.insert(USER_KEY, user).await.map_err(session_error)?;
+    csrf::renew(session).await?;
+    Ok(())
+}
+
+#[derive(Template, Default)]
+#[template(path = "account/sign_in.html")]
+struct SignInPage {
+    ctx: Ctx,
+    username: String,
+    next: String,
+    error: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct NextQuery {
+    next: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct SignInForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// Only a path on this site: never `//elsewhere` or `https://...`.
+fn safe_next(next: &str) -> String {
+    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
+        next.to_owned()
+    } else {
+        "/".to_owned()
+    }
+}
+
+async fn sign_in_form(
+    user: MaybeUser,
+    session: Session,
+    Query(q): Query<NextQuery>,
+) -> Result<Response> {
+    let next = safe_next(q.next.as_deref().unwrap_or("/"));
+    if user.0.is_some() {
+        return Ok(Redirect::to(&next).into_response());
+    }
+    let ctx = Ctx {
+        csrf: csrf::token(&session).await?,
+        ..Ctx::default()
+    };
+    Ok(html(&SignInPage {
+        ctx,
+        next,
+        ..SignInPage::default()
+    }))
+}
+
+async fn sign_in(
+    State(state): State<AppState>,
+    session: Session,
+    ClientAddr(addr): ClientAddr,
+    CsrfForm(form): CsrfForm<SignInForm>,
+) -> Result<Response> {
+    let username = form.username.trim().to_owned();
+    let mut page = SignInPage {
+        ctx: Ctx {
+            csrf: csrf::token(&session).await?,
+            ..Ctx::default()
+        },
+        username: username.clone(),
+        next: safe_next(&form.next),
+        error: None,
+    };
+    let throttle = &state.inner.throttle;
+    if let Some(wait) = throttle.blocked(&username, &addr) {
+        page.error = Some(format!(
+            "Too many failed attempts. Try again in {} minutes.",
+            wait.as_secs().div_ceil(60)
+        ));
+        return Ok((StatusCode::TOO_MANY_REQUESTS, html(&page)).into_response());
+    }
+    let user = match state.db().user_by_username(&username).await {
+        Ok(user) => Some(user),
+        Err(crate::db::DbError::NotFound(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    // An unknown name costs a full hash check too: timing tells nothing.
+    let hash = user
+        .as_ref()
+        .map_or_else(|| state.inner.decoy_hash.clone(), |u| u.password_hash.clone());
+    let ok = auth::verify_password(form.password, hash).await? && user.is_some();
+    let Some(user) = user.filter(|_| ok) else {
+        throttle.failed(&username, &addr);
+        page.error = Some("That username and password do not match an account.".into());
+        return Ok(invalid(&page));
+    };
+    throttle.succeeded(&username);
+    start_session(&session, user.id).await?;
+    Ok(Redirect::to(&page.next).into_response())
+}
+
+async fn sign_out(session: Session, CsrfForm(_): CsrfForm<serde::de::IgnoredAny>) -> Result<Response> {
+    // Deletes the session on the server, not just the cookie.
+    session.flush().await.map_err(session_error)?;
+    Ok(Redirect::to("/").into_response())
+}

@@ -1,0 +1,92 @@
+//! The one error type of the web layer. Users see a page that says what went
+//! wrong in their terms; internals are logged once, never shown.
+
+use askama::Template;
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+
+use crate::db::DbError;
+
+use super::page::{Ctx, html};
+
+pub type Result<T, E = AppError> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("{0} was not found")]
+    NotFound(String),
+    #[error("{0}")]
+    Forbidden(String),
+    /// Sign in first, then come back to this path.
+    #[error("sign in to see this page")]
+    SignInRequired(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("this form has expired or did not come from this site; go back, reload the page and send it again")]
+    Csrf,
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("{0}")]
+    Internal(String),
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    ctx: Ctx,
+    title: &'static str,
+    message: String,
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, title) = match &self {
+            AppError::SignInRequired(next) => {
+                let to = format!("/sign-in?next={}", urlencode(next));
+                return Redirect::to(&to).into_response();
+            }
+            AppError::NotFound(_) | AppError::Db(DbError::NotFound(_)) => {
+                (StatusCode::NOT_FOUND, "Not found")
+            }
+            AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "Not allowed"),
+            AppError::BadRequest(_)
+            | AppError::Db(DbError::Unique(_) | DbError::ForeignKey(_) | DbError::Invalid(_)) => {
+                (StatusCode::BAD_REQUEST, "That did not work")
+            }
+            AppError::Db(DbError::Conflict(_)) => (StatusCode::CONFLICT, "That did not work"),
+            AppError::Csrf => (StatusCode::FORBIDDEN, "Form expired"),
+            AppError::Db(_) | AppError::Internal(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong")
+            }
+        };
+        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(error = %self, "request failed");
+            "Something went wrong on our side; it has been logged. Try again in a moment.".into()
+        } else {
+            self.to_string()
+        };
+        let page = ErrorPage {
+            ctx: Ctx::default(),
+            title,
+            message,
+        };
+        (status, html(&page)).into_response()
+    }
+}
+
+/// The 404 page for any address we do not know.
+pub async fn not_found(uri: Uri) -> AppError {
+    AppError::NotFound(format!("The page {}", uri.path()))
+}
+
+/// Percent-encodes a path for a query parameter.
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -1,0 +1,37 @@
+//! The installation's home page: its leagues. A new installation sends its
+//! first visitor to create the administrator's account.
+
+use askama::Template;
+use axum::Router;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+
+use crate::db::League;
+
+use super::AppState;
+use super::auth::MaybeUser;
+use super::error::Result;
+use super::page::{Ctx, html};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/", get(home))
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage {
+    ctx: Ctx,
+    leagues: Vec<League>,
+}
+
+async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response> {
+    if state.db().user_count().await? == 0 {
+        return Ok(Redirect::to("/setup").into_response());
+    }
+    let leagues = state.db().leagues().await?;
+    Ok(html(&HomePage {
+        ctx: user.ctx(),
+        leagues,
+    }))
+}

@@ -1,0 +1,134 @@
+//! The web app: axum routes, one module per group, over one [`AppState`].
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{HeaderName, HeaderValue, header};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+use tower_sessions::cookie::SameSite;
+use tower_sessions::cookie::time::Duration as CookieDuration;
+use tower_sessions::session_store::ExpiredDeletion;
+use tower_sessions::{Expiry, SessionManagerLayer};
+
+use crate::db::Db;
+
+pub mod account;
+pub mod auth;
+mod csrf;
+mod error;
+mod home;
+mod page;
+
+pub use error::{AppError, Result};
+
+/// Everything a handler needs; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: Db,
+    throttle: auth::Throttle,
+    /// A hash checked against when a username is unknown, so that refusing
+    /// it takes as long as refusing a wrong password.
+    decoy_hash: String,
+}
+
+impl AppState {
+    pub fn new(db: Db) -> AppState {
+        AppState {
+            inner: Arc::new(Inner {
+                db,
+                throttle: auth::Throttle::default(),
+                decoy_hash: auth::decoy_hash(),
+            }),
+        }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+}
+
+/// How the app is reached: behind https (Secure cookies) or not.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    pub secure_cookies: bool,
+}
+
+/// Largest request body accepted: a whole match's game records fit easily.
+const BODY_LIMIT: usize = 2 * 1024 * 1024;
+/// Signed-in sessions end after this long without a request.
+const SESSION_IDLE_DAYS: i64 = 14;
+
+/// The whole app, sessions and security headers included; tests call this
+/// and send requests to the router directly.
+pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
+    let sessions = state.db().sessions().await?;
+    let session_layer = SessionManagerLayer::new(sessions)
+        .with_name("boneyard")
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_secure(settings.secure_cookies)
+        .with_expiry(Expiry::OnInactivity(CookieDuration::days(SESSION_IDLE_DAYS)));
+    let static_files = Router::new()
+        .fallback_service(ServeDir::new(concat!(env!("CARGO_MANIFEST_DIR"), "/static")))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        ));
+    let app = Router::new()
+        .merge(home::router())
+        .merge(account::router())
+        .nest("/static", static_files)
+        .fallback(error::not_found)
+        .with_state(state)
+        .layer(session_layer)
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(always(header::CONTENT_SECURITY_POLICY, CSP))
+        .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(always(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(always(header::REFERRER_POLICY, "same-origin"))
+        .layer(TraceLayer::new_for_http());
+    Ok(app)
+}
+
+/// A header every response carries unless its handler set its own.
+fn always(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+}
+
+/// Scripts and styles only from this site; no framing; forms post here only.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Serves the app until Ctrl-C, deleting expired sessions as it goes.
+pub async fn serve(db: Db, listen: SocketAddr, settings: Settings) -> Result<()> {
+    let sessions = db.sessions().await?;
+    let cleaner = tokio::spawn(async move {
+        let _ = sessions
+            .continuously_delete_expired(Duration::from_secs(3600))
+            .await;
+    });
+    let app = build_app(AppState::new(db), settings).await?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| AppError::Internal(format!("cannot listen on {listen}: {e}")))?;
+    tracing::info!("Boneyard is serving http://{listen}");
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
+    cleaner.abort();
+    Ok(())
+}

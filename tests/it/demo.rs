@@ -1,0 +1,379 @@
+//! The demo league: every stored game re-scores to what was stored, the
+//! summary says what is in the database, and a seed always makes the same
+//! leagues.
+//!
+//! Each body runs on a fresh SQLite file, and on a fresh Postgres database
+//! when `BONEYARD_TEST_POSTGRES` holds a server address (`demo::sqlite::NAME`,
+//! `demo::postgres::NAME`).
+
+use std::collections::{BTreeMap, HashSet};
+
+use boneyard::db::{Db, FixtureStatus, LeagueId, ResultStatus};
+use boneyard::demo::{DemoOptions, DemoSummary, fill};
+use boneyard::rules::score_record;
+
+use crate::support::on_both;
+
+fn small() -> DemoOptions {
+    DemoOptions {
+        leagues: 3,
+        teams: 4,
+        seasons: 2,
+        divisions: None,
+        seed: 7,
+    }
+}
+
+async fn league_ids(db: &Db) -> HashSet<LeagueId> {
+    db.leagues()
+        .await
+        .expect("leagues")
+        .into_iter()
+        .map(|l| l.id)
+        .collect()
+}
+
+/// Reads back every league made since `before`, checks it, and counts it
+/// the way [`DemoSummary`] does.
+async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
+    let mut n = DemoSummary::default();
+    let mut game_penalty_kinds = HashSet::new();
+    for league in db.leagues().await.expect("leagues") {
+        if before.contains(&league.id) {
+            continue;
+        }
+        let l = league.id;
+        n.leagues += 1;
+        n.venues += db.venues(l).await.expect("venues").len() as u64;
+        let teams = db.teams(l).await.expect("teams");
+        n.teams += teams.len() as u64;
+        n.players += db.players(l).await.expect("players").len() as u64;
+        n.fines += db.fines(l).await.expect("fines").len() as u64;
+        let kinds: BTreeMap<_, _> = db
+            .penalty_kinds(l)
+            .await
+            .expect("penalty kinds")
+            .into_iter()
+            .map(|k| (k.id, k.code))
+            .collect();
+        for code in ["warning", "card-late", "team-late", "unregistered", "fine"] {
+            assert!(
+                kinds.values().any(|c| c == code),
+                "{}: no penalty kind `{code}`",
+                league.short_name
+            );
+        }
+
+        // Newest first: the first is the half-played season.
+        let seasons = db.seasons(l).await.expect("seasons");
+        assert_eq!(seasons[0].name, "2026/27");
+        for (i, season) in seasons.iter().enumerate() {
+            let current = i == 0;
+            let s = season.id;
+            n.seasons += 1;
+            n.divisions += db.divisions(l, s).await.expect("divisions").len() as u64;
+            let penalties = db.penalties(l, s).await.expect("penalties");
+            n.penalties += penalties.len() as u64;
+            let codes: HashSet<&str> = penalties
+                .iter()
+                .map(|p| kinds[&p.kind_id].as_str())
+                .collect();
+            for code in ["warning", "card-late", "team-late", "unregistered", "fine"] {
+                assert!(
+                    codes.contains(code),
+                    "{} {}: no `{code}` penalty",
+                    league.short_name,
+                    season.name
+                );
+            }
+            for entry in db.team_entries(l, s).await.expect("entries") {
+                let captains = db
+                    .captains(l, s, entry.team_id)
+                    .await
+                    .expect("captains")
+                    .len();
+                assert!((1..=2).contains(&captains), "{captains} captains");
+            }
+
+            let fixtures = db.fixtures(l, s).await.expect("fixtures");
+            n.fixtures += fixtures.len() as u64;
+            let mut statuses: BTreeMap<&str, u32> = BTreeMap::new();
+            let mut pending: BTreeMap<&str, u32> = BTreeMap::new();
+            for f in &fixtures {
+                *statuses.entry(f.status.as_str()).or_default() += 1;
+                let Some(stored) = db.result(l, f.id).await.expect("result") else {
+                    assert_ne!(f.status, FixtureStatus::Played, "played without a result");
+                    continue;
+                };
+                assert_eq!(f.status, FixtureStatus::Played, "a result, not played");
+                if stored.version.status != ResultStatus::Approved {
+                    *pending.entry(stored.version.status.as_str()).or_default() += 1;
+                }
+                n.results += 1;
+                for (b, board) in stored.result.boards.iter().enumerate() {
+                    let mut next_pose: Option<String> = None;
+                    for (g, game) in board.games.iter().enumerate() {
+                        let record = &game.record;
+                        n.games += 1;
+                        n.hands += record.hands.len() as u64;
+                        n.game_penalties += record.penalties.len() as u64;
+                        game_penalty_kinds.extend(record.penalties.iter().map(|p| p.kind.clone()));
+                        let where_ = format!("fixture {}, board {}, game {}", f.id, b + 1, g + 1);
+                        // Only a board's first game opens with the draw.
+                        if g == 0 {
+                            assert!(record.draw.is_some(), "{where_}: no draw");
+                        } else {
+                            assert_eq!(record.first_pose, next_pose, "{where_}: pose");
+                        }
+                        let stored = game.outcome.as_ref().expect("an outcome");
+                        let outcome = score_record(record)
+                            .unwrap_or_else(|e| panic!("{where_}: refused: {e}"));
+                        let totals = outcome.totals.map(i64::from);
+                        assert_eq!(stored.totals, totals, "{where_}: totals");
+                        assert_eq!(stored.winner, outcome.winner, "{where_}: winner");
+                        assert_eq!(stored.finished, outcome.finished, "{where_}: finished");
+                        assert!(outcome.finished, "{where_}: unfinished");
+                        let poser = record.players.get(outcome.next_pose).cloned();
+                        assert_eq!(stored.next_pose, poser, "{where_}: next pose");
+                        next_pose = poser;
+                    }
+                }
+            }
+            if current {
+                for status in ["postponed", "walkover", "void", "scheduled"] {
+                    assert!(statuses.contains_key(status), "no {status} fixture");
+                }
+                assert_eq!(statuses["postponed"], 1);
+                assert_eq!(statuses["walkover"], 1);
+                assert_eq!(statuses["void"], 1);
+                assert_eq!(pending.get("entered"), Some(&1));
+                assert_eq!(pending.get("confirmed"), Some(&1));
+            } else {
+                assert_eq!(statuses.get("played").copied(), Some(fixtures.len() as u32));
+                assert!(pending.is_empty(), "a finished season has pending results");
+            }
+        }
+    }
+    for kind in ["exposed", "late", "violation"] {
+        assert!(
+            game_penalty_kinds.contains(kind),
+            "no in-game `{kind}` penalty anywhere"
+        );
+    }
+    n
+}
+
+on_both!(
+    every_game_rescores_and_the_summary_counts_the_database,
+    the_same_seed_makes_the_same_leagues,
+    options_out_of_range_are_refused,
+);
+
+async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
+    let summary = fill(&db, &small()).await.expect("demo");
+    assert_eq!(summary.leagues, 3);
+    assert!(summary.games > 0 && summary.hands > summary.games);
+    let counted = check_and_count(&db, &HashSet::new()).await;
+    assert_eq!(counted, summary, "the summary counts what is stored");
+}
+
+/// Everything a league holds, told by names rather than ids (which differ
+/// from run to run in one database), and without the times the database
+/// stamps itself.
+async fn describe(db: &Db, l: LeagueId) -> Vec<String> {
+    let league = db.league(l).await.expect("league");
+    let teams: BTreeMap<_, _> = db
+        .teams(l)
+        .await
+        .expect("teams")
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    let players: BTreeMap<_, _> = db
+        .players(l)
+        .await
+        .expect("players")
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let venues: BTreeMap<_, _> = db
+        .venues(l)
+        .await
+        .expect("venues")
+        .into_iter()
+        .map(|v| {
+            (
+                v.id,
+                format!("{} ({}; {} tables)", v.name, v.address, v.tables),
+            )
+        })
+        .collect();
+    let kinds: BTreeMap<_, _> = db
+        .penalty_kinds(l)
+        .await
+        .expect("kinds")
+        .into_iter()
+        .map(|k| {
+            (
+                k.id,
+                format!("{} {} {} {}", k.code, k.name, k.effect, k.amount),
+            )
+        })
+        .collect();
+    let team = |id| teams.get(&id).cloned();
+    let player = |id| players.get(&id).cloned();
+    let mut out = vec![
+        format!(
+            "{} | {} | {}",
+            league.name, league.rules_summary, league.contact
+        ),
+        format!("{:?}", teams.values().collect::<Vec<_>>()),
+        format!("{:?}", players.values().collect::<Vec<_>>()),
+        format!("{:?}", venues.values().collect::<Vec<_>>()),
+        format!("{:?}", kinds.values().collect::<Vec<_>>()),
+    ];
+    for fine in db.fines(l).await.expect("fines") {
+        out.push(format!(
+            "fine {:?} {:?} {} {} {:?}",
+            fine.team_id.map(team),
+            fine.player_id.map(player),
+            fine.amount_pence,
+            fine.reason,
+            fine.paid_at
+        ));
+    }
+    for season in db.seasons(l).await.expect("seasons") {
+        out.push(format!(
+            "{} {} {} {}",
+            season.name,
+            season.format,
+            season.match_format,
+            serde_json::Value::Object(season.options.clone())
+        ));
+        for p in db.penalties(l, season.id).await.expect("penalties") {
+            out.push(format!(
+                "penalty {} {:?} {:?} {} {}",
+                kinds[&p.kind_id],
+                p.team_id.map(team),
+                p.player_id.map(player),
+                p.amount,
+                p.note
+            ));
+        }
+        for entry in db.team_entries(l, season.id).await.expect("entries") {
+            let captains: Vec<String> = db
+                .captains(l, season.id, entry.team_id)
+                .await
+                .expect("captains")
+                .into_iter()
+                .map(|p| p.name)
+                .collect();
+            let registered: Vec<String> = db
+                .team_players(l, season.id, entry.team_id)
+                .await
+                .expect("players")
+                .into_iter()
+                .map(|p| p.name)
+                .collect();
+            let division = db.division(l, entry.division_id).await.expect("division");
+            out.push(format!(
+                "{:?} in {}: {registered:?}, captains {captains:?}",
+                team(entry.team_id),
+                division.name
+            ));
+        }
+        for f in db.fixtures(l, season.id).await.expect("fixtures") {
+            out.push(format!(
+                "round {} {:?} {:?} v {:?} at {:?}: {} {:?}",
+                f.round,
+                f.starts_at,
+                team(f.home_team_id),
+                team(f.away_team_id),
+                f.venue_id.map(|v| venues[&v].clone()),
+                f.status,
+                f.conceded_by
+            ));
+            if let Some(stored) = db.result(l, f.id).await.expect("result") {
+                out.push(format!("{}", stored.version.status));
+                for board in stored.result.boards {
+                    let names = |ids: &[boneyard::db::PlayerId]| -> Vec<Option<String>> {
+                        ids.iter().map(|&id| player(id)).collect()
+                    };
+                    out.push(format!(
+                        "{} {:?} {:?}",
+                        board.kind,
+                        names(&board.home),
+                        names(&board.away)
+                    ));
+                    for game in board.games {
+                        out.push(format!(
+                            "{:?} {:?}",
+                            serde_json::to_string(&game.record),
+                            game.outcome
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+async fn the_same_seed_makes_the_same_leagues(db: Db) {
+    // Three runs in one database: the later ones take `wessex-2`, ...
+    let mut runs = Vec::new();
+    for seed in [7, 7, 8] {
+        let before = league_ids(&db).await;
+        let summary = fill(&db, &DemoOptions { seed, ..small() })
+            .await
+            .expect("demo");
+        let mut made: Vec<LeagueId> = league_ids(&db).await.difference(&before).copied().collect();
+        made.sort();
+        let mut content = Vec::new();
+        for l in made {
+            content.extend(describe(&db, l).await);
+        }
+        runs.push((summary, content));
+    }
+    assert_eq!(runs[0].0, runs[1].0, "summaries");
+    assert!(runs[0].1 == runs[1].1, "the same seed made other leagues");
+    assert!(runs[0].1 != runs[2].1, "another seed made the same leagues");
+    let short_names: HashSet<String> = db
+        .leagues()
+        .await
+        .expect("leagues")
+        .into_iter()
+        .map(|l| l.short_name)
+        .collect();
+    for name in ["wessex", "wessex-2", "wessex-3", "purbeck-3", "mendip-2"] {
+        assert!(
+            short_names.contains(name),
+            "no league `{name}`: {short_names:?}"
+        );
+    }
+}
+
+async fn options_out_of_range_are_refused(db: Db) {
+    for options in [
+        DemoOptions {
+            teams: 1,
+            ..DemoOptions::default()
+        },
+        DemoOptions {
+            leagues: 0,
+            ..DemoOptions::default()
+        },
+        DemoOptions {
+            seasons: 0,
+            ..DemoOptions::default()
+        },
+        DemoOptions {
+            divisions: Some(0),
+            ..DemoOptions::default()
+        },
+    ] {
+        let err = fill(&db, &options).await.expect_err("refused");
+        assert!(err.to_string().starts_with("demo options:"), "{err}");
+    }
+    assert!(db.leagues().await.expect("leagues").is_empty());
+}

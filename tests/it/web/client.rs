@@ -1,0 +1,123 @@
+//! A tiny browser for in-process tests: keeps the session cookie, reads
+//! form tokens out of pages, sends forms.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use boneyard::db::Db;
+use boneyard::web::{AppState, Settings, build_app};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
+pub struct Client {
+    app: Router,
+    pub cookie: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Page {
+    pub status: StatusCode,
+    pub location: Option<String>,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+impl Page {
+    /// The `csrf` hidden field of the page's (first) form.
+    pub fn csrf(&self) -> String {
+        let marker = "name=\"csrf\" value=\"";
+        let start = self.body.find(marker).expect("a form with a csrf field") + marker.len();
+        self.body[start..].split('"').next().unwrap().to_owned()
+    }
+
+    pub fn has(&self, text: &str) -> bool {
+        self.body.contains(text)
+    }
+}
+
+impl Client {
+    pub async fn new(db: &Db) -> Client {
+        let app = build_app(AppState::new(db.clone()), Settings::default())
+            .await
+            .expect("the app builds");
+        Client { app, cookie: None }
+    }
+
+    /// Another browser on the same app: no cookie.
+    pub fn stranger(&self) -> Client {
+        Client {
+            app: self.app.clone(),
+            cookie: None,
+        }
+    }
+
+    async fn send(&mut self, req: Request<Body>) -> Page {
+        let res = self.app.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        if let Some(set) = headers.get(header::SET_COOKIE) {
+            let set = set.to_str().unwrap();
+            let pair = set.split(';').next().unwrap().to_owned();
+            // An expired cookie is the server ending the session.
+            if set.contains("Max-Age=0") {
+                self.cookie = None;
+            } else {
+                self.cookie = Some(pair);
+            }
+        }
+        let location = headers
+            .get(header::LOCATION)
+            .map(|l| l.to_str().unwrap().to_owned());
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        Page {
+            status,
+            location,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    pub async fn get(&mut self, path: &str) -> Page {
+        let mut req = Request::get(path);
+        if let Some(c) = &self.cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
+    /// Sends a form as a browser would: url-encoded fields, the cookie.
+    pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
+        let body = serde_urlencoded::to_string(fields).unwrap();
+        let mut req = Request::post(path).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        if let Some(c) = &self.cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    /// Fetches `form_page`, then posts `fields` to `action` with its token.
+    pub async fn submit(&mut self, form_page: &str, action: &str, fields: &[(&str, &str)]) -> Page {
+        let page = self.get(form_page).await;
+        assert_eq!(page.status, StatusCode::OK, "{form_page}: {}", page.body);
+        let token = page.csrf();
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        self.post(action, &all).await
+    }
+}
+
+pub const ADMIN_PASSWORD: &str = "correct horse battery";
+
+/// A client signed in as the installation's first administrator, `admin`.
+pub async fn admin(db: &Db) -> Client {
+    let mut c = Client::new(db).await;
+    let page = c
+        .submit(
+            "/setup",
+            "/setup",
+            &[("username", "admin"), ("password", ADMIN_PASSWORD), ("confirm", ADMIN_PASSWORD)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    c
+}
