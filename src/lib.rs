@@ -3,8 +3,8 @@
 
 pub mod cli;
 pub mod db;
-pub mod league;
 pub mod demo;
+pub mod league;
 pub mod rules;
 pub mod web;
 

@@ -317,7 +317,8 @@ impl Db {
 /// For the secretary's console: one penalty kind, and changing it.
 impl Db {
     pub async fn penalty_kind(&self, league: LeagueId, id: PenaltyKindId) -> Result<PenaltyKind> {
-        let sql = format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
+        let sql =
+            format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
         read_pool!(self, pool => sqlx::query_as::<_, PenaltyKind>(&sql)
             .bind(league)
             .bind(id)

@@ -256,7 +256,12 @@ impl Db {
 impl Db {
     /// Renames a season (its rules stay as they are). A name the league
     /// uses already is [`DbError::Unique`].
-    pub async fn rename_season(&self, league: LeagueId, id: SeasonId, name: &str) -> Result<Season> {
+    pub async fn rename_season(
+        &self,
+        league: LeagueId,
+        id: SeasonId,
+        name: &str,
+    ) -> Result<Season> {
         let sql = format!(
             "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );

@@ -250,9 +250,11 @@ impl Db {
     /// How many accounts exist: none means the installation is new and its
     /// first page asks for the administrator.
     pub async fn user_count(&self) -> Result<i64> {
-        Ok(read_pool!(self, pool => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users")
+        Ok(
+            read_pool!(self, pool => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users")
             .fetch_one(pool)
-            .await?))
+            .await?),
+        )
     }
 }
 
@@ -278,9 +280,11 @@ impl Db {
             "SELECT {columns}, u.username FROM roles r JOIN users u ON u.id = r.user_id \
              WHERE r.league_id = $1 ORDER BY r.kind, lower(u.username), r.id"
         );
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, RoleHolder>(&sql)
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, RoleHolder>(&sql)
             .bind(league)
             .fetch_all(pool)
-            .await?))
+            .await?),
+        )
     }
 }

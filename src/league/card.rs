@@ -120,7 +120,9 @@ pub fn parse_game(text: &str, game: &CardGame) -> Result<(GameRecord, Vec<usize>
         }
         if let Some(rest) = lower.strip_prefix("pose") {
             if !record.hands.is_empty() || record.draw.is_some() || game.carried_pose.is_some() {
-                return Err(err("`pose` names the first poser of a board's first game, before any hand".into()));
+                return Err(err(
+                    "`pose` names the first poser of a board's first game, before any hand".into(),
+                ));
             }
             let seat = game
                 .seat(rest.trim())
@@ -129,7 +131,9 @@ pub fn parse_game(text: &str, game: &CardGame) -> Result<(GameRecord, Vec<usize>
             continue;
         }
         if let Some(rest) = lower.strip_prefix("penalty") {
-            record.penalties.push(parse_penalty(rest, game, record.hands.len() + 1).map_err(err)?);
+            record
+                .penalties
+                .push(parse_penalty(rest, game, record.hands.len() + 1).map_err(err)?);
             continue;
         }
         record.hands.push(parse_hand(text, game).map_err(err)?);
@@ -138,7 +142,8 @@ pub fn parse_game(text: &str, game: &CardGame) -> Result<(GameRecord, Vec<usize>
     if record.draw.is_none() && record.first_pose.is_none() {
         return Err(CardError {
             line: 1,
-            message: "start the board's first game with the draw, like `draw 6-1 4-3`, or `pose A`".into(),
+            message: "start the board's first game with the draw, like `draw 6-1 4-3`, or `pose A`"
+                .into(),
         });
     }
     Ok((record, hand_lines))
@@ -148,11 +153,20 @@ fn parse_penalty(rest: &str, game: &CardGame, before_hand: usize) -> Result<Pena
     let words: Vec<&str> = rest.split_whitespace().collect();
     let usage = "write a penalty as `penalty B talking`, `penalty B exposed`, `penalty B violation` or `penalty B late 5`";
     let (who, kind, minutes) = match words.as_slice() {
-        [who, "late", m] => (who, "late", Some(m.parse::<i64>().map_err(|_| format!("`{m}` is not a number of minutes"))?)),
+        [who, "late", m] => (
+            who,
+            "late",
+            Some(
+                m.parse::<i64>()
+                    .map_err(|_| format!("`{m}` is not a number of minutes"))?,
+            ),
+        ),
         [who, kind] => (who, *kind, None),
         _ => return Err(usage.into()),
     };
-    let seat = game.seat(who).ok_or_else(|| format!("`{who}` is not a seat letter; {usage}"))?;
+    let seat = game
+        .seat(who)
+        .ok_or_else(|| format!("`{who}` is not a seat letter; {usage}"))?;
     Ok(PenaltyRecord {
         player: game.name(seat),
         kind: kind.to_owned(),
@@ -172,16 +186,18 @@ fn parse_hand(text: &str, game: &CardGame) -> Result<HandRecord, String> {
         let seat = chars
             .next()
             .and_then(|c| game.seat(&c.to_string()))
-            .ok_or_else(|| format!("`{token}`: a play is a seat letter and points, like `A6` or `C1x`"))?;
+            .ok_or_else(|| {
+                format!("`{token}`: a play is a seat letter and points, like `A6` or `C1x`")
+            })?;
         let rest: String = chars.collect();
         let lower = rest.to_ascii_lowercase();
         let (digits, flag) = match lower.trim_end_matches(['x', 'm']).len() {
             l if l < lower.len() => (&lower[..l], &lower[l..]),
             _ => (lower.as_str(), ""),
         };
-        let points: i64 = digits
-            .parse()
-            .map_err(|_| format!("`{token}`: a play is a seat letter and points, like `A6` or `C1x`"))?;
+        let points: i64 = digits.parse().map_err(|_| {
+            format!("`{token}`: a play is a seat letter and points, like `A6` or `C1x`")
+        })?;
         plays.push(PlayRecord {
             by: game.name(seat),
             points,
@@ -197,14 +213,25 @@ fn parse_hand(text: &str, game: &CardGame) -> Result<HandRecord, String> {
 }
 
 fn parse_end(text: &str, game: &CardGame) -> Result<EndRecord, String> {
-    let words: Vec<String> = text.split_whitespace().map(str::to_ascii_lowercase).collect();
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
     let n = game.players.len();
     let pips = |nums: &[String], what: &str| -> Result<Vec<i64>, String> {
         nums.iter()
-            .map(|w| w.parse::<i64>().map_err(|_| format!("{what}: `{w}` is not a pip count")))
+            .map(|w| {
+                w.parse::<i64>()
+                    .map_err(|_| format!("{what}: `{w}` is not a pip count"))
+            })
             .collect()
     };
-    match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match words
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["abandoned"] => Ok(EndRecord {
             abandoned: true,
             ..Default::default()
@@ -251,7 +278,11 @@ fn parse_end(text: &str, game: &CardGame) -> Result<EndRecord, String> {
         }
         _ => Err(format!(
             "`{text}`: end a hand with `out C`, `blocked 9 4 11 7`{} or `abandoned`",
-            if game.format == Format::AllFives { ", `out A left 12 3`" } else { "" }
+            if game.format == Format::AllFives {
+                ", `out A left 12 3`"
+            } else {
+                ""
+            }
         )),
     }
 }
@@ -292,7 +323,11 @@ pub fn game_text(record: &GameRecord, first_game: bool) -> String {
         }
     }
     for (h, hand) in record.hands.iter().enumerate() {
-        for p in record.penalties.iter().filter(|p| p.before_hand == h as i64 + 1) {
+        for p in record
+            .penalties
+            .iter()
+            .filter(|p| p.before_hand == h as i64 + 1)
+        {
             let _ = writeln!(out, "{}", penalty_text(p, seat(&p.player)));
         }
         let plays: Vec<String> = hand
@@ -318,7 +353,12 @@ pub fn game_text(record: &GameRecord, first_game: bool) -> String {
                 if let Some(left) = &end.left {
                     let mut counts: Vec<(usize, i64)> = left
                         .iter()
-                        .map(|(name, c)| (record.players.iter().position(|x| x == name).unwrap_or(0), *c))
+                        .map(|(name, c)| {
+                            (
+                                record.players.iter().position(|x| x == name).unwrap_or(0),
+                                *c,
+                            )
+                        })
                         .collect();
                     counts.sort();
                     let nums: Vec<String> = counts.iter().map(|(_, c)| c.to_string()).collect();
@@ -355,7 +395,10 @@ mod tests {
     use crate::rules::score_record;
 
     fn names(n: usize) -> Vec<String> {
-        ["Ann", "Bob", "Cat", "Dan"][..n].iter().map(|s| s.to_string()).collect()
+        ["Ann", "Bob", "Cat", "Dan"][..n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]
@@ -371,7 +414,13 @@ mod tests {
         let text = "draw 6-1 4-3 2-2 5-0\nA2 B8 C1x / out C\n/ blocked 9 4 11 7\n";
         let (record, lines) = parse_game(text, &g).unwrap();
         assert_eq!(lines, [2, 3]);
-        assert_eq!(record.sides, vec![vec!["Ann".to_string(), "Cat".into()], vec!["Bob".into(), "Dan".into()]]);
+        assert_eq!(
+            record.sides,
+            vec![
+                vec!["Ann".to_string(), "Cat".into()],
+                vec!["Bob".into(), "Dan".into()]
+            ]
+        );
         let o = score_record(&record).unwrap();
         assert_eq!(o.totals, [4, 8]);
         assert_eq!(game_text(&record, true), text);
@@ -381,15 +430,24 @@ mod tests {
     fn all_fives_and_hands_won_notation() {
         let players = names(4);
         let options = Map::new();
-        let g = CardGame { format: Format::AllFives, options: &options, players: &players, carried_pose: Some("Bob") };
+        let g = CardGame {
+            format: Format::AllFives,
+            options: &options,
+            players: &players,
+            carried_pose: Some("Bob"),
+        };
         let text = "penalty B talking\nA10 B5m / out A left 12 3\nC15\n";
         let (record, _) = parse_game(text, &g).unwrap();
         assert_eq!(record.first_pose.as_deref(), Some("Bob"));
         assert_eq!(record.penalties[0].before_hand, 1);
         assert!(record.hands[0].plays[1].muggins);
         assert_eq!(game_text(&record, false), text);
-        let g = CardGame { format: Format::HandsWon, ..g };
-        let text = "penalty D late 5\n/ out A\n/ abandoned\npenalty B violation\n/ blocked 3 3 9 9\n";
+        let g = CardGame {
+            format: Format::HandsWon,
+            ..g
+        };
+        let text =
+            "penalty D late 5\n/ out A\n/ abandoned\npenalty B violation\n/ blocked 3 3 9 9\n";
         let (record, _) = parse_game(text, &g).unwrap();
         assert_eq!(record.penalties[1].before_hand, 3);
         assert!(score_record(&record).is_ok());
@@ -400,7 +458,12 @@ mod tests {
     fn mistakes_name_their_line() {
         let players = names(2);
         let options = Map::new();
-        let g = CardGame { format: Format::FivesAndThrees, options: &options, players: &players, carried_pose: None };
+        let g = CardGame {
+            format: Format::FivesAndThrees,
+            options: &options,
+            players: &players,
+            carried_pose: None,
+        };
         let e = parse_game("draw 6-1 4-3\nA2 Z8\n", &g).unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("`Z8`"));
@@ -411,7 +474,8 @@ mod tests {
         let e = parse_game("draw 6-1 4-3\nA2 / sideways\n", &g).unwrap_err();
         assert!(e.message.contains("end a hand with"));
         // An engine refusal points at the hand's line.
-        let (record, lines) = parse_game("draw 6-1 4-3\n\nA2 / blocked 1 1\nA5 / blocked 1 1\n", &g).unwrap();
+        let (record, lines) =
+            parse_game("draw 6-1 4-3\n\nA2 / blocked 1 1\nA5 / blocked 1 1\n", &g).unwrap();
         let err = score_record(&record).unwrap_err();
         assert_eq!(locate(&err, &lines).line, 4);
     }

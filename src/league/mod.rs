@@ -1,6 +1,6 @@
 //! League logic over plain data: fixtures, standings, penalties. No I/O.
 
+pub mod card;
 pub mod fixtures;
 pub mod match_format;
 pub mod standings;
-pub mod card;

@@ -104,7 +104,9 @@ async fn setup(
         confirm_error: (form.password != form.confirm).then_some("The two passwords differ."),
         username,
     };
-    if page.username_error.is_some() || page.password_error.is_some() || page.confirm_error.is_some()
+    if page.username_error.is_some()
+        || page.password_error.is_some()
+        || page.confirm_error.is_some()
     {
         return Ok(invalid(&page));
     }
@@ -123,7 +125,10 @@ async fn setup(
 /// worth nothing after it.
 async fn start_session(session: &Session, user: crate::db::UserId) -> Result<()> {
     session.cycle_id().await.map_err(session_error)?;
-    session.insert(USER_KEY, user).await.map_err(session_error)?;
+    session
+        .insert(USER_KEY, user)
+        .await
+        .map_err(session_error)?;
     csrf::renew(session).await?;
     Ok(())
 }
@@ -211,9 +216,10 @@ async fn sign_in(
         Err(e) => return Err(e.into()),
     };
     // An unknown name costs a full hash check too: timing tells nothing.
-    let hash = user
-        .as_ref()
-        .map_or_else(|| state.inner.decoy_hash.clone(), |u| u.password_hash.clone());
+    let hash = user.as_ref().map_or_else(
+        || state.inner.decoy_hash.clone(),
+        |u| u.password_hash.clone(),
+    );
     let ok = auth::verify_password(form.password, hash).await? && user.is_some();
     let Some(user) = user.filter(|_| ok) else {
         throttle.failed(&username, &addr);
@@ -225,7 +231,10 @@ async fn sign_in(
     Ok(Redirect::to(&page.next).into_response())
 }
 
-async fn sign_out(session: Session, CsrfForm(_): CsrfForm<serde::de::IgnoredAny>) -> Result<Response> {
+async fn sign_out(
+    session: Session,
+    CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
+) -> Result<Response> {
     // Deletes the session on the server, not just the cookie.
     session.flush().await.map_err(session_error)?;
     Ok(Redirect::to("/").into_response())

@@ -80,14 +80,17 @@ impl Throttle {
     pub fn blocked(&self, account: &str, address: &str) -> Option<Duration> {
         let map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
-        [(account_key(account), ACCOUNT_FAILURES), (address_key(address), ADDRESS_FAILURES)]
-            .into_iter()
-            .filter_map(|(key, limit)| {
-                let &(count, since) = map.get(&key)?;
-                let left = WINDOW.checked_sub(now.duration_since(since))?;
-                (count >= limit).then_some(left)
-            })
-            .max()
+        [
+            (account_key(account), ACCOUNT_FAILURES),
+            (address_key(address), ADDRESS_FAILURES),
+        ]
+        .into_iter()
+        .filter_map(|(key, limit)| {
+            let &(count, since) = map.get(&key)?;
+            let left = WINDOW.checked_sub(now.duration_since(since))?;
+            (count >= limit).then_some(left)
+        })
+        .max()
     }
 
     pub fn failed(&self, account: &str, address: &str) {
@@ -181,7 +184,11 @@ where
         let session = Session::from_request_parts(parts, &state)
             .await
             .map_err(|_| AppError::Internal("no session layer".into()))?;
-        let Some(id) = session.get::<UserId>(USER_KEY).await.map_err(session_error)? else {
+        let Some(id) = session
+            .get::<UserId>(USER_KEY)
+            .await
+            .map_err(session_error)?
+        else {
             return Ok(MaybeUser(None));
         };
         let user = match state.db().user(id).await {

@@ -22,7 +22,9 @@ pub enum AppError {
     SignInRequired(String),
     #[error("{0}")]
     BadRequest(String),
-    #[error("this form has expired or did not come from this site; go back, reload the page and send it again")]
+    #[error(
+        "this form has expired or did not come from this site; go back, reload the page and send it again"
+    )]
     Csrf,
     #[error(transparent)]
     Db(#[from] DbError),

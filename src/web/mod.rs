@@ -76,9 +76,14 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
         .with_secure(settings.secure_cookies)
-        .with_expiry(Expiry::OnInactivity(CookieDuration::days(SESSION_IDLE_DAYS)));
+        .with_expiry(Expiry::OnInactivity(CookieDuration::days(
+            SESSION_IDLE_DAYS,
+        )));
     let static_files = Router::new()
-        .fallback_service(ServeDir::new(concat!(env!("CARGO_MANIFEST_DIR"), "/static")))
+        .fallback_service(ServeDir::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/static"
+        )))
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),

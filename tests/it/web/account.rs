@@ -27,7 +27,11 @@ async fn a_new_installation_asks_for_the_administrator(db: Db) {
         .submit(
             "/setup",
             "/setup",
-            &[("username", "sec"), ("password", ADMIN_PASSWORD), ("confirm", ADMIN_PASSWORD)],
+            &[
+                ("username", "sec"),
+                ("password", ADMIN_PASSWORD),
+                ("confirm", ADMIN_PASSWORD),
+            ],
         )
         .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER);
@@ -39,7 +43,10 @@ async fn a_new_installation_asks_for_the_administrator(db: Db) {
     let again = other.get("/setup").await;
     assert_eq!(again.status, StatusCode::SEE_OTHER);
     assert_eq!(db.user_count().await.unwrap(), 1);
-    let roles = db.user_roles(db.user_by_username("sec").await.unwrap().id).await.unwrap();
+    let roles = db
+        .user_roles(db.user_by_username("sec").await.unwrap().id)
+        .await
+        .unwrap();
     assert_eq!(roles.len(), 1);
     assert_eq!(roles[0].kind, boneyard::db::RoleKind::Administrator);
 }
@@ -47,10 +54,22 @@ async fn a_new_installation_asks_for_the_administrator(db: Db) {
 async fn setup_keeps_what_was_typed_and_says_what_is_wrong(db: Db) {
     let mut c = Client::new(&db).await;
     let page = c
-        .submit("/setup", "/setup", &[("username", "a <b>"), ("password", "short"), ("confirm", "other")])
+        .submit(
+            "/setup",
+            "/setup",
+            &[
+                ("username", "a <b>"),
+                ("password", "short"),
+                ("confirm", "other"),
+            ],
+        )
         .await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(page.has("value=\"a &#60;b&#62;\"") || page.has("value=\"a &lt;b&gt;\""), "escaped: {}", page.body);
+    assert!(
+        page.has("value=\"a &#60;b&#62;\"") || page.has("value=\"a &lt;b&gt;\""),
+        "escaped: {}",
+        page.body
+    );
     assert!(!page.has("<b>"));
     assert!(page.has("Use letters, digits"));
     assert!(page.has("at least 10 characters"));
@@ -65,16 +84,41 @@ async fn sign_in_renews_the_session_and_sign_out_ends_it(db: Db) {
     let form = c.get("/sign-in?next=/").await;
     let before = c.cookie.clone().expect("the sign-in form starts a session");
     let wrong = c
-        .post("/sign-in", &[("csrf", &form.csrf()), ("username", "admin"), ("password", "wrong password")])
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &form.csrf()),
+                ("username", "admin"),
+                ("password", "wrong password"),
+            ],
+        )
         .await;
     assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(wrong.has("do not match"));
     let unknown = c
-        .post("/sign-in", &[("csrf", &wrong.csrf()), ("username", "nobody"), ("password", "wrong password")])
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &wrong.csrf()),
+                ("username", "nobody"),
+                ("password", "wrong password"),
+            ],
+        )
         .await;
-    assert!(unknown.has("do not match"), "the same answer for an unknown name");
+    assert!(
+        unknown.has("do not match"),
+        "the same answer for an unknown name"
+    );
     let ok = c
-        .post("/sign-in", &[("csrf", &unknown.csrf()), ("username", "ADMIN"), ("password", ADMIN_PASSWORD), ("next", "//evil.example")])
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &unknown.csrf()),
+                ("username", "ADMIN"),
+                ("password", ADMIN_PASSWORD),
+                ("next", "//evil.example"),
+            ],
+        )
         .await;
     assert_eq!(ok.status, StatusCode::SEE_OTHER);
     assert_eq!(ok.location.as_deref(), Some("/"), "never off-site");
@@ -100,10 +144,22 @@ async fn forms_without_the_token_are_refused(db: Db) {
     admin(&db).await;
     let mut c = Client::new(&db).await;
     c.get("/sign-in").await;
-    let none = c.post("/sign-in", &[("username", "admin"), ("password", ADMIN_PASSWORD)]).await;
+    let none = c
+        .post(
+            "/sign-in",
+            &[("username", "admin"), ("password", ADMIN_PASSWORD)],
+        )
+        .await;
     assert_eq!(none.status, StatusCode::FORBIDDEN);
     let forged = c
-        .post("/sign-in", &[("csrf", "0000"), ("username", "admin"), ("password", ADMIN_PASSWORD)])
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", "0000"),
+                ("username", "admin"),
+                ("password", ADMIN_PASSWORD),
+            ],
+        )
         .await;
     assert_eq!(forged.status, StatusCode::FORBIDDEN);
     assert!(forged.has("Form expired"));
@@ -116,12 +172,26 @@ async fn failed_sign_ins_are_throttled(db: Db) {
     let mut page = c.get("/sign-in").await;
     for _ in 0..5 {
         page = c
-            .post("/sign-in", &[("csrf", &page.csrf()), ("username", "admin"), ("password", "not the password")])
+            .post(
+                "/sign-in",
+                &[
+                    ("csrf", &page.csrf()),
+                    ("username", "admin"),
+                    ("password", "not the password"),
+                ],
+            )
             .await;
         assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     }
     let blocked = c
-        .post("/sign-in", &[("csrf", &page.csrf()), ("username", "admin"), ("password", ADMIN_PASSWORD)])
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &page.csrf()),
+                ("username", "admin"),
+                ("password", ADMIN_PASSWORD),
+            ],
+        )
         .await;
     assert_eq!(blocked.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(blocked.has("Too many failed attempts"));
@@ -134,10 +204,20 @@ async fn unknown_addresses_get_the_404_page_and_headers(db: Db) {
     let page = c.get("/no/such/page").await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
     assert!(page.has("<h1>Not found</h1>"));
-    for h in ["content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy"] {
+    for h in [
+        "content-security-policy",
+        "x-content-type-options",
+        "x-frame-options",
+        "referrer-policy",
+    ] {
         assert!(page.headers.contains_key(h), "{h}");
     }
     let css = c.get("/static/style.css").await;
     assert_eq!(css.status, StatusCode::OK);
-    assert!(css.headers["cache-control"].to_str().unwrap().contains("immutable"));
+    assert!(
+        css.headers["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable")
+    );
 }

@@ -88,7 +88,8 @@ impl Client {
     /// Sends a form as a browser would: url-encoded fields, the cookie.
     pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
         let body = serde_urlencoded::to_string(fields).unwrap();
-        let mut req = Request::post(path).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        let mut req =
+            Request::post(path).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
         if let Some(c) = &self.cookie {
             req = req.header(header::COOKIE, c);
         }
@@ -115,7 +116,11 @@ pub async fn admin(db: &Db) -> Client {
         .submit(
             "/setup",
             "/setup",
-            &[("username", "admin"), ("password", ADMIN_PASSWORD), ("confirm", ADMIN_PASSWORD)],
+            &[
+                ("username", "admin"),
+                ("password", ADMIN_PASSWORD),
+                ("confirm", ADMIN_PASSWORD),
+            ],
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
