@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc, Weekday};
-use serde_json::{Map, Value, json};
+use serde_json::Map;
 
 use crate::db::{
     BoardKind, BoardResult, Db, DbError, DivisionId, Fixture, FixtureChange, FixtureStatus,
@@ -30,6 +30,7 @@ use crate::db::{
     NewPenaltyKind, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId, ResultStatus,
     SeasonId, Side, TeamId, VenueId,
 };
+use crate::league::match_format::{self, BoardSpec, MatchFormat};
 use crate::rules::simulate::{Rng, Style, simulate_board};
 use crate::rules::{Format, Ruleset, score_record};
 
@@ -308,51 +309,11 @@ fn player_name(rng: &mut Rng, used: &mut HashSet<String>) -> String {
 // ---------------------------------------------------------------------------
 // Match formats
 
-/// One board of a fixture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct BoardSpec {
-    kind: BoardKind,
-    best_of: u32,
-}
-
-/// LEAGUE.md's default boards for a format: 6 singles + 3 pairs, 1 game
-/// each (`fives-and-threes`); 4 singles, best of 3 (`all-fives`); 3 sets
-/// between pairs (`hands-won`: a game is a set).
-fn boards(format: Format) -> Vec<BoardSpec> {
-    let (singles, pairs, best_of) = match format {
-        Format::FivesAndThrees => (6, 3, 1),
-        Format::AllFives => (4, 0, 3),
-        Format::HandsWon => (0, 3, 1),
-    };
-    let board = |kind| BoardSpec { kind, best_of };
-    std::iter::repeat_n(board(BoardKind::Singles), singles)
-        .chain(std::iter::repeat_n(board(BoardKind::Pairs), pairs))
-        .collect()
-}
-
-/// The season's match format as stored: the boards in order, then the
-/// points, walkover score and pairings of LEAGUE.md's defaults.
-///
-/// The db keeps the match format as JSON whose shape is the league core's
-/// business; until it has one, this is the shape the demo writes.
-fn match_format_json(boards: &[BoardSpec]) -> Value {
-    let boards: Vec<Value> = boards
-        .iter()
-        .map(|b| json!({"kind": b.kind.as_str(), "best_of": b.best_of}))
-        .collect();
-    json!({
-        "boards": boards,
-        "points": {"board": 1, "win": 2, "draw": 1, "loss": 0, "losing_bonus": 0},
-        "walkover": "all_boards",
-        "pairings": "captains",
-    })
-}
-
 /// Distinct players a team fields in one match.
 fn players_needed(boards: &[BoardSpec]) -> usize {
     let singles = boards
         .iter()
-        .filter(|b| b.kind == BoardKind::Singles)
+        .filter(|b| b.kind == match_format::BoardKind::Singles)
         .count();
     let pairs = boards.len() - singles;
     singles.max(2 * pairs)
@@ -628,7 +589,8 @@ struct LeaguePlan {
     weekday: Weekday,
     divisions: Vec<String>,
     teams_per_division: usize,
-    boards: Vec<BoardSpec>,
+    /// LEAGUE.md's default for the format, every season.
+    match_format: MatchFormat,
     venues: Vec<VenuePlan>,
     teams: Vec<TeamPlan>,
 }
@@ -678,7 +640,7 @@ fn plan_league(
         weekday,
         divisions: division_names(format, divisions),
         teams_per_division,
-        boards: boards(format),
+        match_format: MatchFormat::default_for(format),
         venues,
         teams,
     }
@@ -835,14 +797,16 @@ fn play_match(
         away: Vec::new(),
     };
     for board in boards {
-        let (h, a): (Vec<&Member>, Vec<&Member>) = match board.kind {
-            BoardKind::Singles => {
+        let (kind, h, a): (BoardKind, Vec<&Member>, Vec<&Member>) = match board.kind {
+            match_format::BoardKind::Singles => {
                 singles += 1;
-                (vec![&home[singles - 1]], vec![&away[singles - 1]])
+                let (h, a) = (&home[singles - 1], &away[singles - 1]);
+                (BoardKind::Singles, vec![h], vec![a])
             }
-            BoardKind::Pairs => {
+            match_format::BoardKind::Pairs => {
                 pairs += 1;
-                (home_pairs[pairs - 1].clone(), away_pairs[pairs - 1].clone())
+                let (h, a) = (&home_pairs[pairs - 1], &away_pairs[pairs - 1]);
+                (BoardKind::Pairs, h.clone(), a.clone())
             }
         };
         // Order of play alternates sides: home, away, home, away.
@@ -873,7 +837,7 @@ fn play_match(
             });
         }
         played.result.boards.push(BoardResult {
-            kind: board.kind,
+            kind,
             home: h.iter().map(|m| m.id).collect(),
             away: a.iter().map(|m| m.id).collect(),
             games,
@@ -1040,7 +1004,7 @@ impl<'a> LeagueWriter<'a> {
                     name: season_name(year),
                     format: self.plan.format,
                     options: Map::new(),
-                    match_format: match_format_json(&self.plan.boards),
+                    match_format: self.plan.match_format.to_value(),
                 },
             )
             .await?
@@ -1077,7 +1041,7 @@ impl<'a> LeagueWriter<'a> {
     /// season's where they stayed.
     async fn enter_teams(&mut self, season: &SeasonState) -> Result<(), DemoError> {
         let (db, league) = (self.db, self.league);
-        let needed = players_needed(&self.plan.boards);
+        let needed = players_needed(&self.plan.match_format.boards);
         for team in &mut self.teams {
             let rng = &mut *self.rng;
             db.enter_team(league, season.id, season.divisions[team.division], team.id)
@@ -1170,7 +1134,7 @@ impl<'a> LeagueWriter<'a> {
             Fate::Played(status) => {
                 let m = play_match(
                     &self.ruleset,
-                    &self.plan.boards,
+                    &self.plan.match_format.boards,
                     &self.teams[f.home].roster,
                     &self.teams[f.away].roster,
                     self.rng,

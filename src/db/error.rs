@@ -49,6 +49,10 @@ impl From<sqlx::Error> for DbError {
                     DbError::ForeignKey(message)
                 } else if d.is_check_violation() {
                     DbError::Invalid(message)
+                } else if d.code().as_deref() == Some("22021") {
+                    // Postgres refuses text holding a NUL byte; SQLite stores
+                    // it. Either way it is bad input, not a server fault.
+                    DbError::Invalid("the text holds a character that cannot be stored".into())
                 } else {
                     DbError::Other(sqlx::Error::Database(d))
                 }

@@ -28,6 +28,7 @@ mod ids;
 pub mod audit;
 pub mod fixtures;
 pub mod leagues;
+pub mod pages;
 pub mod penalties;
 pub mod players;
 pub mod results;

@@ -288,3 +288,29 @@ impl Db {
         )
     }
 }
+
+impl Db {
+    /// Usernames for a set of accounts, in one query: for pages that say
+    /// who did what.
+    pub async fn usernames(
+        &self,
+        ids: &[UserId],
+    ) -> Result<std::collections::HashMap<UserId, String>> {
+        if ids.is_empty() {
+            return Ok(Default::default());
+        }
+        let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT id, username FROM users WHERE id IN ({})",
+            placeholders.join(", ")
+        );
+        let rows: Vec<(UserId, String)> = read_pool!(self, pool => {
+            let mut q = sqlx::query_as::<_, (UserId, String)>(&sql);
+            for id in ids {
+                q = q.bind(*id);
+            }
+            q.fetch_all(pool).await?
+        });
+        Ok(rows.into_iter().collect())
+    }
+}

@@ -69,6 +69,10 @@ pub struct MatchFormat {
     pub points: Points,
     pub walkover: Walkover,
     pub pairings: Pairings,
+    /// The other captain's confirmation approves a result, without waiting
+    /// for a secretary.
+    #[serde(default)]
+    pub approve_on_confirmation: bool,
 }
 
 /// Most boards a fixture may have: a long card, not a typo of 90.
@@ -103,6 +107,7 @@ impl MatchFormat {
             },
             walkover: Walkover::AllBoards,
             pairings: Pairings::Captains,
+            approve_on_confirmation: false,
         }
     }
 

@@ -1,5 +1,6 @@
 //! League logic over plain data: fixtures, standings, penalties. No I/O.
 
+pub mod board;
 pub mod card;
 pub mod fixtures;
 pub mod match_format;

@@ -256,6 +256,16 @@ pub async fn league_from_path(parts: &mut Parts, state: &AppState) -> Result<Lea
     let short = params
         .get("league")
         .ok_or_else(|| AppError::Internal("route without {league}".into()))?;
+    // Short names are lowercase letters, digits and dashes: anything else
+    // (a NUL byte Postgres would refuse, say) names no league.
+    if short.is_empty()
+        || short.len() > 64
+        || !short
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Err(AppError::NotFound(format!("The league `{short}`")));
+    }
     match state.db().league_by_short_name(short).await {
         Ok(league) => Ok(league),
         Err(crate::db::DbError::NotFound(_)) => {

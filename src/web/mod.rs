@@ -18,11 +18,16 @@ use tower_sessions::{Expiry, SessionManagerLayer};
 use crate::db::Db;
 
 pub mod account;
+mod admin;
 pub mod auth;
+mod console;
 mod csrf;
 mod error;
 mod home;
 mod page;
+mod penalties;
+mod public;
+mod results;
 
 pub use error::{AppError, Result};
 
@@ -91,6 +96,11 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
     let app = Router::new()
         .merge(home::router())
         .merge(account::router())
+        .merge(public::router())
+        .merge(results::router())
+        .merge(penalties::router())
+        .merge(admin::router())
+        .merge(console::router())
         .nest("/static", static_files)
         .fallback(error::not_found)
         .with_state(state)

@@ -14,6 +14,7 @@ on_both!(
     forms_without_the_token_are_refused,
     failed_sign_ins_are_throttled,
     unknown_addresses_get_the_404_page_and_headers,
+    a_nul_byte_anywhere_is_no_server_error,
 );
 
 async fn a_new_installation_asks_for_the_administrator(db: Db) {
@@ -220,4 +221,33 @@ async fn unknown_addresses_get_the_404_page_and_headers(db: Db) {
             .unwrap()
             .contains("immutable")
     );
+}
+
+async fn a_nul_byte_anywhere_is_no_server_error(db: Db) {
+    admin(&db).await;
+    let mut c = Client::new(&db).await;
+    for path in [
+        "/leagues/%00",
+        "/leagues/a%00b/console",
+        "/leagues/x%00/matches/1/card",
+    ] {
+        let page = c.get(path).await;
+        assert!(
+            page.status.is_client_error() || page.status.is_redirection(),
+            "{path}: {}",
+            page.status
+        );
+    }
+    let form = c.get("/sign-in").await;
+    let page = c
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &form.csrf()),
+                ("username", "ad\0min"),
+                ("password", "whatever it is"),
+            ],
+        )
+        .await;
+    assert!(page.status.is_client_error(), "{}", page.status);
 }

@@ -126,3 +126,30 @@ pub async fn admin(db: &Db) -> Client {
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
     c
 }
+
+impl Client {
+    /// Signs in through the form, as a person would.
+    pub async fn sign_in(&mut self, username: &str, password: &str) {
+        let page = self
+            .submit(
+                "/sign-in",
+                "/sign-in",
+                &[("username", username), ("password", password)],
+            )
+            .await;
+        assert_eq!(
+            page.status,
+            StatusCode::SEE_OTHER,
+            "sign in {username}: {}",
+            page.body
+        );
+    }
+}
+
+/// An account with `password`, made straight in the database.
+pub async fn account(db: &Db, username: &str, password: &str) -> boneyard::db::UserId {
+    let hash = boneyard::web::auth::hash_password(password.to_owned())
+        .await
+        .unwrap();
+    db.create_user(username, &hash).await.unwrap().id
+}

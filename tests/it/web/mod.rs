@@ -2,4 +2,9 @@
 //! databases.
 
 mod account;
+mod admin;
 pub mod client;
+mod console;
+mod penalties;
+mod public;
+mod results;

@@ -1,0 +1,927 @@
+//! Reads shaped for the public pages: a few queries a page, each returning
+//! every row the page lists (with the names it shows) at once, never one
+//! query per row. Every query is scoped by the league.
+//!
+//! The division table is computed from [`BoardLine`]s: one aggregate query
+//! giving, per board of each fixture's current result, the games each team
+//! won and the points ("pegs") each scored, from the outcomes stored with
+//! the games; the hands themselves are not read. [`match_lines`] turns
+//! those, and the walkovers, into the league core's
+//! [`MatchLine`](crate::league::standings::MatchLine)s.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, Utc};
+
+use super::{
+    Db, DbError, DivisionId, FixtureId, FixtureStatus, LeagueId, PenaltyEffect, PenaltyId,
+    PlayerId, Result, ResultStatus, SeasonId, Side, TeamId, VenueId, read_pool,
+};
+use crate::league::match_format::MatchFormat;
+use crate::league::standings::{Deduction, MatchLine};
+
+/// Which fixtures a listing covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FixtureScope {
+    /// One fixture.
+    One(FixtureId),
+    /// Every fixture of a division.
+    Division(DivisionId),
+    /// Every fixture of a season.
+    Season(SeasonId),
+    /// A team's fixtures in a season, home and away.
+    Team { season: SeasonId, team: TeamId },
+    /// These fixtures (an empty list matches none).
+    Ids(Vec<FixtureId>),
+    /// Matches in progress: starting in `[from, to)`, or with a current
+    /// result not yet approved.
+    Live {
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    },
+}
+
+/// The current result version's status of fixture `f`, as a column.
+const RESULT_STATUS: &str = "(SELECT rv.status FROM result_versions rv \
+     WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id \
+     ORDER BY rv.version DESC LIMIT 1)";
+
+impl FixtureScope {
+    /// The condition on `f` (a fixture of league `$1`), with placeholders
+    /// from `$2`.
+    fn condition(&self) -> String {
+        match self {
+            FixtureScope::One(_) => "f.id = $2".into(),
+            FixtureScope::Division(_) => "f.division_id = $2".into(),
+            FixtureScope::Season(_) => "f.season_id = $2".into(),
+            FixtureScope::Team { .. } => {
+                "f.season_id = $2 AND (f.home_team_id = $3 OR f.away_team_id = $3)".into()
+            }
+            FixtureScope::Ids(ids) if ids.is_empty() => "1 = 0".into(),
+            FixtureScope::Ids(ids) => {
+                let places: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 2)).collect();
+                format!("f.id IN ({})", places.join(", "))
+            }
+            FixtureScope::Live { .. } => format!(
+                "((f.starts_at >= $2 AND f.starts_at < $3) \
+                 OR {RESULT_STATUS} IN ('entered', 'confirmed', 'disputed'))"
+            ),
+        }
+    }
+}
+
+/// Binds a scope's values after the league's, in the order of
+/// [`FixtureScope::condition`]'s placeholders.
+macro_rules! bind_scope {
+    ($query:expr, $scope:expr) => {{
+        let query = $query;
+        match $scope {
+            FixtureScope::One(id) => query.bind(*id),
+            FixtureScope::Division(id) => query.bind(*id),
+            FixtureScope::Season(id) => query.bind(*id),
+            FixtureScope::Team { season, team } => query.bind(*season).bind(*team),
+            FixtureScope::Ids(ids) => {
+                let mut query = query;
+                for id in ids {
+                    query = query.bind(*id);
+                }
+                query
+            }
+            FixtureScope::Live { from, to } => query.bind(*from).bind(*to),
+        }
+    }};
+}
+
+/// A fixture as the pages list it: with its division's, teams' and venue's
+/// names, and where its current result stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixtureLine {
+    pub id: FixtureId,
+    pub season_id: SeasonId,
+    pub division_id: DivisionId,
+    pub division_name: String,
+    pub round: i64,
+    pub starts_at: Option<DateTime<Utc>>,
+    pub status: FixtureStatus,
+    pub conceded_by: Option<Side>,
+    pub home_team_id: TeamId,
+    pub home_name: String,
+    pub away_team_id: TeamId,
+    pub away_name: String,
+    pub venue_id: Option<VenueId>,
+    pub venue_name: Option<String>,
+    /// The current result version's status; `None` before any result.
+    pub result_status: Option<ResultStatus>,
+}
+
+#[derive(sqlx::FromRow)]
+struct FixtureLineRow {
+    id: FixtureId,
+    season_id: SeasonId,
+    division_id: DivisionId,
+    division_name: String,
+    round: i64,
+    starts_at: Option<DateTime<Utc>>,
+    status: String,
+    conceded_by: Option<String>,
+    home_team_id: TeamId,
+    home_name: String,
+    away_team_id: TeamId,
+    away_name: String,
+    venue_id: Option<VenueId>,
+    venue_name: Option<String>,
+    result_status: Option<String>,
+}
+
+impl TryFrom<FixtureLineRow> for FixtureLine {
+    type Error = DbError;
+
+    fn try_from(r: FixtureLineRow) -> Result<FixtureLine> {
+        Ok(FixtureLine {
+            id: r.id,
+            season_id: r.season_id,
+            division_id: r.division_id,
+            division_name: r.division_name,
+            round: r.round,
+            starts_at: r.starts_at,
+            status: r.status.parse()?,
+            conceded_by: r.conceded_by.map(|s| s.parse()).transpose()?,
+            home_team_id: r.home_team_id,
+            home_name: r.home_name,
+            away_team_id: r.away_team_id,
+            away_name: r.away_name,
+            venue_id: r.venue_id,
+            venue_name: r.venue_name,
+            result_status: r.result_status.map(|s| s.parse()).transpose()?,
+        })
+    }
+}
+
+/// One board of a fixture's current result, summed from its games' stored
+/// outcomes and oriented home/away (whichever side of each game record the
+/// home team's players sat on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardLine {
+    pub fixture_id: FixtureId,
+    /// The status of the result version it comes from.
+    pub status: ResultStatus,
+    /// 1-based.
+    pub board: i64,
+    pub home_games: i64,
+    pub away_games: i64,
+    pub home_pegs: i64,
+    pub away_pegs: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct BoardLineRow {
+    fixture_id: FixtureId,
+    status: String,
+    board: i64,
+    home_games: i64,
+    away_games: i64,
+    home_pegs: i64,
+    away_pegs: i64,
+}
+
+/// A team entered in a season, with its name and division.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EntryLine {
+    pub season_id: SeasonId,
+    pub season_name: String,
+    pub division_id: DivisionId,
+    pub division_name: String,
+    pub team_id: TeamId,
+    pub team_name: String,
+}
+
+/// A team with its home venue.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TeamInfo {
+    pub id: TeamId,
+    pub name: String,
+    pub venue_id: Option<VenueId>,
+    pub venue_name: Option<String>,
+    pub venue_address: Option<String>,
+}
+
+/// A penalty with the names the pages show beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PenaltyLine {
+    pub id: PenaltyId,
+    pub season_id: SeasonId,
+    pub season_name: String,
+    pub fixture_id: Option<FixtureId>,
+    pub fixture_round: Option<i64>,
+    pub fixture_starts_at: Option<DateTime<Utc>>,
+    pub team_id: Option<TeamId>,
+    pub team_name: Option<String>,
+    pub player_id: Option<PlayerId>,
+    pub player_name: Option<String>,
+    pub kind_name: String,
+    pub effect: PenaltyEffect,
+    pub amount: i64,
+    pub note: String,
+    pub recorded_at: DateTime<Utc>,
+    pub voided_at: Option<DateTime<Utc>>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PenaltyLineRow {
+    id: PenaltyId,
+    season_id: SeasonId,
+    season_name: String,
+    fixture_id: Option<FixtureId>,
+    fixture_round: Option<i64>,
+    fixture_starts_at: Option<DateTime<Utc>>,
+    team_id: Option<TeamId>,
+    team_name: Option<String>,
+    player_id: Option<PlayerId>,
+    player_name: Option<String>,
+    kind_name: String,
+    effect: String,
+    amount: i64,
+    note: String,
+    recorded_at: DateTime<Utc>,
+    voided_at: Option<DateTime<Utc>>,
+}
+
+impl TryFrom<PenaltyLineRow> for PenaltyLine {
+    type Error = DbError;
+
+    fn try_from(r: PenaltyLineRow) -> Result<PenaltyLine> {
+        Ok(PenaltyLine {
+            id: r.id,
+            season_id: r.season_id,
+            season_name: r.season_name,
+            fixture_id: r.fixture_id,
+            fixture_round: r.fixture_round,
+            fixture_starts_at: r.fixture_starts_at,
+            team_id: r.team_id,
+            team_name: r.team_name,
+            player_id: r.player_id,
+            player_name: r.player_name,
+            kind_name: r.kind_name,
+            effect: r.effect.parse()?,
+            amount: r.amount,
+            note: r.note,
+            recorded_at: r.recorded_at,
+            voided_at: r.voided_at,
+        })
+    }
+}
+
+/// Whose penalties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PenaltyScope {
+    /// Against a team in a season.
+    Team { season: SeasonId, team: TeamId },
+    /// Against a player, every season.
+    Player(PlayerId),
+    /// Given in a fixture, against either team or any player.
+    Fixture(FixtureId),
+    /// Every penalty of a season.
+    Season(SeasonId),
+}
+
+/// League points taken from a team (penalties of a `league_points` kind,
+/// not voided), with the round of the fixture they were given in.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DeductionLine {
+    pub team_id: TeamId,
+    pub amount: i64,
+    pub round: Option<i64>,
+    pub fixture_id: Option<FixtureId>,
+    pub kind_name: String,
+    pub note: String,
+}
+
+/// A player's registration in a season, with the names the pages show.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PlayerSeason {
+    pub season_id: SeasonId,
+    pub season_name: String,
+    pub team_id: TeamId,
+    pub team_name: String,
+    pub division_id: DivisionId,
+    pub division_name: String,
+}
+
+/// Games a player played and won in one season's current, approved
+/// results (finished games only).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SeasonGames {
+    pub season_id: SeasonId,
+    pub played: i64,
+    pub won: i64,
+}
+
+/// One game a player played, from the current result of its fixture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerGame {
+    pub game_id: i64,
+    pub fixture_id: FixtureId,
+    pub starts_at: Option<DateTime<Utc>>,
+    pub home_name: String,
+    pub away_name: String,
+    /// Which team the player played for.
+    pub team_side: Side,
+    pub board: i64,
+    pub game: i64,
+    /// The player's side in the game record (0 or 1).
+    pub side: i64,
+    pub totals: Option<[i64; 2]>,
+    pub winner_side: Option<i64>,
+    pub finished: Option<bool>,
+    pub result_status: ResultStatus,
+}
+
+#[derive(sqlx::FromRow)]
+struct PlayerGameRow {
+    game_id: i64,
+    fixture_id: FixtureId,
+    starts_at: Option<DateTime<Utc>>,
+    home_name: String,
+    away_name: String,
+    team_side: String,
+    board: i64,
+    game: i64,
+    side: i64,
+    total_0: Option<i64>,
+    total_1: Option<i64>,
+    winner_side: Option<i64>,
+    finished: Option<bool>,
+    result_status: String,
+}
+
+/// A player of a game, for naming partners and opponents.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GameSeat {
+    pub game_id: i64,
+    pub player_id: PlayerId,
+    pub name: String,
+    pub side: i64,
+}
+
+/// A registered player of one of a fixture's teams.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct RosterLine {
+    pub player_id: PlayerId,
+    pub name: String,
+    pub team_id: TeamId,
+}
+
+/// The current version of each fixture's result, as a condition on `v`.
+const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
+                       WHERE v2.fixture_id = v.fixture_id)";
+
+impl Db {
+    /// The fixtures of `scope` with the names a listing shows, by round,
+    /// date and id.
+    pub async fn fixture_lines(
+        &self,
+        league: LeagueId,
+        scope: &FixtureScope,
+    ) -> Result<Vec<FixtureLine>> {
+        let sql = format!(
+            "SELECT f.id, f.season_id, f.division_id, d.name AS division_name, f.round, \
+             f.starts_at, f.status, f.conceded_by, f.home_team_id, ht.name AS home_name, \
+             f.away_team_id, aw.name AS away_name, f.venue_id, vn.name AS venue_name, \
+             {RESULT_STATUS} AS result_status \
+             FROM fixtures f \
+             JOIN divisions d ON d.id = f.division_id AND d.league_id = f.league_id \
+             JOIN teams ht ON ht.id = f.home_team_id AND ht.league_id = f.league_id \
+             JOIN teams aw ON aw.id = f.away_team_id AND aw.league_id = f.league_id \
+             LEFT JOIN venues vn ON vn.id = f.venue_id AND vn.league_id = f.league_id \
+             WHERE f.league_id = $1 AND {} \
+             ORDER BY f.round, f.starts_at IS NULL, f.starts_at, f.id",
+            scope.condition()
+        );
+        read_pool!(self, pool => bind_scope!(
+                sqlx::query_as::<_, FixtureLineRow>(&sql).bind(league),
+                scope
+            )
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(FixtureLine::try_from)
+        .collect()
+    }
+
+    /// Per board of the current result of each fixture of `scope`: games
+    /// won and pegs scored by the home and the away team, from the stored
+    /// outcomes. With `approved_only`, provisional results are left out.
+    ///
+    /// A game's home side is the record side of the board's first home
+    /// player. One query, grouped in the database: the hands are not read.
+    pub async fn board_lines(
+        &self,
+        league: LeagueId,
+        scope: &FixtureScope,
+        approved_only: bool,
+    ) -> Result<Vec<BoardLine>> {
+        let approved = if approved_only {
+            "AND v.status = 'approved'"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT v.fixture_id, v.status, b.number AS board, \
+             CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) \
+               AS home_games, \
+             CAST(SUM(CASE WHEN g.winner_side = 1 - gp.side THEN 1 ELSE 0 END) AS BIGINT) \
+               AS away_games, \
+             CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) \
+               AS BIGINT) AS home_pegs, \
+             CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) \
+               AS BIGINT) AS away_pegs \
+             FROM fixtures f \
+             JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+             JOIN boards b ON b.version_id = v.id \
+             JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' AND bp.position = 1 \
+             JOIN games g ON g.board_id = b.id \
+             JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id \
+             WHERE f.league_id = $1 AND {} AND {CURRENT} {approved} \
+             GROUP BY v.fixture_id, v.status, b.number \
+             ORDER BY v.fixture_id, b.number",
+            scope.condition()
+        );
+        read_pool!(self, pool => bind_scope!(
+                sqlx::query_as::<_, BoardLineRow>(&sql).bind(league),
+                scope
+            )
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(|r| {
+            Ok(BoardLine {
+                fixture_id: r.fixture_id,
+                status: r.status.parse()?,
+                board: r.board,
+                home_games: r.home_games,
+                away_games: r.away_games,
+                home_pegs: r.home_pegs,
+                away_pegs: r.away_pegs,
+            })
+        })
+        .collect()
+    }
+
+    /// The teams entered in a season (every division), with their names,
+    /// by division position and team name.
+    pub async fn entry_lines(&self, league: LeagueId, season: SeasonId) -> Result<Vec<EntryLine>> {
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, EntryLine>(
+            "SELECT e.season_id, s.name AS season_name, e.division_id, d.name AS division_name, \
+             e.team_id, t.name AS team_name FROM team_entries e \
+             JOIN seasons s ON s.id = e.season_id AND s.league_id = e.league_id \
+             JOIN divisions d ON d.id = e.division_id AND d.league_id = e.league_id \
+             JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
+             WHERE e.league_id = $1 AND e.season_id = $2 \
+             ORDER BY d.position, d.name, t.name, t.id",
+        )
+        .bind(league)
+        .bind(season)
+        .fetch_all(pool)
+        .await?))
+    }
+
+    /// Every season a team was entered in, newest first.
+    pub async fn team_entry_lines(&self, league: LeagueId, team: TeamId) -> Result<Vec<EntryLine>> {
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, EntryLine>(
+            "SELECT e.season_id, s.name AS season_name, e.division_id, d.name AS division_name, \
+             e.team_id, t.name AS team_name FROM team_entries e \
+             JOIN seasons s ON s.id = e.season_id AND s.league_id = e.league_id \
+             JOIN divisions d ON d.id = e.division_id AND d.league_id = e.league_id \
+             JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
+             WHERE e.league_id = $1 AND e.team_id = $2 ORDER BY e.season_id DESC",
+        )
+        .bind(league)
+        .bind(team)
+        .fetch_all(pool)
+        .await?))
+    }
+
+    /// A team with its home venue's name and address.
+    pub async fn team_info(&self, league: LeagueId, team: TeamId) -> Result<TeamInfo> {
+        read_pool!(self, pool => sqlx::query_as::<_, TeamInfo>(
+            "SELECT t.id, t.name, t.venue_id, v.name AS venue_name, v.address AS venue_address \
+             FROM teams t LEFT JOIN venues v ON v.id = t.venue_id AND v.league_id = t.league_id \
+             WHERE t.league_id = $1 AND t.id = $2",
+        )
+        .bind(league)
+        .bind(team)
+        .fetch_optional(pool)
+        .await?)
+        .ok_or_else(|| DbError::not_found(format!("team {team}")))
+    }
+
+    /// Penalties of `scope`, voided ones included, oldest first.
+    pub async fn penalty_lines(
+        &self,
+        league: LeagueId,
+        scope: PenaltyScope,
+    ) -> Result<Vec<PenaltyLine>> {
+        let condition = match scope {
+            PenaltyScope::Team { .. } => "p.season_id = $2 AND p.team_id = $3",
+            PenaltyScope::Player(_) => "p.player_id = $2",
+            PenaltyScope::Fixture(_) => "p.fixture_id = $2",
+            PenaltyScope::Season(_) => "p.season_id = $2",
+        };
+        let sql = format!(
+            "SELECT p.id, p.season_id, s.name AS season_name, p.fixture_id, \
+             f.round AS fixture_round, f.starts_at AS fixture_starts_at, p.team_id, \
+             t.name AS team_name, p.player_id, pl.name AS player_name, k.name AS kind_name, \
+             k.effect, p.amount, p.note, p.recorded_at, p.voided_at \
+             FROM penalties p \
+             JOIN penalty_kinds k ON k.id = p.kind_id AND k.league_id = p.league_id \
+             JOIN seasons s ON s.id = p.season_id AND s.league_id = p.league_id \
+             LEFT JOIN fixtures f ON f.id = p.fixture_id AND f.league_id = p.league_id \
+             LEFT JOIN teams t ON t.id = p.team_id AND t.league_id = p.league_id \
+             LEFT JOIN players pl ON pl.id = p.player_id AND pl.league_id = p.league_id \
+             WHERE p.league_id = $1 AND {condition} ORDER BY p.recorded_at, p.id"
+        );
+        read_pool!(self, pool => {
+            let query = sqlx::query_as::<_, PenaltyLineRow>(&sql).bind(league);
+            let query = match scope {
+                PenaltyScope::Team { season, team } => query.bind(season).bind(team),
+                PenaltyScope::Player(player) => query.bind(player),
+                PenaltyScope::Fixture(fixture) => query.bind(fixture),
+                PenaltyScope::Season(season) => query.bind(season),
+            };
+            query.fetch_all(pool).await?
+        })
+        .into_iter()
+        .map(PenaltyLine::try_from)
+        .collect()
+    }
+
+    /// League points deducted from teams in a season: penalties of a kind
+    /// whose effect is `league_points`, not voided.
+    pub async fn deduction_lines(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<DeductionLine>> {
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, DeductionLine>(
+            "SELECT p.team_id, p.amount, f.round, p.fixture_id, k.name AS kind_name, p.note \
+             FROM penalties p \
+             JOIN penalty_kinds k ON k.id = p.kind_id AND k.league_id = p.league_id \
+             LEFT JOIN fixtures f ON f.id = p.fixture_id AND f.league_id = p.league_id \
+             WHERE p.league_id = $1 AND p.season_id = $2 AND k.effect = 'league_points' \
+             AND p.voided_at IS NULL AND p.team_id IS NOT NULL ORDER BY p.id",
+        )
+        .bind(league)
+        .bind(season)
+        .fetch_all(pool)
+        .await?))
+    }
+
+    /// The seasons a player was registered in, newest first, with team and
+    /// division.
+    pub async fn player_seasons(
+        &self,
+        league: LeagueId,
+        player: PlayerId,
+    ) -> Result<Vec<PlayerSeason>> {
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, PlayerSeason>(
+            "SELECT r.season_id, s.name AS season_name, r.team_id, t.name AS team_name, \
+             e.division_id, d.name AS division_name FROM registrations r \
+             JOIN seasons s ON s.id = r.season_id AND s.league_id = r.league_id \
+             JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
+             JOIN team_entries e ON e.league_id = r.league_id AND e.season_id = r.season_id \
+               AND e.team_id = r.team_id \
+             JOIN divisions d ON d.id = e.division_id AND d.league_id = e.league_id \
+             WHERE r.league_id = $1 AND r.player_id = $2 ORDER BY r.season_id DESC",
+        )
+        .bind(league)
+        .bind(player)
+        .fetch_all(pool)
+        .await?))
+    }
+
+    /// Games a player played and won per season, in current approved
+    /// results: one grouped query.
+    pub async fn player_season_games(
+        &self,
+        league: LeagueId,
+        player: PlayerId,
+    ) -> Result<Vec<SeasonGames>> {
+        let sql = format!(
+            "SELECT f.season_id, CAST(COUNT(*) AS BIGINT) AS played, \
+             CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) AS won \
+             FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
+             JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
+             WHERE v.league_id = $1 AND gp.player_id = $2 AND v.status = 'approved' \
+             AND {CURRENT} AND g.finished = TRUE \
+             GROUP BY f.season_id ORDER BY f.season_id DESC"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, SeasonGames>(&sql)
+            .bind(league)
+            .bind(player)
+            .fetch_all(pool)
+            .await?),
+        )
+    }
+
+    /// A player's latest `limit` games in current results (provisional ones
+    /// included), newest first.
+    pub async fn player_recent_games(
+        &self,
+        league: LeagueId,
+        player: PlayerId,
+        limit: i64,
+    ) -> Result<Vec<PlayerGame>> {
+        let sql = format!(
+            "SELECT g.id AS game_id, f.id AS fixture_id, f.starts_at, ht.name AS home_name, \
+             aw.name AS away_name, bp.side AS team_side, b.number AS board, g.number AS game, \
+             gp.side, g.total_0, g.total_1, g.winner_side, g.finished, v.status AS result_status \
+             FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             JOIN boards b ON b.id = g.board_id \
+             JOIN board_players bp ON bp.board_id = b.id AND bp.player_id = gp.player_id \
+             JOIN result_versions v ON v.id = b.version_id \
+             JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
+             JOIN teams ht ON ht.id = f.home_team_id AND ht.league_id = f.league_id \
+             JOIN teams aw ON aw.id = f.away_team_id AND aw.league_id = f.league_id \
+             WHERE v.league_id = $1 AND gp.player_id = $2 AND {CURRENT} \
+             ORDER BY f.starts_at IS NULL, f.starts_at DESC, f.id DESC, b.number, g.number LIMIT $3"
+        );
+        read_pool!(self, pool => sqlx::query_as::<_, PlayerGameRow>(&sql)
+            .bind(league)
+            .bind(player)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?)
+        .into_iter()
+        .map(|r| {
+            Ok(PlayerGame {
+                game_id: r.game_id,
+                fixture_id: r.fixture_id,
+                starts_at: r.starts_at,
+                home_name: r.home_name,
+                away_name: r.away_name,
+                team_side: r.team_side.parse()?,
+                board: r.board,
+                game: r.game,
+                side: r.side,
+                totals: r.total_0.zip(r.total_1).map(|(a, b)| [a, b]),
+                winner_side: r.winner_side,
+                finished: r.finished,
+                result_status: r.result_status.parse()?,
+            })
+        })
+        .collect()
+    }
+
+    /// The players of these games (of this league), in order of play.
+    pub async fn game_seats(&self, league: LeagueId, games: &[i64]) -> Result<Vec<GameSeat>> {
+        if games.is_empty() {
+            return Ok(Vec::new());
+        }
+        let places: Vec<String> = (0..games.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT gp.game_id, gp.player_id, p.name, gp.side FROM game_players gp \
+             JOIN players p ON p.id = gp.player_id \
+             WHERE p.league_id = $1 AND gp.game_id IN ({}) ORDER BY gp.game_id, gp.position",
+            places.join(", ")
+        );
+        Ok(read_pool!(self, pool => {
+            let mut query = sqlx::query_as::<_, GameSeat>(&sql).bind(league);
+            for id in games {
+                query = query.bind(*id);
+            }
+            query.fetch_all(pool).await?
+        }))
+    }
+
+    /// The registered players of both teams of a fixture's season.
+    pub async fn fixture_roster(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        home: TeamId,
+        away: TeamId,
+    ) -> Result<Vec<RosterLine>> {
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, RosterLine>(
+            "SELECT r.player_id, p.name, r.team_id FROM registrations r \
+             JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
+             WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id IN ($3, $4) \
+             ORDER BY p.name, p.id",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(home)
+        .bind(away)
+        .fetch_all(pool)
+        .await?))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// From rows to the league core's match lines
+
+/// A fixture's score in boards, home first, with games and pegs; from its
+/// current result, or the walkover score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Score {
+    pub boards: [u32; 2],
+    pub games: [u32; 2],
+    pub pegs: [u32; 2],
+    /// The result's status; `None` for a walkover.
+    pub status: Option<ResultStatus>,
+}
+
+impl Score {
+    /// Not yet approved: shown as provisional, never counted.
+    pub fn provisional(&self) -> bool {
+        self.status.is_some_and(|s| s != ResultStatus::Approved)
+    }
+}
+
+fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
+/// Games a side must win to take board `number` (1-based): the match
+/// format's, or 1 for a board the format does not list.
+fn games_to_win(format: &MatchFormat, number: i64) -> u32 {
+    usize::try_from(number - 1)
+        .ok()
+        .and_then(|i| format.boards.get(i))
+        .map_or(1, MatchFormat::games_to_win)
+}
+
+/// Each fixture's score from its board lines: a board goes to the side that
+/// won the games it needed (and more than the other side); a board not
+/// played out goes to neither.
+pub fn scores_from_boards(boards: &[BoardLine], format: &MatchFormat) -> HashMap<FixtureId, Score> {
+    let mut out: HashMap<FixtureId, Score> = HashMap::new();
+    for b in boards {
+        let score = out.entry(b.fixture_id).or_insert(Score {
+            boards: [0, 0],
+            games: [0, 0],
+            pegs: [0, 0],
+            status: Some(b.status),
+        });
+        let need = games_to_win(format, b.board);
+        let games = [count(b.home_games), count(b.away_games)];
+        for side in 0..2 {
+            if games[side] >= need && games[side] > games[1 - side] {
+                score.boards[side] += 1;
+            }
+            score.games[side] += games[side];
+        }
+        score.pegs[0] += count(b.home_pegs);
+        score.pegs[1] += count(b.away_pegs);
+    }
+    out
+}
+
+/// The walkover score of LEAGUE.md: every board to the side that did not
+/// concede, with the games that win each; no pegs.
+pub fn walkover_score(format: &MatchFormat, conceded_by: Side) -> Score {
+    let boards = u32::try_from(format.boards.len()).unwrap_or(u32::MAX);
+    let games = format.boards.iter().map(MatchFormat::games_to_win).sum();
+    let (boards, games) = match conceded_by {
+        Side::Home => ([0, boards], [0, games]),
+        Side::Away => ([boards, 0], [games, 0]),
+    };
+    Score {
+        boards,
+        games,
+        pegs: [0, 0],
+        status: None,
+    }
+}
+
+/// What a fixture's line shows as its score: the walkover score, the
+/// current result's (provisional or not), or nothing (not played, void).
+pub fn fixture_score(
+    fixture: &FixtureLine,
+    scores: &HashMap<FixtureId, Score>,
+    format: &MatchFormat,
+) -> Option<Score> {
+    match (fixture.status, fixture.conceded_by) {
+        (FixtureStatus::Void, _) => None,
+        (FixtureStatus::Walkover, Some(side)) => Some(walkover_score(format, side)),
+        (FixtureStatus::Walkover, None) => None,
+        _ => scores.get(&fixture.id).copied(),
+    }
+}
+
+/// The matches a division table counts: each fixture's approved current
+/// result (not a void fixture's or a walkover's), and each walkover.
+/// Rounds below 1 or past `u32` cannot occur (the schema checks them).
+pub fn match_lines(
+    fixtures: &[FixtureLine],
+    scores: &HashMap<FixtureId, Score>,
+    format: &MatchFormat,
+) -> Vec<MatchLine> {
+    fixtures
+        .iter()
+        .filter_map(|f| {
+            let score = fixture_score(f, scores, format)?;
+            if score.provisional() {
+                return None;
+            }
+            Some(MatchLine {
+                round: u32::try_from(f.round).unwrap_or(u32::MAX),
+                home: f.home_team_id.0,
+                away: f.away_team_id.0,
+                boards: score.boards,
+                games: score.games,
+                pegs: score.pegs,
+            })
+        })
+        .collect()
+}
+
+/// Deduction lines as the league core takes them.
+pub fn deductions(lines: &[DeductionLine]) -> Vec<Deduction> {
+    lines
+        .iter()
+        .map(|d| Deduction {
+            team: d.team_id.0,
+            points: count(d.amount),
+            round: d.round.map(count),
+        })
+        .collect()
+}
+
+/// Groups game seats by game.
+pub fn seats_by_game(seats: Vec<GameSeat>) -> BTreeMap<i64, Vec<GameSeat>> {
+    let mut out: BTreeMap<i64, Vec<GameSeat>> = BTreeMap::new();
+    for s in seats {
+        out.entry(s.game_id).or_default().push(s);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Format;
+
+    fn board(fixture: i64, board: i64, games: [i64; 2], status: ResultStatus) -> BoardLine {
+        BoardLine {
+            fixture_id: FixtureId(fixture),
+            status,
+            board,
+            home_games: games[0],
+            away_games: games[1],
+            home_pegs: games[0] * 61,
+            away_pegs: games[1] * 40,
+        }
+    }
+
+    #[test]
+    fn boards_go_to_the_side_that_won_enough_games() {
+        let format = MatchFormat::default_for(Format::AllFives);
+        let lines = [
+            board(1, 1, [2, 1], ResultStatus::Approved),
+            board(1, 2, [0, 2], ResultStatus::Approved),
+            board(1, 3, [1, 1], ResultStatus::Approved),
+            board(1, 4, [2, 0], ResultStatus::Approved),
+        ];
+        let s = scores_from_boards(&lines, &format)[&FixtureId(1)];
+        assert_eq!(s.boards, [2, 1]);
+        assert_eq!(s.games, [5, 4]);
+        assert_eq!(s.pegs, [5 * 61, 4 * 40]);
+        assert!(!s.provisional());
+    }
+
+    #[test]
+    fn walkovers_count_and_provisional_results_do_not() {
+        let format = MatchFormat::default_for(Format::FivesAndThrees);
+        let w = walkover_score(&format, Side::Home);
+        assert_eq!((w.boards, w.games, w.pegs), ([0, 9], [0, 9], [0, 0]));
+        let scores = scores_from_boards(&[board(2, 1, [1, 0], ResultStatus::Entered)], &format);
+        assert!(scores[&FixtureId(2)].provisional());
+        let line = |id, status, conceded_by| FixtureLine {
+            id: FixtureId(id),
+            season_id: SeasonId(1),
+            division_id: DivisionId(1),
+            division_name: "Premier".into(),
+            round: 1,
+            starts_at: None,
+            status,
+            conceded_by,
+            home_team_id: TeamId(10),
+            home_name: "A".into(),
+            away_team_id: TeamId(11),
+            away_name: "B".into(),
+            venue_id: None,
+            venue_name: None,
+            result_status: None,
+        };
+        let fixtures = [
+            line(2, FixtureStatus::Played, None),
+            line(3, FixtureStatus::Walkover, Some(Side::Home)),
+            line(4, FixtureStatus::Void, None),
+        ];
+        let lines = match_lines(&fixtures, &scores, &format);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].boards, [0, 9]);
+    }
+}

@@ -1,0 +1,279 @@
+//! The administrator's pages: the installation's leagues, and each
+//! league's secretaries. Every handler takes [`Admin`].
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::db::users::RoleHolder;
+use crate::db::{DbError, League, NewLeague, NewRole, RoleId, RoleKind};
+
+use super::AppState;
+use super::account::{check_password, check_username};
+use super::auth::{Admin, hash_password};
+use super::console::form::{self, Errors};
+use super::csrf::CsrfForm;
+use super::error::{AppError, Result};
+use super::page::Ctx;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin", get(leagues).post(create_league))
+        .route(
+            "/admin/leagues/{league}/secretaries",
+            get(secretaries).post(name_secretary),
+        )
+        .route(
+            "/admin/leagues/{league}/secretaries/{role}/remove",
+            post(remove_secretary),
+        )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LeagueForm {
+    pub name: String,
+    pub short_name: String,
+    pub rules_summary: String,
+    pub contact: String,
+}
+
+impl LeagueForm {
+    fn check(&self, errors: &mut Errors) -> NewLeague {
+        NewLeague {
+            name: form::text(errors, "name", &self.name, true, 100),
+            short_name: form::slug(errors, "short_name", &self.short_name, 40),
+            rules_summary: form::text(errors, "rules_summary", &self.rules_summary, false, 2000),
+            contact: form::text(errors, "contact", &self.contact, false, 200),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "admin/leagues.html")]
+struct LeaguesPage {
+    ctx: Ctx,
+    leagues: Vec<League>,
+    form: LeagueForm,
+    errors: Errors,
+}
+
+async fn leagues_page(
+    state: &AppState,
+    admin: Admin,
+    form: LeagueForm,
+    errors: Errors,
+) -> Result<Response> {
+    let page = LeaguesPage {
+        ctx: admin.0.ctx(),
+        leagues: state.db().leagues().await?,
+        form,
+        errors,
+    };
+    Ok(form::page(&page, &page.errors))
+}
+
+async fn leagues(admin: Admin, State(state): State<AppState>) -> Result<Response> {
+    leagues_page(&state, admin, LeagueForm::default(), Errors::default()).await
+}
+
+async fn create_league(
+    admin: Admin,
+    State(state): State<AppState>,
+    CsrfForm(input): CsrfForm<LeagueForm>,
+) -> Result<Response> {
+    let mut errors = Errors::default();
+    let new = input.check(&mut errors);
+    if errors.is_empty() {
+        match state.db().create_league(&new).await {
+            Ok(league) => {
+                return Ok(form::done(&format!(
+                    "/admin/leagues/{}/secretaries",
+                    league.short_name
+                )));
+            }
+            Err(e) => form::refused(
+                e,
+                &mut errors,
+                "short_name",
+                "A league with this short name already exists.",
+            )?,
+        }
+    }
+    leagues_page(&state, admin, input, errors).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SecretaryForm {
+    pub username: String,
+    /// Only to create the account.
+    pub password: String,
+}
+
+#[derive(Template)]
+#[template(path = "admin/secretaries.html")]
+struct SecretariesPage {
+    ctx: Ctx,
+    league: League,
+    secretaries: Vec<RoleHolder>,
+    form: SecretaryForm,
+    errors: Errors,
+}
+
+async fn league_named(state: &AppState, short_name: &str) -> Result<League> {
+    if !form::is_slug(short_name) {
+        return Err(AppError::NotFound(format!("The league `{short_name}`")));
+    }
+    match state.db().league_by_short_name(short_name).await {
+        Ok(league) => Ok(league),
+        Err(DbError::NotFound(_)) => Err(AppError::NotFound(format!("The league `{short_name}`"))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn secretaries_page(
+    state: &AppState,
+    admin: Admin,
+    league: League,
+    form: SecretaryForm,
+    errors: Errors,
+) -> Result<Response> {
+    let secretaries = state
+        .db()
+        .league_role_holders(league.id)
+        .await?
+        .into_iter()
+        .filter(|h| h.role.kind == RoleKind::Secretary)
+        .collect();
+    let page = SecretariesPage {
+        ctx: admin.0.ctx(),
+        league,
+        secretaries,
+        form,
+        errors,
+    };
+    Ok(form::page(&page, &page.errors))
+}
+
+async fn secretaries(
+    admin: Admin,
+    State(state): State<AppState>,
+    Path(league): Path<String>,
+) -> Result<Response> {
+    let league = league_named(&state, &league).await?;
+    secretaries_page(
+        &state,
+        admin,
+        league,
+        SecretaryForm::default(),
+        Errors::default(),
+    )
+    .await
+}
+
+/// Names an account secretary of the league, creating the account when a
+/// password is given for a username nobody has.
+async fn name_secretary(
+    admin: Admin,
+    State(state): State<AppState>,
+    Path(league): Path<String>,
+    CsrfForm(input): CsrfForm<SecretaryForm>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = league_named(&state, &league).await?;
+    let mut errors = Errors::default();
+    let username = input.username.trim().to_owned();
+    let existing = if username.is_empty() {
+        errors.add("username", "Fill this in.");
+        None
+    } else {
+        form::account(db, &username).await?
+    };
+    match (&existing, input.password.is_empty()) {
+        (Some(_), false) => errors.add(
+            "password",
+            "This account exists already: leave the password empty to name it secretary.",
+        ),
+        (None, true) if !username.is_empty() => errors.add(
+            "username",
+            "No account has this username: give a password to create it.",
+        ),
+        (None, false) => {
+            if let Some(why) = check_username(&username) {
+                errors.add("username", why);
+            }
+            if let Some(why) = check_password(&input.password) {
+                errors.add("password", why);
+            }
+        }
+        _ => {}
+    }
+    if !errors.is_empty() {
+        return secretaries_page(&state, admin, league, input, errors).await;
+    }
+    let user = match existing {
+        Some(user) => user,
+        None => {
+            let hash = hash_password(input.password.clone()).await?;
+            match db.create_user(&username, &hash).await {
+                Ok(user) => user,
+                Err(e) => {
+                    form::refused(
+                        e,
+                        &mut errors,
+                        "username",
+                        "An account with this username already exists.",
+                    )?;
+                    return secretaries_page(&state, admin, league, input, errors).await;
+                }
+            }
+        }
+    };
+    match db
+        .grant_role(&NewRole::secretary(user.id, league.id), Some(admin.0.id))
+        .await
+    {
+        Ok(_) => Ok(form::done(&format!(
+            "/admin/leagues/{}/secretaries",
+            league.short_name
+        ))),
+        Err(e) => {
+            form::refused(
+                e,
+                &mut errors,
+                "username",
+                "This account is a secretary of the league already: that role already exists.",
+            )?;
+            secretaries_page(&state, admin, league, input, errors).await
+        }
+    }
+}
+
+async fn remove_secretary(
+    admin: Admin,
+    State(state): State<AppState>,
+    Path((league, role)): Path<(String, RoleId)>,
+    CsrfForm(_): CsrfForm<IgnoredAny>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = league_named(&state, &league).await?;
+    let is_secretary = db
+        .league_roles(league.id)
+        .await?
+        .iter()
+        .any(|r| r.id == role && r.kind == RoleKind::Secretary);
+    if !is_secretary {
+        return Err(AppError::NotFound("That secretary".into()));
+    }
+    db.revoke_role(Some(league.id), role, Some(admin.0.id))
+        .await?;
+    Ok(form::done(&format!(
+        "/admin/leagues/{}/secretaries",
+        league.short_name
+    )))
+}

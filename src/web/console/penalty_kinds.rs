@@ -1,0 +1,290 @@
+//! The league's list of penalty kinds, each with its default effect and
+//! amount; a button adds LEAGUE.md's defaults.
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::db::{DbError, League, NewPenaltyKind, PenaltyEffect, PenaltyKind, PenaltyKindId};
+use crate::web::AppState;
+use crate::web::auth::Secretary;
+use crate::web::csrf::CsrfForm;
+use crate::web::error::Result;
+use crate::web::page::Ctx;
+
+use super::form::{self, Choice, Errors};
+use super::{PREFIX, at};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(&format!("{PREFIX}/penalty-kinds"), get(list).post(create))
+        .route(
+            &format!("{PREFIX}/penalty-kinds/defaults"),
+            post(add_defaults),
+        )
+        .route(
+            &format!("{PREFIX}/penalty-kinds/{{kind}}"),
+            get(edit).post(update),
+        )
+}
+
+const DUPLICATE: &str = "A penalty kind with this code already exists.";
+
+const EFFECTS: [(PenaltyEffect, &str); 5] = [
+    (
+        PenaltyEffect::GamePoints,
+        "Points to the opponents in that game",
+    ),
+    (
+        PenaltyEffect::PenaltyGames,
+        "Penalty games on the player's own tally",
+    ),
+    (
+        PenaltyEffect::LeaguePoints,
+        "League points deducted from the team",
+    ),
+    (PenaltyEffect::Fine, "A fine (amount in pence)"),
+    (PenaltyEffect::Warning, "A warning"),
+];
+
+/// LEAGUE.md's penalty list: code, name, effect, default amount.
+pub const DEFAULT_KINDS: [(&str, &str, PenaltyEffect, i64); 10] = [
+    (
+        "talking",
+        "Talking to partner",
+        PenaltyEffect::GamePoints,
+        50,
+    ),
+    ("exposed", "Exposed tile", PenaltyEffect::GamePoints, 50),
+    (
+        "violation",
+        "Rules violation",
+        PenaltyEffect::PenaltyGames,
+        1,
+    ),
+    ("late", "Late arrival", PenaltyEffect::PenaltyGames, 1),
+    (
+        "table-warning",
+        "Phone or drinking at the table (first time)",
+        PenaltyEffect::Warning,
+        0,
+    ),
+    (
+        "table",
+        "Phone or drinking at the table",
+        PenaltyEffect::PenaltyGames,
+        1,
+    ),
+    (
+        "late-card",
+        "Result card late",
+        PenaltyEffect::LeaguePoints,
+        1,
+    ),
+    ("team-late", "Team late", PenaltyEffect::LeaguePoints, 1),
+    (
+        "unregistered",
+        "Fielding an unregistered player",
+        PenaltyEffect::LeaguePoints,
+        2,
+    ),
+    ("fine", "Fine", PenaltyEffect::Fine, 500),
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+pub struct KindForm {
+    pub code: String,
+    pub name: String,
+    pub effect: String,
+    pub amount: String,
+}
+
+impl Default for KindForm {
+    fn default() -> KindForm {
+        KindForm {
+            code: String::new(),
+            name: String::new(),
+            effect: PenaltyEffect::LeaguePoints.as_str().into(),
+            amount: "1".into(),
+        }
+    }
+}
+
+impl KindForm {
+    fn of(kind: &PenaltyKind) -> KindForm {
+        KindForm {
+            code: kind.code.clone(),
+            name: kind.name.clone(),
+            effect: kind.effect.as_str().into(),
+            amount: kind.amount.to_string(),
+        }
+    }
+
+    fn check(&self, errors: &mut Errors) -> Option<NewPenaltyKind> {
+        let code = form::slug(errors, "code", &self.code, 30);
+        let name = form::text(errors, "name", &self.name, true, 100);
+        let effect = self.effect.parse::<PenaltyEffect>().ok();
+        if effect.is_none() {
+            errors.add("effect", "Choose one of the effects.");
+        }
+        let amount = form::whole(errors, "amount", &self.amount, 0, 1_000_000);
+        Some(NewPenaltyKind {
+            code,
+            name,
+            effect: effect?,
+            amount,
+        })
+        .filter(|_| errors.is_empty())
+    }
+
+    fn effects(&self) -> Vec<Choice> {
+        form::choices(EFFECTS.map(|(e, label)| (e.as_str(), label)), &self.effect)
+    }
+}
+
+fn effect_label(effect: &PenaltyEffect) -> &'static str {
+    EFFECTS
+        .iter()
+        .find(|(e, _)| e == effect)
+        .map_or("", |(_, label)| *label)
+}
+
+#[derive(Template)]
+#[template(path = "console/penalty_kinds.html")]
+struct KindsPage {
+    ctx: Ctx,
+    league: League,
+    kinds: Vec<PenaltyKind>,
+    /// The defaults not in the list yet.
+    missing: Vec<&'static str>,
+    form: KindForm,
+    errors: Errors,
+}
+
+#[derive(Template)]
+#[template(path = "console/penalty_kind.html")]
+struct KindPage {
+    ctx: Ctx,
+    league: League,
+    kind: PenaltyKind,
+    form: KindForm,
+    errors: Errors,
+}
+
+async fn list_page(
+    state: &AppState,
+    sec: Secretary,
+    form: KindForm,
+    errors: Errors,
+) -> Result<Response> {
+    let kinds = state.db().penalty_kinds(sec.league.id).await?;
+    let missing = DEFAULT_KINDS
+        .iter()
+        .filter(|d| !kinds.iter().any(|k| k.code == d.0))
+        .map(|d| d.1)
+        .collect();
+    let page = KindsPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        kinds,
+        missing,
+        form,
+        errors,
+    };
+    Ok(form::page(&page, &page.errors))
+}
+
+async fn list(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
+    list_page(&state, sec, KindForm::default(), Errors::default()).await
+}
+
+async fn create(
+    sec: Secretary,
+    State(state): State<AppState>,
+    CsrfForm(input): CsrfForm<KindForm>,
+) -> Result<Response> {
+    let mut errors = Errors::default();
+    if let Some(new) = input.check(&mut errors) {
+        match state.db().add_penalty_kind(sec.league.id, &new).await {
+            Ok(_) => return Ok(form::done(&at(&sec.league, "/penalty-kinds"))),
+            Err(e) => form::refused(e, &mut errors, "code", DUPLICATE)?,
+        }
+    }
+    list_page(&state, sec, input, errors).await
+}
+
+/// Adds each of LEAGUE.md's kinds whose code the league does not use yet.
+async fn add_defaults(
+    sec: Secretary,
+    State(state): State<AppState>,
+    CsrfForm(_): CsrfForm<IgnoredAny>,
+) -> Result<Response> {
+    let db = state.db();
+    let kinds = db.penalty_kinds(sec.league.id).await?;
+    for (code, name, effect, amount) in DEFAULT_KINDS {
+        if kinds.iter().any(|k| k.code == code) {
+            continue;
+        }
+        let new = NewPenaltyKind {
+            code: code.into(),
+            name: name.into(),
+            effect,
+            amount,
+        };
+        match db.add_penalty_kind(sec.league.id, &new).await {
+            // Added meanwhile by another secretary: what was wanted.
+            Ok(_) | Err(DbError::Unique(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(form::done(&at(&sec.league, "/penalty-kinds")))
+}
+
+async fn edit(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, id)): Path<(String, PenaltyKindId)>,
+) -> Result<Response> {
+    let kind = state.db().penalty_kind(sec.league.id, id).await?;
+    let page = KindPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        form: KindForm::of(&kind),
+        kind,
+        errors: Errors::default(),
+    };
+    Ok(form::page(&page, &page.errors))
+}
+
+async fn update(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, id)): Path<(String, PenaltyKindId)>,
+    CsrfForm(input): CsrfForm<KindForm>,
+) -> Result<Response> {
+    let db = state.db();
+    let kind = db.penalty_kind(sec.league.id, id).await?;
+    let mut errors = Errors::default();
+    if let Some(new) = input.check(&mut errors) {
+        match db
+            .update_penalty_kind(sec.league.id, id, &new, Some(sec.user.id))
+            .await
+        {
+            Ok(_) => return Ok(form::done(&at(&sec.league, "/penalty-kinds"))),
+            Err(e) => form::refused(e, &mut errors, "code", DUPLICATE)?,
+        }
+    }
+    let page = KindPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        kind,
+        form: input,
+        errors,
+    };
+    Ok(form::page(&page, &page.errors))
+}

@@ -1,0 +1,682 @@
+//! Seasons: a name, a ruleset (a format of RULES.md and its options, each
+//! a typed field with the format's default filled in) and a match format
+//! (boards, points, pairings). Both are checked by the core
+//! (`Ruleset::parse`, `MatchFormat::check`); the database refuses to change
+//! them once the season has results, and the form says so.
+//!
+//! Changing the format in the select and saving shows that format's
+//! options with their defaults, to check before saving again: the page
+//! needs no script.
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::db::{DbError, League, NewSeason, Season, SeasonId};
+use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
+use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
+use crate::rules::{Format, Ruleset};
+use crate::web::AppState;
+use crate::web::auth::Secretary;
+use crate::web::csrf::CsrfForm;
+use crate::web::error::Result;
+use crate::web::page::{Ctx, html};
+
+use super::form::{self, Choice, Errors, FORM};
+use super::{PREFIX, at};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(&format!("{PREFIX}/seasons"), get(list))
+        .route(&format!("{PREFIX}/seasons/new"), get(new_form).post(create))
+        .route(
+            &format!("{PREFIX}/seasons/{{season}}"),
+            get(edit).post(update),
+        )
+}
+
+const DUPLICATE: &str = "A season with this name already exists.";
+
+/// The fields of the ruleset options, named as the options are.
+const OPTION_FIELDS: [&str; 11] = [
+    "pose",
+    "target",
+    "exact_finish",
+    "tiles_per_hand",
+    "blocked_scores",
+    "penalty_points",
+    "penalty_to",
+    "set_to",
+    "derby",
+    "late_games",
+    "late_forfeit_minutes",
+];
+
+/// A season as typed: every field text, so that what was typed comes
+/// back as it was when the form is refused.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+pub struct SeasonForm {
+    pub name: String,
+    pub format: String,
+    /// The format whose options the form showed.
+    pub shown: String,
+    pub pose: String,
+    pub target: String,
+    pub exact_finish: String,
+    pub tiles_per_hand: String,
+    pub blocked_scores: String,
+    pub penalty_points: String,
+    pub penalty_to: String,
+    pub set_to: String,
+    pub derby: String,
+    pub late_games: String,
+    pub late_forfeit_minutes: String,
+    pub singles: String,
+    pub pairs: String,
+    pub best_of: String,
+    pub points_board: String,
+    pub points_win: String,
+    pub points_draw: String,
+    pub points_loss: String,
+    pub losing_bonus: String,
+    pub pairings: String,
+}
+
+/// What a valid form gives.
+struct Rules {
+    name: String,
+    ruleset: Ruleset,
+    match_format: MatchFormat,
+}
+
+impl SeasonForm {
+    /// The form for a ruleset and match format, as they are.
+    fn of(name: &str, r: &Ruleset, mf: &MatchFormat) -> SeasonForm {
+        let singles = mf
+            .boards
+            .iter()
+            .filter(|b| b.kind == BoardKind::Singles)
+            .count();
+        SeasonForm {
+            name: name.to_owned(),
+            format: r.format.as_str().into(),
+            shown: r.format.as_str().into(),
+            pose: match r.pose {
+                PoseRule::Rotate => "rotate",
+                PoseRule::Winner => "winner",
+            }
+            .into(),
+            target: r.target.to_string(),
+            exact_finish: r.exact_finish.to_string(),
+            tiles_per_hand: r.tiles_per_hand.map(|n| n.to_string()).unwrap_or_default(),
+            blocked_scores: match r.blocked_scores {
+                BlockedScores::Total => "total",
+                BlockedScores::Difference => "difference",
+            }
+            .into(),
+            penalty_points: r.penalty_points.to_string(),
+            penalty_to: match r.penalty_to {
+                PenaltyTo::Opponents => "opponents",
+                PenaltyTo::Offender => "offender",
+            }
+            .into(),
+            set_to: r.set_to.to_string(),
+            derby: match r.derby {
+                Derby::Capped => "capped",
+                Derby::Growing => "growing",
+            }
+            .into(),
+            late_games: r
+                .late_games
+                .iter()
+                .map(|(m, g)| format!("{m}:{g}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            late_forfeit_minutes: r
+                .late_forfeit_minutes
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            singles: singles.to_string(),
+            pairs: (mf.boards.len() - singles).to_string(),
+            best_of: mf
+                .boards
+                .iter()
+                .map(|b| b.best_of)
+                .max()
+                .unwrap_or(1)
+                .to_string(),
+            points_board: mf.points.board.to_string(),
+            points_win: mf.points.win.to_string(),
+            points_draw: mf.points.draw.to_string(),
+            points_loss: mf.points.loss.to_string(),
+            losing_bonus: mf.points.losing_bonus.to_string(),
+            pairings: match mf.pairings {
+                Pairings::Captains => "captains",
+                Pairings::Secretary => "secretary",
+            }
+            .into(),
+        }
+    }
+
+    /// A format's defaults (RULES.md, LEAGUE.md).
+    fn defaults(name: &str, format: Format) -> SeasonForm {
+        SeasonForm::of(
+            name,
+            &Ruleset::new(format),
+            &MatchFormat::default_for(format),
+        )
+    }
+
+    /// The format picked in the select, when it differs from the one whose
+    /// options the form showed: the form is to be shown again for it.
+    fn switched(&self) -> Option<Format> {
+        let picked = self.format.parse::<Format>().ok()?;
+        let shown = self.shown.parse::<Format>().ok()?;
+        (shown != picked).then_some(picked)
+    }
+
+    fn shown_format(&self) -> Format {
+        self.shown.parse().unwrap_or(Format::FivesAndThrees)
+    }
+
+    pub fn fives_and_threes(&self) -> bool {
+        self.shown_format() == Format::FivesAndThrees
+    }
+
+    pub fn all_fives(&self) -> bool {
+        self.shown_format() == Format::AllFives
+    }
+
+    pub fn hands_won(&self) -> bool {
+        self.shown_format() == Format::HandsWon
+    }
+
+    pub fn formats(&self) -> Vec<Choice> {
+        form::choices(Format::ALL.map(|f| (f.as_str(), f.title())), &self.format)
+    }
+
+    pub fn poses(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("rotate", "Rotate: the next player in order of play"),
+                ("winner", "Winner: whoever won the last hand"),
+            ],
+            &self.pose,
+        )
+    }
+
+    pub fn exact_finishes(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("true", "Yes: the target must be reached exactly"),
+                ("false", "No: reaching or passing the target wins"),
+            ],
+            &self.exact_finish,
+        )
+    }
+
+    pub fn blocked(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("total", "The other side's count"),
+                ("difference", "The difference of the counts"),
+            ],
+            &self.blocked_scores,
+        )
+    }
+
+    pub fn penalties_to(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("opponents", "To the opponents"),
+                ("offender", "Deducted from the offender's side"),
+            ],
+            &self.penalty_to,
+        )
+    }
+
+    pub fn derbies(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("capped", "Capped: the hand after a tie is worth 2"),
+                ("growing", "Growing: 2 after one tie, 3 after two, ..."),
+            ],
+            &self.derby,
+        )
+    }
+
+    pub fn pairings_choices(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("captains", "The captains draw them"),
+                ("secretary", "The secretary sets the order"),
+            ],
+            &self.pairings,
+        )
+    }
+
+    /// The name, ruleset and match format typed, each field checked; the
+    /// first reason for each field goes beside it.
+    fn check(&self, errors: &mut Errors) -> Option<Rules> {
+        let name = form::text(errors, "name", &self.name, true, 40);
+        let Ok(format) = self.format.parse::<Format>() else {
+            errors.add("format", "Choose one of the formats.");
+            return None;
+        };
+        let options = self.options(format, errors);
+        let ruleset = match Ruleset::parse(format, Some(&options)) {
+            Ok(r) => Some(r),
+            Err(why) => {
+                // "option `target`: must be ...": beside the field named.
+                let field = OPTION_FIELDS
+                    .into_iter()
+                    .find(|f| why.starts_with(&format!("option `{f}`")))
+                    .unwrap_or(FORM);
+                errors.add(field, why);
+                None
+            }
+        };
+        let match_format = self.match_format(errors);
+        if !errors.is_empty() {
+            return None;
+        }
+        Some(Rules {
+            name,
+            ruleset: ruleset?,
+            match_format: match_format?,
+        })
+    }
+
+    /// The options map of the fields shown for `format`, read in the
+    /// form's order so that the first field in error gets the cursor.
+    fn options(&self, format: Format, errors: &mut Errors) -> Map<String, Value> {
+        let mut m = Map::new();
+        choice(&mut m, errors, "pose", &self.pose, &["rotate", "winner"]);
+        match format {
+            Format::FivesAndThrees => {
+                number(&mut m, errors, "target", &self.target, 1, 10_000);
+                match self.exact_finish.as_str() {
+                    "true" => _ = m.insert("exact_finish".into(), true.into()),
+                    "false" => _ = m.insert("exact_finish".into(), false.into()),
+                    _ => errors.add("exact_finish", "Choose one of the options."),
+                }
+                if !self.tiles_per_hand.trim().is_empty() {
+                    number(&mut m, errors, "tiles_per_hand", &self.tiles_per_hand, 5, 9);
+                }
+            }
+            Format::AllFives => {
+                number(&mut m, errors, "target", &self.target, 1, 10_000);
+                let blocked = &self.blocked_scores;
+                choice(
+                    &mut m,
+                    errors,
+                    "blocked_scores",
+                    blocked,
+                    &["total", "difference"],
+                );
+                number(
+                    &mut m,
+                    errors,
+                    "penalty_points",
+                    &self.penalty_points,
+                    0,
+                    1_000,
+                );
+                let to = &self.penalty_to;
+                choice(&mut m, errors, "penalty_to", to, &["opponents", "offender"]);
+            }
+            Format::HandsWon => {
+                number(&mut m, errors, "set_to", &self.set_to, 2, 99);
+                choice(&mut m, errors, "derby", &self.derby, &["capped", "growing"]);
+                match late_games(&self.late_games) {
+                    Some(pairs) => {
+                        let list = pairs
+                            .into_iter()
+                            .map(|(mins, games)| Value::from(vec![mins, games]));
+                        m.insert("late_games".into(), Value::Array(list.collect()));
+                    }
+                    None => errors.add(
+                        "late_games",
+                        "Write each step as minutes:games, separated by commas, e.g. 1:1, 5:2.",
+                    ),
+                }
+                let forfeit = &self.late_forfeit_minutes;
+                let forfeit = form::optional_whole(errors, "late_forfeit_minutes", forfeit, 0, 600);
+                m.insert("late_forfeit_minutes".into(), forfeit.into());
+            }
+        }
+        m
+    }
+
+    fn match_format(&self, errors: &mut Errors) -> Option<MatchFormat> {
+        let max = MAX_BOARDS as i64;
+        let singles = form::whole(errors, "singles", &self.singles, 0, max);
+        let pairs = form::whole(errors, "pairs", &self.pairs, 0, max);
+        if errors.get("singles").is_none()
+            && errors.get("pairs").is_none()
+            && !(1..=max).contains(&(singles + pairs))
+        {
+            errors.add(
+                "singles",
+                format!("A match has 1 to {MAX_BOARDS} boards in all."),
+            );
+        }
+        let best_of = form::whole(errors, "best_of", &self.best_of, 1, 9);
+        if best_of % 2 == 0 {
+            errors.add("best_of", "A board is 1 game or the best of 3, 5, 7 or 9.");
+        }
+        let mut point =
+            |field: &'static str, value: &str| form::whole(errors, field, value, 0, 100) as u32;
+        let board = point("points_board", &self.points_board);
+        let win = point("points_win", &self.points_win);
+        let draw = point("points_draw", &self.points_draw);
+        let loss = point("points_loss", &self.points_loss);
+        let losing_bonus = point("losing_bonus", &self.losing_bonus);
+        let pairings = match self.pairings.as_str() {
+            "captains" => Pairings::Captains,
+            "secretary" => Pairings::Secretary,
+            _ => {
+                errors.add("pairings", "Choose one of the options.");
+                return None;
+            }
+        };
+        if !errors.is_empty() {
+            return None;
+        }
+        let mut mf = MatchFormat::with_boards(singles as usize, pairs as usize, best_of as u32);
+        mf.points.board = board;
+        mf.points.win = win;
+        mf.points.draw = draw;
+        mf.points.loss = loss;
+        mf.points.losing_bonus = losing_bonus;
+        mf.pairings = pairings;
+        match mf.check() {
+            Ok(()) => Some(mf),
+            Err(why) => {
+                errors.add(FORM, format!("The match format: {why}."));
+                None
+            }
+        }
+    }
+}
+
+/// An option picked from a select, which must be one of `allowed`.
+fn choice(
+    m: &mut Map<String, Value>,
+    errors: &mut Errors,
+    field: &'static str,
+    value: &str,
+    allowed: &[&str],
+) {
+    if allowed.contains(&value) {
+        m.insert(field.into(), value.into());
+    } else {
+        errors.add(field, "Choose one of the options.");
+    }
+}
+
+/// An option typed as a whole number from `min` to `max`.
+fn number(
+    m: &mut Map<String, Value>,
+    errors: &mut Errors,
+    field: &'static str,
+    value: &str,
+    min: i64,
+    max: i64,
+) {
+    let n = form::whole(errors, field, value, min, max);
+    m.insert(field.into(), n.into());
+}
+
+/// `1:1, 5:2` as pairs of whole numbers; empty is no steps.
+fn late_games(text: &str) -> Option<Vec<(u32, u32)>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|step| {
+            let (m, g) = step.split_once(':')?;
+            let m = m.trim().parse::<u32>().ok().filter(|m| *m <= 600)?;
+            let g = g.trim().parse::<u32>().ok().filter(|g| *g <= 99)?;
+            Some((m, g))
+        })
+        .collect()
+}
+
+/// A season's rules as its form shows them: a stored match format that
+/// cannot be read shows the format's default, and says so.
+fn stored(season: &Season) -> (Ruleset, MatchFormat, Option<String>) {
+    let ruleset = season
+        .ruleset()
+        .unwrap_or_else(|_| Ruleset::new(season.format));
+    match MatchFormat::parse(season.format, &season.match_format) {
+        Ok(mf) => (ruleset, mf, None),
+        Err(_) => (
+            ruleset,
+            MatchFormat::default_for(season.format),
+            Some("The stored match format could not be read: the defaults are shown.".into()),
+        ),
+    }
+}
+
+/// One line of the list of seasons.
+struct Line {
+    season: Season,
+    match_format: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/seasons.html")]
+struct SeasonsPage {
+    ctx: Ctx,
+    league: League,
+    seasons: Vec<Line>,
+}
+
+#[derive(Template)]
+#[template(path = "console/season.html")]
+struct SeasonPage {
+    ctx: Ctx,
+    league: League,
+    /// `None` for a new season.
+    season: Option<Season>,
+    has_results: bool,
+    /// Why the form is shown again without an error (a new format picked),
+    /// or what is odd about the stored season.
+    note: Option<String>,
+    form: SeasonForm,
+    errors: Errors,
+}
+
+impl SeasonPage {
+    fn action(&self) -> String {
+        match &self.season {
+            Some(s) => at(&self.league, &format!("/seasons/{}", s.id)),
+            None => at(&self.league, "/seasons/new"),
+        }
+    }
+}
+
+async fn list(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
+    let seasons = state
+        .db()
+        .seasons(sec.league.id)
+        .await?
+        .into_iter()
+        .map(|season| Line {
+            match_format: MatchFormat::parse(season.format, &season.match_format)
+                .map_or_else(|_| "unreadable".into(), |mf| mf.describe()),
+            season,
+        })
+        .collect();
+    Ok(html(&SeasonsPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        seasons,
+    }))
+}
+
+#[derive(Deserialize)]
+struct FormatQuery {
+    format: Option<String>,
+}
+
+async fn new_form(sec: Secretary, Query(q): Query<FormatQuery>) -> Result<Response> {
+    let format = q
+        .format
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(Format::FivesAndThrees);
+    let page = SeasonPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        season: None,
+        has_results: false,
+        note: None,
+        form: SeasonForm::defaults("", format),
+        errors: Errors::default(),
+    };
+    Ok(form::page(&page, &page.errors))
+}
+
+/// The form again for the format just picked, its defaults filled in.
+fn switch(page: &mut SeasonPage, format: Format) {
+    page.form = SeasonForm::defaults(&page.form.name, format);
+    page.note = Some(format!(
+        "Now showing the options and match format of {} with their defaults: check them, then save.",
+        format.title()
+    ));
+}
+
+async fn create(
+    sec: Secretary,
+    State(state): State<AppState>,
+    CsrfForm(input): CsrfForm<SeasonForm>,
+) -> Result<Response> {
+    let mut page = SeasonPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        season: None,
+        has_results: false,
+        note: None,
+        form: input,
+        errors: Errors::default(),
+    };
+    if let Some(format) = page.form.switched() {
+        switch(&mut page, format);
+        return Ok(html(&page));
+    }
+    if let Some(rules) = page.form.check(&mut page.errors) {
+        let new = NewSeason {
+            name: rules.name,
+            format: rules.ruleset.format,
+            options: rules.ruleset.options(),
+            match_format: rules.match_format.to_value(),
+        };
+        match state.db().create_season(page.league.id, &new).await {
+            Ok(season) => {
+                return Ok(form::done(&at(
+                    &page.league,
+                    &format!("/seasons/{}/divisions", season.id),
+                )));
+            }
+            Err(DbError::Invalid(why)) => page.errors.add(FORM, why),
+            Err(e) => form::refused(e, &mut page.errors, "name", DUPLICATE)?,
+        }
+    }
+    Ok(form::page(&page, &page.errors))
+}
+
+async fn edit(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, id)): Path<(String, SeasonId)>,
+) -> Result<Response> {
+    let db = state.db();
+    let season = db.season(sec.league.id, id).await?;
+    let (ruleset, mf, note) = stored(&season);
+    let page = SeasonPage {
+        ctx: sec.user.ctx(),
+        has_results: db.season_has_results(sec.league.id, id).await?,
+        league: sec.league,
+        note,
+        form: SeasonForm::of(&season.name, &ruleset, &mf),
+        season: Some(season),
+        errors: Errors::default(),
+    };
+    Ok(form::page(&page, &page.errors))
+}
+
+async fn update(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, id)): Path<(String, SeasonId)>,
+    CsrfForm(input): CsrfForm<SeasonForm>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = sec.league.id;
+    let season = db.season(league, id).await?;
+    let mut page = SeasonPage {
+        ctx: sec.user.ctx(),
+        has_results: db.season_has_results(league, id).await?,
+        league: sec.league,
+        note: None,
+        form: input,
+        season: Some(season.clone()),
+        errors: Errors::default(),
+    };
+    if let Some(format) = page.form.switched() {
+        switch(&mut page, format);
+        return Ok(html(&page));
+    }
+    let Some(rules) = page.form.check(&mut page.errors) else {
+        return Ok(form::page(&page, &page.errors));
+    };
+    // Nothing written unless all of it can be: the name first, against the
+    // league's other seasons...
+    let taken = db
+        .seasons(league)
+        .await?
+        .iter()
+        .any(|s| s.id != id && s.name == rules.name);
+    if taken {
+        page.errors.add("name", DUPLICATE);
+        return Ok(form::page(&page, &page.errors));
+    }
+    // ...then the rules, which the database refuses once there are results.
+    let (ruleset, mf, _) = stored(&season);
+    if rules.ruleset != ruleset || rules.match_format != mf {
+        let written = db
+            .set_season_rules(
+                league,
+                id,
+                rules.ruleset.format,
+                &rules.ruleset.options(),
+                &rules.match_format.to_value(),
+                Some(sec.user.id),
+            )
+            .await;
+        match written {
+            Ok(_) => {}
+            Err(DbError::Conflict(why)) => {
+                page.errors.add(FORM, format!("Not saved: {why}."));
+                return Ok(form::conflict(&page));
+            }
+            Err(DbError::Invalid(why)) => {
+                page.errors.add(FORM, why);
+                return Ok(form::page(&page, &page.errors));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if rules.name != season.name {
+        if let Err(e) = db.rename_season(league, id, &rules.name).await {
+            form::refused(e, &mut page.errors, "name", DUPLICATE)?;
+            return Ok(form::page(&page, &page.errors));
+        }
+    }
+    Ok(form::done(&at(&page.league, "/seasons")))
+}

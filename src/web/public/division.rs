@@ -1,0 +1,326 @@
+//! A division's table (as it stands, or as it stood after a round) and its
+//! fixtures and results by round.
+
+use std::collections::{BTreeMap, HashMap};
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+
+use crate::db::pages::{FixtureScope, deductions, match_lines, scores_from_boards};
+use crate::db::{Division, League, Season, TeamId};
+use crate::league::standings::{Separation, TieBreaker, table as standings_table};
+
+use super::super::AppState;
+use super::super::auth::MaybeUser;
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html};
+use super::{
+    FixtureView, Link, day, division_href, find_division, find_season, fixture_views, league_href,
+    match_format, season_href, team_href,
+};
+
+#[derive(Deserialize)]
+pub struct DivisionPath {
+    league: String,
+    season: String,
+    division: String,
+}
+
+#[derive(Deserialize)]
+pub struct TableQuery {
+    /// The table as it stood after this round; empty or absent: now.
+    after: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "public/division.html")]
+struct TablePage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    season: Season,
+    division: Division,
+    fixtures_href: String,
+    /// The round the table is shown after, if not now.
+    after: Option<u32>,
+    rounds: Vec<RoundChoice>,
+    rows: Vec<TableRow>,
+    /// Which rule separated teams level on points, in sentences.
+    separations: Vec<String>,
+    /// Points deducted, with their reasons.
+    deductions: Vec<String>,
+    /// Results awaiting approval, not counted.
+    pending: usize,
+}
+
+struct RoundChoice {
+    round: u32,
+    label: String,
+    selected: bool,
+}
+
+struct TableRow {
+    position: usize,
+    team: Link,
+    played: u32,
+    won: u32,
+    drawn: u32,
+    lost: u32,
+    boards_for: u32,
+    boards_against: u32,
+    games_for: u32,
+    games_against: u32,
+    pegs_for: u32,
+    pegs_against: u32,
+    deducted: u32,
+    points: i64,
+}
+
+/// The league, season and division an address names.
+async fn resolve(state: &AppState, p: &DivisionPath) -> Result<(League, Season, Division)> {
+    let db = state.db();
+    let league = super::find_league(db, &p.league).await?;
+    let seasons = db.seasons(league.id).await?;
+    let season = find_season(&seasons, &p.season)?.clone();
+    let divisions = db.divisions(league.id, season.id).await?;
+    let division = find_division(&divisions, &p.division)?.clone();
+    Ok((league, season, division))
+}
+
+fn crumbs(league: &League, season: &Season) -> Vec<Link> {
+    vec![
+        Link::new(league.name.clone(), league_href(league)),
+        Link::new(season.name.clone(), season_href(league, &season.name)),
+    ]
+}
+
+fn parse_after(q: &TableQuery) -> Result<Option<u32>> {
+    match q.after.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(text) => text
+            .parse()
+            .map(Some)
+            .map_err(|_| AppError::BadRequest(format!("`{text}` is not a round number"))),
+    }
+}
+
+pub async fn table(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<DivisionPath>,
+    Query(q): Query<TableQuery>,
+) -> Result<Response> {
+    let after = parse_after(&q)?;
+    let (league, season, division) = resolve(&state, &p).await?;
+    let db = state.db();
+    let format = match_format(&season);
+    let scope = FixtureScope::Division(division.id);
+    let fixtures = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let entries = db.entry_lines(league.id, season.id).await?;
+    let deduction_lines = db.deduction_lines(league.id, season.id).await?;
+
+    let scores = scores_from_boards(&boards, &format);
+    let lines = match_lines(&fixtures, &scores, &format);
+    let teams: Vec<_> = entries
+        .iter()
+        .filter(|e| e.division_id == division.id)
+        .map(|e| (e.team_id.0, e.team_name.as_str()))
+        .collect();
+    let names: HashMap<i64, &str> = teams.iter().copied().collect();
+    let ours: Vec<_> = deduction_lines
+        .iter()
+        .filter(|d| names.contains_key(&d.team_id.0))
+        .cloned()
+        .collect();
+    let rows = standings_table(
+        &teams,
+        &lines,
+        &deductions(&ours),
+        &format,
+        &TieBreaker::DEFAULT,
+        after,
+    );
+
+    let counts = |round: i64| after.is_none_or(|a| round <= i64::from(a));
+    let separations = separations(&rows, &names);
+    let deductions = ours
+        .iter()
+        .filter(|d| d.round.is_none_or(counts))
+        .map(|d| {
+            let team = names.get(&d.team_id.0).copied().unwrap_or("?");
+            let s = if d.amount == 1 { "" } else { "s" };
+            let mut text = format!("{team}: {} point{s} deducted, {}", d.amount, d.kind_name);
+            if let Some(round) = d.round {
+                text.push_str(&format!(" (round {round})"));
+            }
+            if !d.note.is_empty() {
+                text.push_str(&format!(": {}", d.note));
+            }
+            text
+        })
+        .collect();
+    let pending = fixtures
+        .iter()
+        .filter(|f| counts(f.round))
+        .filter(|f| scores.get(&f.id).is_some_and(|s| s.provisional()))
+        .count();
+    let mut first_date: BTreeMap<u32, Option<chrono::DateTime<chrono::Utc>>> = BTreeMap::new();
+    for f in &fixtures {
+        let round = u32::try_from(f.round).unwrap_or(0);
+        let entry = first_date.entry(round).or_insert(f.starts_at);
+        if f.starts_at.is_some() && (entry.is_none() || f.starts_at < *entry) {
+            *entry = f.starts_at;
+        }
+    }
+    let rounds = first_date
+        .into_iter()
+        .map(|(round, date)| RoundChoice {
+            round,
+            label: match date {
+                Some(t) => format!("After round {round} ({})", day(t)),
+                None => format!("After round {round}"),
+            },
+            selected: after == Some(round),
+        })
+        .collect();
+    let href = division_href(&league, &season.name, &division.name);
+    let page = TablePage {
+        ctx: user.ctx(),
+        crumbs: crumbs(&league, &season),
+        fixtures_href: format!("{href}/fixtures"),
+        after,
+        rounds,
+        rows: rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| TableRow {
+                position: i + 1,
+                // Every row is one of `teams`, so it has a name.
+                team: {
+                    let name = names.get(&r.team).copied().unwrap_or_default();
+                    Link::new(name, team_href(&league, TeamId(r.team), name))
+                },
+                played: r.played,
+                won: r.won,
+                drawn: r.drawn,
+                lost: r.lost,
+                boards_for: r.boards_for,
+                boards_against: r.boards_against,
+                games_for: r.games_for,
+                games_against: r.games_against,
+                pegs_for: r.pegs_for,
+                pegs_against: r.pegs_against,
+                deducted: r.deducted,
+                points: r.points,
+            })
+            .collect(),
+        separations,
+        deductions,
+        pending,
+        league,
+        season,
+        division,
+    };
+    Ok(html(&page))
+}
+
+/// For each team placed above the next one while level on points, the
+/// rule that separated them.
+fn separations(rows: &[crate::league::standings::Row], names: &HashMap<i64, &str>) -> Vec<String> {
+    let name = |team: i64| names.get(&team).copied().unwrap_or("?");
+    rows.windows(2)
+        .filter_map(|pair| {
+            let (above, below) = (name(pair[0].team), name(pair[1].team));
+            match pair[0].separated_by? {
+                Separation::Rule(TieBreaker::Points) => None,
+                Separation::Rule(rule) => Some(format!(
+                    "{above} and {below} are level on points; {above} is placed higher on {}.",
+                    rule.label()
+                )),
+                Separation::Level => Some(format!(
+                    "{above} and {below} are level on every rule and are listed by name."
+                )),
+            }
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "public/fixtures.html")]
+struct FixturesPage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    season: Season,
+    division: Division,
+    table_href: String,
+    rounds: Vec<RoundFixtures>,
+    teams: Vec<Link>,
+}
+
+struct RoundFixtures {
+    round: i64,
+    caption: String,
+    rows: Vec<FixtureView>,
+}
+
+pub async fn fixtures(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<DivisionPath>,
+) -> Result<Response> {
+    let (league, season, division) = resolve(&state, &p).await?;
+    let db = state.db();
+    let format = match_format(&season);
+    let scope = FixtureScope::Division(division.id);
+    let lines = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let scores = scores_from_boards(&boards, &format);
+    let formats = HashMap::from([(season.id, format)]);
+    let views = fixture_views(
+        &league,
+        std::slice::from_ref(&season),
+        &formats,
+        &lines,
+        &scores,
+    );
+    let mut rounds: Vec<RoundFixtures> = Vec::new();
+    for (line, view) in lines.iter().zip(views) {
+        match rounds.last_mut() {
+            Some(r) if r.round == line.round => r.rows.push(view),
+            _ => rounds.push(RoundFixtures {
+                round: line.round,
+                caption: match line.starts_at {
+                    Some(t) => format!("Round {}, {}", line.round, day(t)),
+                    None => format!("Round {}", line.round),
+                },
+                rows: vec![view],
+            }),
+        }
+    }
+    let mut teams: BTreeMap<(String, i64), Link> = BTreeMap::new();
+    for f in &lines {
+        for (id, name) in [
+            (f.home_team_id, &f.home_name),
+            (f.away_team_id, &f.away_name),
+        ] {
+            teams
+                .entry((name.clone(), id.0))
+                .or_insert_with(|| Link::new(name.clone(), team_href(&league, id, name)));
+        }
+    }
+    let page = FixturesPage {
+        ctx: user.ctx(),
+        crumbs: crumbs(&league, &season),
+        table_href: division_href(&league, &season.name, &division.name),
+        rounds,
+        teams: teams.into_values().collect(),
+        league,
+        season,
+        division,
+    };
+    Ok(html(&page))
+}

@@ -1,0 +1,366 @@
+//! A league's home, a season's page, and the matches in progress.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::Deserialize;
+
+use crate::db::pages::{FixtureScope, scores_from_boards};
+use crate::db::{FixtureStatus, League, ResultStatus, Season};
+use crate::league::match_format::{MatchFormat, Pairings, Walkover};
+use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
+use crate::rules::{Format, Ruleset};
+
+use super::super::AppState;
+use super::super::auth::MaybeUser;
+use super::super::error::Result;
+use super::super::page::{Ctx, html};
+use super::{
+    FixtureView, Link, division_href, find_league, find_season, fixture_views, league_href,
+    match_format, match_formats, scores_by_season, season_href, today,
+};
+
+/// Results and fixtures the league's home lists.
+const HOME_LIST: usize = 8;
+
+#[derive(Deserialize)]
+pub struct LeaguePath {
+    league: String,
+}
+
+#[derive(Deserialize)]
+pub struct SeasonPath {
+    league: String,
+    season: String,
+}
+
+#[derive(Template)]
+#[template(path = "public/league.html")]
+struct LeaguePage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    /// The current (latest) season, if any.
+    current: Option<Link>,
+    divisions: Vec<DivisionLinks>,
+    seasons: Vec<Link>,
+    recent: Vec<FixtureView>,
+    next: Vec<FixtureView>,
+    live: usize,
+    live_href: String,
+}
+
+struct DivisionLinks {
+    table: Link,
+    fixtures: String,
+}
+
+pub async fn home(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<LeaguePath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let seasons = db.seasons(league.id).await?;
+    let mut page = LeaguePage {
+        ctx: user.ctx(),
+        crumbs: Vec::new(),
+        current: None,
+        divisions: Vec::new(),
+        seasons: seasons
+            .iter()
+            .map(|s| Link::new(s.name.clone(), season_href(&league, &s.name)))
+            .collect(),
+        recent: Vec::new(),
+        next: Vec::new(),
+        live: 0,
+        live_href: format!("{}/live", league_href(&league)),
+        league,
+    };
+    let Some(season) = seasons.first() else {
+        return Ok(html(&page));
+    };
+    let league = &page.league;
+    page.current = Some(Link::new(
+        season.name.clone(),
+        season_href(league, &season.name),
+    ));
+    page.divisions = db
+        .divisions(league.id, season.id)
+        .await?
+        .iter()
+        .map(|d| {
+            let href = division_href(league, &season.name, &d.name);
+            DivisionLinks {
+                fixtures: format!("{href}/fixtures"),
+                table: Link::new(d.name.clone(), href),
+            }
+        })
+        .collect();
+
+    let lines = db
+        .fixture_lines(league.id, &FixtureScope::Season(season.id))
+        .await?;
+    let (start, end) = today();
+    let mut recent: Vec<_> = lines
+        .iter()
+        .filter(|f| f.result_status.is_some() || f.status == FixtureStatus::Walkover)
+        .filter(|f| f.status != FixtureStatus::Void)
+        .collect();
+    recent.sort_by_key(|f| std::cmp::Reverse((f.starts_at, f.id)));
+    recent.truncate(HOME_LIST);
+    let mut next: Vec<_> = lines
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.status,
+                FixtureStatus::Scheduled | FixtureStatus::Postponed
+            )
+        })
+        .filter(|f| f.result_status.is_none())
+        .filter(|f| f.starts_at.is_none_or(|t| t >= start))
+        .collect();
+    next.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id));
+    next.truncate(HOME_LIST);
+    page.live = lines
+        .iter()
+        .filter(|f| {
+            f.result_status.is_some_and(|s| s != ResultStatus::Approved)
+                || f.starts_at.is_some_and(|t| t >= start && t < end)
+        })
+        .count();
+
+    let ids = recent.iter().map(|f| f.id).collect();
+    let boards = db
+        .board_lines(league.id, &FixtureScope::Ids(ids), false)
+        .await?;
+    let formats = HashMap::from([(season.id, match_format(season))]);
+    let scores = scores_from_boards(&boards, &formats[&season.id]);
+    let one = std::slice::from_ref(season);
+    let recent: Vec<_> = recent.into_iter().cloned().collect();
+    let next: Vec<_> = next.into_iter().cloned().collect();
+    page.recent = fixture_views(league, one, &formats, &recent, &scores);
+    page.next = fixture_views(league, one, &formats, &next, &scores);
+    Ok(html(&page))
+}
+
+#[derive(Template)]
+#[template(path = "public/season.html")]
+struct SeasonPage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    season: Season,
+    format: &'static str,
+    rules: Vec<String>,
+    match_format: Vec<String>,
+    divisions: Vec<DivisionTeams>,
+    others: Vec<Link>,
+}
+
+struct DivisionTeams {
+    table: Link,
+    fixtures: String,
+    teams: Vec<Link>,
+}
+
+pub async fn season(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<SeasonPath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let seasons = db.seasons(league.id).await?;
+    let season = find_season(&seasons, &p.season)?.clone();
+    let divisions = db.divisions(league.id, season.id).await?;
+    let entries = db.entry_lines(league.id, season.id).await?;
+    let divisions = divisions
+        .iter()
+        .map(|d| {
+            let href = division_href(&league, &season.name, &d.name);
+            DivisionTeams {
+                fixtures: format!("{href}/fixtures"),
+                table: Link::new(d.name.clone(), href),
+                teams: entries
+                    .iter()
+                    .filter(|e| e.division_id == d.id)
+                    .map(|e| {
+                        Link::new(
+                            e.team_name.clone(),
+                            super::team_href(&league, e.team_id, &e.team_name),
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let page = SeasonPage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        format: season.format.title(),
+        rules: describe_rules(&season),
+        match_format: describe_match_format(&match_format(&season)),
+        divisions,
+        others: seasons
+            .iter()
+            .filter(|s| s.id != season.id)
+            .map(|s| Link::new(s.name.clone(), season_href(&league, &s.name)))
+            .collect(),
+        league,
+        season,
+    };
+    Ok(html(&page))
+}
+
+/// The season's ruleset in sentences.
+fn describe_rules(season: &Season) -> Vec<String> {
+    let r = match season.ruleset() {
+        Ok(r) => r,
+        Err(why) => return vec![format!("The ruleset cannot be read: {why}")],
+    };
+    let mut out = Vec::new();
+    match r.format {
+        Format::FivesAndThrees => {
+            out.push(if r.exact_finish {
+                format!(
+                    "Games to {} exactly: a score that would pass it is disregarded.",
+                    r.target
+                )
+            } else {
+                format!("Games to {}: reaching or passing it wins.", r.target)
+            });
+            if let Some(n) = r.tiles_per_hand {
+                out.push(format!("{n} tiles a hand."));
+            }
+        }
+        Format::AllFives => {
+            out.push(format!("Games to {} or more.", r.target));
+            out.push(match r.blocked_scores {
+                BlockedScores::Total => "A blocked hand scores the other side's count.".into(),
+                BlockedScores::Difference => {
+                    "A blocked hand scores the difference of the counts.".into()
+                }
+            });
+            out.push(match r.penalty_to {
+                PenaltyTo::Opponents => {
+                    format!("Penalties: {} points to the opponents.", r.penalty_points)
+                }
+                PenaltyTo::Offender => {
+                    format!(
+                        "Penalties: {} points off the offender's side.",
+                        r.penalty_points
+                    )
+                }
+            });
+        }
+        Format::HandsWon => {
+            out.push(format!("Sets to {} hands.", r.set_to));
+            out.push(match r.derby {
+                Derby::Capped => {
+                    "After a tied hand the next is worth 2 (1 near the end of the set).".into()
+                }
+                Derby::Growing => "Each tied hand in a row adds 1 to the worth of the next.".into(),
+            });
+            out.push(late_rule(&r));
+        }
+    }
+    out.push(match r.pose {
+        PoseRule::Rotate => "The pose passes to the next player after every hand.".into(),
+        PoseRule::Winner => "The winner of a hand poses the next.".into(),
+    });
+    out
+}
+
+fn late_rule(r: &Ruleset) -> String {
+    let steps: Vec<String> = r
+        .late_games
+        .iter()
+        .map(|&(minutes, games)| {
+            let s = if games == 1 { "" } else { "s" };
+            format!("{games} penalty game{s} from {minutes} minutes")
+        })
+        .collect();
+    let forfeit = match r.late_forfeit_minutes {
+        Some(m) => format!("; the set is forfeited from {m} minutes"),
+        None => String::new(),
+    };
+    format!("Late arrival: {}{forfeit}.", steps.join(", "))
+}
+
+/// The match format in sentences.
+fn describe_match_format(f: &MatchFormat) -> Vec<String> {
+    let p = &f.points;
+    let plural = |n: u32| if n == 1 { "" } else { "s" };
+    let mut out = vec![
+        format!("A match is {}.", f.describe()),
+        format!(
+            "{} point{} a board won; a match won {}, drawn {}, lost {}.",
+            p.board,
+            plural(p.board),
+            p.win,
+            p.draw,
+            p.loss
+        ),
+    ];
+    if p.losing_bonus > 0 {
+        out.push(format!(
+            "Losing by one board earns {} bonus point{}.",
+            p.losing_bonus,
+            plural(p.losing_bonus)
+        ));
+    }
+    out.push(match f.walkover {
+        Walkover::AllBoards => {
+            "A walkover gives every board to the side that did not concede.".into()
+        }
+    });
+    out.push(match f.pairings {
+        Pairings::Captains => "The captains draw the pairings.".into(),
+        Pairings::Secretary => "The secretary sets the order of play.".into(),
+    });
+    out
+}
+
+#[derive(Template)]
+#[template(path = "public/live.html")]
+struct LivePage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    today: String,
+    rows: Vec<FixtureView>,
+}
+
+pub async fn live(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<LeaguePath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let seasons = db.seasons(league.id).await?;
+    let (from, to) = today();
+    let lines = db
+        .fixture_lines(league.id, &FixtureScope::Live { from, to })
+        .await?;
+    let ids = lines.iter().map(|f| f.id).collect();
+    let boards = db
+        .board_lines(league.id, &FixtureScope::Ids(ids), false)
+        .await?;
+    let formats = match_formats(&seasons);
+    let scores = scores_by_season(&lines, &boards, &formats);
+    let mut lines = lines;
+    lines.sort_by_key(|f| (f.starts_at, f.id));
+    let page = LivePage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        today: super::day(from),
+        rows: fixture_views(&league, &seasons, &formats, &lines, &scores),
+        league,
+    };
+    Ok(html(&page))
+}

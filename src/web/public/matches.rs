@@ -1,0 +1,621 @@
+//! A match page: every board, game and hand, with the totals the engine
+//! computes from the stored records (never the stored totals), what was
+//! disregarded, who posed each hand and who poses next.
+
+use std::collections::{HashMap, HashSet};
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope, walkover_score};
+use crate::db::{
+    BoardResult, FixtureId, FixtureStatus, GameResult, League, PlayerId, ResultStatus, Side,
+    StoredResult,
+};
+use crate::league::match_format::MatchFormat;
+use crate::rules::pose::first_poser;
+use crate::rules::{End, Format, Game, GameRecord, Opening, Outcome, PenaltyKind, score};
+
+use super::super::AppState;
+use super::super::auth::MaybeUser;
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html};
+use super::{
+    Link, PenaltyView, division_href, find_league, league_href, match_format, not_found,
+    penalty_views, pending_words, player_href, season_href, team_href, when,
+};
+
+#[derive(Deserialize)]
+pub struct MatchPath {
+    league: String,
+    fixture: String,
+}
+
+#[derive(Template)]
+#[template(path = "public/match.html")]
+struct MatchPage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    home: Link,
+    away: Link,
+    when: String,
+    datetime: String,
+    venue: String,
+    division: Link,
+    round: i64,
+    /// The fixture's state in words.
+    status: String,
+    /// The walkover score, home first, when one side conceded.
+    walkover: Option<String>,
+    result: Option<ResultView>,
+    penalties: Vec<PenaltyView>,
+}
+
+struct ResultView {
+    provisional: bool,
+    /// "approved" or what the provisional badge says.
+    status: String,
+    note: String,
+    version: i64,
+    boards: Vec<BoardView>,
+    /// Boards won, home first.
+    score: [u32; 2],
+    games: [u32; 2],
+    pegs: [u32; 2],
+    /// League points the score is worth, home first.
+    points: (u32, u32),
+    /// Boards neither side has won (unfinished or unreadable).
+    undecided: u32,
+}
+
+struct BoardView {
+    number: usize,
+    kind: &'static str,
+    home: Vec<Link>,
+    away: Vec<Link>,
+    games: Vec<GameView>,
+    /// Games won by each side per the engine, home first.
+    won: [u32; 2],
+    /// Who took the board, in words.
+    verdict: String,
+}
+
+struct GameView {
+    number: usize,
+    /// Who poses first and why: the draw, or the rotation carried on.
+    opening: String,
+    /// The record could not be scored: why.
+    error: Option<String>,
+    home_label: String,
+    away_label: String,
+    /// `hands-won` records have no scoring plays.
+    has_plays: bool,
+    hands: Vec<HandView>,
+    penalties: Vec<String>,
+    /// The engine's totals, home first.
+    totals: [u32; 2],
+    /// The game's result in words.
+    verdict: String,
+    next_pose: String,
+    /// The stored totals disagree with the engine's.
+    mismatch: Option<String>,
+}
+
+struct HandView {
+    number: usize,
+    posed_by: String,
+    home: Vec<PlayView>,
+    away: Vec<PlayView>,
+    end: String,
+    totals: [u32; 2],
+}
+
+struct PlayView {
+    text: String,
+    disregarded: bool,
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<MatchPath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let unknown = || AppError::NotFound(format!("The match `{}`", p.fixture));
+    let id: i64 = p.fixture.parse().map_err(|_| unknown())?;
+    let line = db
+        .fixture_lines(league.id, &FixtureScope::One(FixtureId(id)))
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(unknown)?;
+    let season = db
+        .season(league.id, line.season_id)
+        .await
+        .map_err(|e| not_found(e, "The match's season".into()))?;
+    let format = match_format(&season);
+    let stored = db.result(league.id, line.id).await?;
+    let roster: HashMap<PlayerId, String> = db
+        .fixture_roster(
+            league.id,
+            line.season_id,
+            line.home_team_id,
+            line.away_team_id,
+        )
+        .await?
+        .into_iter()
+        .map(|r| (r.player_id, r.name))
+        .collect();
+    let penalties = db
+        .penalty_lines(league.id, PenaltyScope::Fixture(line.id))
+        .await?;
+
+    let walkover = match (line.status, line.conceded_by) {
+        (FixtureStatus::Walkover, Some(side)) => {
+            let s = walkover_score(&format, side);
+            Some(format!("{}–{}", s.boards[0], s.boards[1]))
+        }
+        _ => None,
+    };
+    // A void fixture or a walkover shows its result, if any, for the
+    // record; the status says it does not count.
+    let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
+    let page = MatchPage {
+        ctx: user.ctx(),
+        crumbs: vec![
+            Link::new(league.name.clone(), league_href(&league)),
+            Link::new(season.name.clone(), season_href(&league, &season.name)),
+            Link::new(
+                line.division_name.clone(),
+                division_href(&league, &season.name, &line.division_name),
+            ),
+        ],
+        home: Link::new(
+            line.home_name.clone(),
+            team_href(&league, line.home_team_id, &line.home_name),
+        ),
+        away: Link::new(
+            line.away_name.clone(),
+            team_href(&league, line.away_team_id, &line.away_name),
+        ),
+        when: line.starts_at.map(when).unwrap_or_default(),
+        datetime: line.starts_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+        venue: line.venue_name.clone().unwrap_or_default(),
+        division: Link::new(
+            line.division_name.clone(),
+            division_href(&league, &season.name, &line.division_name),
+        ),
+        round: line.round,
+        status: fixture_status(&line),
+        walkover,
+        result,
+        penalties: penalty_views(&league, &penalties),
+        league,
+    };
+    Ok(html(&page))
+}
+
+fn fixture_status(line: &FixtureLine) -> String {
+    match (line.status, line.conceded_by) {
+        (FixtureStatus::Scheduled, _) => "scheduled".into(),
+        (FixtureStatus::Postponed, _) => "postponed".into(),
+        (FixtureStatus::Played, _) => "played".into(),
+        (FixtureStatus::Walkover, Some(Side::Home)) => {
+            format!("walkover: {} conceded", line.home_name)
+        }
+        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_name),
+        (FixtureStatus::Void, _) => "void: the match does not count".into(),
+    }
+}
+
+fn result_view(
+    league: &League,
+    line: &FixtureLine,
+    stored: &StoredResult,
+    roster: &HashMap<PlayerId, String>,
+    format: &MatchFormat,
+) -> ResultView {
+    let v = &stored.version;
+    let teams = [line.home_name.as_str(), line.away_name.as_str()];
+    let boards: Vec<BoardView> = stored
+        .result
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            board_view(
+                league,
+                i + 1,
+                b,
+                roster,
+                format,
+                teams,
+                &v.format,
+                &v.options,
+            )
+        })
+        .collect();
+    let mut score = [0, 0];
+    let mut games = [0, 0];
+    let mut pegs = [0, 0];
+    let mut undecided = 0;
+    for (i, b) in boards.iter().enumerate() {
+        let need = format.boards.get(i).map_or(1, MatchFormat::games_to_win);
+        match board_winner(b.won, need) {
+            Some(side) => score[side] += 1,
+            None => undecided += 1,
+        }
+        games[0] += b.won[0];
+        games[1] += b.won[1];
+        for g in &b.games {
+            pegs[0] += g.totals[0];
+            pegs[1] += g.totals[1];
+        }
+    }
+    let provisional = v.status != ResultStatus::Approved;
+    ResultView {
+        provisional,
+        status: if provisional {
+            pending_words(v.status).to_owned()
+        } else {
+            "approved".to_owned()
+        },
+        note: v.status_note.clone(),
+        version: v.version,
+        boards,
+        score,
+        games,
+        pegs,
+        points: format.match_points(score[0], score[1]),
+        undecided,
+    }
+}
+
+/// The side (0 home, 1 away) that took a board: the games it needed, and
+/// more than the other side.
+fn board_winner(won: [u32; 2], need: u32) -> Option<usize> {
+    (0..2).find(|&s| won[s] >= need && won[s] > won[1 - s])
+}
+
+fn names(ids: &[PlayerId], roster: &HashMap<PlayerId, String>) -> Vec<String> {
+    ids.iter()
+        .map(|id| {
+            roster
+                .get(id)
+                .cloned()
+                .unwrap_or_else(|| format!("player {id}"))
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn board_view(
+    league: &League,
+    number: usize,
+    board: &BoardResult,
+    roster: &HashMap<PlayerId, String>,
+    format: &MatchFormat,
+    teams: [&str; 2],
+    version_format: &str,
+    version_options: &Map<String, Value>,
+) -> BoardView {
+    let link = |id: &PlayerId| {
+        let name = roster
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("player {id}"));
+        Link::new(name.clone(), player_href(league, *id, &name))
+    };
+    let home_names: HashSet<String> = names(&board.home, roster).into_iter().collect();
+    let mut won = [0, 0];
+    let games: Vec<GameView> = board
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let (view, winner) = game_view(
+                i + 1,
+                g,
+                &home_names,
+                teams,
+                version_format,
+                version_options,
+            );
+            if let Some(side) = winner {
+                won[side] += 1;
+            }
+            view
+        })
+        .collect();
+    let need = format
+        .boards
+        .get(number - 1)
+        .map_or(1, MatchFormat::games_to_win);
+    let verdict = match board_winner(won, need) {
+        Some(side) => format!(
+            "Board to {}, {} game{} to {}.",
+            teams[side],
+            won[side],
+            if won[side] == 1 { "" } else { "s" },
+            won[1 - side]
+        ),
+        None => format!(
+            "Not decided: {} {}, {} {} (a side needs {need}).",
+            teams[0], won[0], teams[1], won[1]
+        ),
+    };
+    BoardView {
+        number,
+        kind: board.kind.as_str(),
+        home: board.home.iter().map(link).collect(),
+        away: board.away.iter().map(link).collect(),
+        games,
+        won,
+        verdict,
+    }
+}
+
+/// The record as it is scored: the result version's ruleset options (the
+/// season's when it was written) under the record's own.
+fn scoring_record(
+    record: &GameRecord,
+    version_format: &str,
+    version_options: &Map<String, Value>,
+) -> GameRecord {
+    let mut record = record.clone();
+    if record.format == version_format && !version_options.is_empty() {
+        let mut options = version_options.clone();
+        options.extend(record.options.take().unwrap_or_default());
+        record.options = Some(options);
+    }
+    record
+}
+
+/// A game as the page shows it, and the side (0 home, 1 away) that won it.
+fn game_view(
+    number: usize,
+    result: &GameResult,
+    home_names: &HashSet<String>,
+    teams: [&str; 2],
+    version_format: &str,
+    version_options: &Map<String, Value>,
+) -> (GameView, Option<usize>) {
+    let record = scoring_record(&result.record, version_format, version_options);
+    let scored = Game::from_record(&record).and_then(|game| {
+        let outcome = score(&game)?;
+        Ok((game, outcome))
+    });
+    let (game, outcome) = match scored {
+        Ok(x) => x,
+        Err(e) => {
+            let label = |i: usize| {
+                record
+                    .sides
+                    .get(i)
+                    .map(|s| s.join(" & "))
+                    .unwrap_or_default()
+            };
+            let view = GameView {
+                number,
+                opening: String::new(),
+                error: Some(format!("This game's record cannot be scored: {e}.")),
+                home_label: label(0),
+                away_label: label(1),
+                has_plays: false,
+                hands: Vec::new(),
+                penalties: Vec::new(),
+                totals: [0, 0],
+                verdict: "Not counted: the record is not valid.".into(),
+                next_pose: String::new(),
+                mismatch: None,
+            };
+            return (view, None);
+        }
+    };
+    // Which side of the record is the home team's.
+    let home = (0..2)
+        .find(|&s| {
+            game.sides[s]
+                .iter()
+                .any(|&seat| home_names.contains(&game.players[seat]))
+        })
+        .unwrap_or(0);
+    let away = 1 - home;
+    let name = |seat: usize| game.players[seat].clone();
+    let label = |side: usize| {
+        game.sides[side]
+            .iter()
+            .map(|&s| name(s))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let (home_label, away_label) = (label(home), label(away));
+    let team_of = |side: usize| if side == home { teams[0] } else { teams[1] };
+    let format = game.ruleset.format;
+
+    let opening = match &game.opening {
+        Opening::Draw(tiles) => {
+            let drawn: Vec<String> = tiles
+                .iter()
+                .enumerate()
+                .map(|(seat, t)| format!("{} {t}", name(seat)))
+                .collect();
+            format!(
+                "Draw for pose: {}; {} poses first.",
+                drawn.join(", "),
+                name(first_poser(&game))
+            )
+        }
+        Opening::Pose(seat) => format!(
+            "{} poses first: the rotation of pose carries on from the board's last game.",
+            name(*seat)
+        ),
+    };
+
+    let hands = game
+        .hands
+        .iter()
+        .zip(&outcome.hands)
+        .enumerate()
+        .map(|(h, (hand, out))| {
+            let mut plays = [Vec::new(), Vec::new()];
+            for (i, play) in hand.plays.iter().enumerate() {
+                // The column names a singles player; a pair's plays say
+                // which partner made them.
+                let side = game.side_of[play.by];
+                let mut text = if game.sides[side].len() == 1 {
+                    play.points.to_string()
+                } else {
+                    format!("{} {}", name(play.by), play.points)
+                };
+                if play.out && format == Format::FivesAndThrees {
+                    text.push_str(" + 1, chipped out");
+                } else if play.out {
+                    text.push_str(", out");
+                }
+                if play.muggins {
+                    text.push_str(" (muggins)");
+                }
+                plays[if side == home { 0 } else { 1 }].push(PlayView {
+                    text,
+                    disregarded: out.disregarded.contains(&(i + 1)),
+                });
+            }
+            let mut end = match &hand.end {
+                None => "game won during the hand".to_owned(),
+                Some(End::Out { player, left }) if format == Format::AllFives => {
+                    let opponents = 1 - game.side_of[*player];
+                    let held: Vec<String> = game.sides[opponents]
+                        .iter()
+                        .map(|&s| format!("{} {}", name(s), left[s]))
+                        .collect();
+                    format!(
+                        "out by {}; opponents held {}",
+                        name(*player),
+                        held.join(", ")
+                    )
+                }
+                Some(End::Out { player, .. }) => format!("out by {}", name(*player)),
+                Some(End::Blocked { pips }) => {
+                    let counts: Vec<String> = (0..game.players.len())
+                        .map(|s| format!("{} {}", name(s), pips[s]))
+                        .collect();
+                    format!("blocked: {}", counts.join(", "))
+                }
+                Some(End::Abandoned) => "abandoned: void".to_owned(),
+            };
+            if format == Format::HandsWon {
+                match out.winner {
+                    Some(side) => end.push_str(&format!(
+                        "; won by {} ({} game{})",
+                        label(side),
+                        out.worth,
+                        if out.worth == 1 { "" } else { "s" }
+                    )),
+                    None if hand.end.is_some() => end.push_str("; nobody wins the hand"),
+                    None => {}
+                }
+            }
+            let [home_plays, away_plays] = plays;
+            HandView {
+                number: h + 1,
+                posed_by: name(out.posed_by),
+                home: home_plays,
+                away: away_plays,
+                end,
+                totals: [out.totals_after[home], out.totals_after[away]],
+            }
+        })
+        .collect();
+
+    let penalties = game
+        .penalties
+        .iter()
+        .map(|p| {
+            let what = match p.kind {
+                PenaltyKind::Talking => "talking to partner".to_owned(),
+                PenaltyKind::Exposed => "exposed tile".to_owned(),
+                PenaltyKind::Late { minutes } => format!("late by {minutes} minutes"),
+                PenaltyKind::Violation => "rules violation".to_owned(),
+            };
+            let when = if p.before_hand >= game.hands.len() {
+                "After the last hand".to_owned()
+            } else {
+                format!("Before hand {}", p.before_hand + 1)
+            };
+            format!(
+                "{when}: {} ({}), {what}.",
+                name(p.player),
+                team_of(game.side_of[p.player])
+            )
+        })
+        .collect();
+
+    let totals = [outcome.totals[home], outcome.totals[away]];
+    let verdict = match (outcome.finished, outcome.winner) {
+        (true, Some(w)) => {
+            let lost = 1 - w;
+            format!(
+                "Won by {} ({}), {}–{}.",
+                label(w),
+                team_of(w),
+                outcome.totals[w],
+                outcome.totals[lost]
+            )
+        }
+        _ => format!(
+            "Not finished: {} {}, {} {}.",
+            home_label, totals[0], away_label, totals[1]
+        ),
+    };
+    let next_pose = if outcome.finished {
+        format!(
+            "{} poses the first hand of the next game on this board.",
+            name(outcome.next_pose)
+        )
+    } else {
+        format!("{} poses the next hand.", name(outcome.next_pose))
+    };
+    let mismatch = mismatch(result, &outcome);
+    let winner = outcome
+        .finished
+        .then_some(outcome.winner)
+        .flatten()
+        .map(|w| if w == home { 0 } else { 1 });
+    let view = GameView {
+        number,
+        opening,
+        error: None,
+        home_label,
+        away_label,
+        has_plays: format != Format::HandsWon,
+        hands,
+        penalties,
+        totals,
+        verdict,
+        next_pose,
+        mismatch,
+    };
+    (view, winner)
+}
+
+/// Says so when the outcome stored with a game differs from the engine's.
+fn mismatch(result: &GameResult, outcome: &Outcome) -> Option<String> {
+    let stored = result.outcome.as_ref()?;
+    let computed = [i64::from(outcome.totals[0]), i64::from(outcome.totals[1])];
+    let same = stored.totals == computed
+        && stored.finished == outcome.finished
+        && stored.winner == outcome.winner;
+    (!same).then(|| {
+        format!(
+            "The totals stored with this game ({}–{}) differ from what its hands give ({}–{}); \
+             this page shows the hands' totals.",
+            stored.totals[0], stored.totals[1], computed[0], computed[1]
+        )
+    })
+}

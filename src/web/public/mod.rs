@@ -1,0 +1,423 @@
+//! The public pages: everything anyone may read without signing in. A
+//! league's home, its seasons, each division's table and fixtures, team and
+//! player pages, each match hand by hand, and the matches in progress.
+//!
+//! Addresses are made to be read and shared: a season or division is named
+//! by its name made URL-safe (`/leagues/paphos/2026-27/division-1`), a team
+//! or player by its id and name (`/leagues/paphos/teams/12-the-crown-a`).
+//!
+//! Each page makes a fixed number of queries, whatever the size of the
+//! league (`db::pages` has the reads shaped for them); no page needs
+//! JavaScript, and every state is said in words, not colour alone.
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::routing::get;
+use chrono::{DateTime, NaiveTime, Utc};
+
+use crate::db::pages::{
+    BoardLine, FixtureLine, PenaltyLine, Score, fixture_score, scores_from_boards,
+};
+use crate::db::{
+    Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, PlayerId, ResultStatus,
+    Season, SeasonId, Side, TeamId,
+};
+use crate::league::match_format::MatchFormat;
+
+use super::AppState;
+use super::error::{AppError, Result, urlencode};
+
+mod division;
+mod league;
+mod matches;
+mod player;
+mod team;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/leagues/{league}", get(league::home))
+        .route("/leagues/{league}/live", get(league::live))
+        .route("/leagues/{league}/teams/{team}", get(team::page))
+        .route("/leagues/{league}/players/{player}", get(player::page))
+        .route("/leagues/{league}/matches/{fixture}", get(matches::page))
+        .route("/leagues/{league}/{season}", get(league::season))
+        .route(
+            "/leagues/{league}/{season}/{division}",
+            get(division::table),
+        )
+        .route(
+            "/leagues/{league}/{season}/{division}/fixtures",
+            get(division::fixtures),
+        )
+}
+
+// ---------------------------------------------------------------------------
+// Addresses
+
+/// A name made URL-safe: lowercase, each run of anything but letters and
+/// digits one `-`, none at either end (`2026/27` -> `2026-27`).
+pub fn slug(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() { "-".to_owned() } else { out }
+}
+
+/// `12-the-crown-a` -> `(12, "the-crown-a")`; `12` -> `(12, "")`.
+fn split_id_slug(text: &str) -> Option<(i64, &str)> {
+    let (id, rest) = text.split_once('-').unwrap_or((text, ""));
+    let id: i64 = id.parse().ok()?;
+    (id > 0).then_some((id, rest))
+}
+
+fn league_href(league: &League) -> String {
+    format!("/leagues/{}", urlencode(&league.short_name))
+}
+
+fn season_href(league: &League, season: &str) -> String {
+    format!("{}/{}", league_href(league), slug(season))
+}
+
+fn division_href(league: &League, season: &str, division: &str) -> String {
+    format!("{}/{}", season_href(league, season), slug(division))
+}
+
+fn team_href(league: &League, id: TeamId, name: &str) -> String {
+    format!("{}/teams/{}-{}", league_href(league), id, slug(name))
+}
+
+fn player_href(league: &League, id: PlayerId, name: &str) -> String {
+    format!("{}/players/{}-{}", league_href(league), id, slug(name))
+}
+
+fn match_href(league: &League, id: FixtureId) -> String {
+    format!("{}/matches/{}", league_href(league), id)
+}
+
+/// A link as a page shows it.
+#[derive(Debug, Clone)]
+pub struct Link {
+    pub text: String,
+    pub href: String,
+}
+
+impl Link {
+    fn new(text: impl Into<String>, href: impl Into<String>) -> Link {
+        Link {
+            text: text.into(),
+            href: href.into(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Finding what an address names
+
+/// The league of `short_name`, or the 404 page.
+async fn find_league(db: &Db, short_name: &str) -> Result<League> {
+    db.league_by_short_name(short_name)
+        .await
+        .map_err(|e| not_found(e, format!("The league `{short_name}`")))
+}
+
+/// A record that is not there is a 404 that names it in the reader's words.
+fn not_found(e: DbError, what: String) -> AppError {
+    match e {
+        DbError::NotFound(_) => AppError::NotFound(what),
+        other => other.into(),
+    }
+}
+
+/// The season whose name makes `season_slug`, from the league's seasons.
+fn find_season<'a>(seasons: &'a [Season], season_slug: &str) -> Result<&'a Season> {
+    seasons
+        .iter()
+        .find(|s| slug(&s.name) == season_slug)
+        .ok_or_else(|| AppError::NotFound(format!("The season `{season_slug}`")))
+}
+
+fn find_division<'a>(divisions: &'a [Division], division_slug: &str) -> Result<&'a Division> {
+    divisions
+        .iter()
+        .find(|d| slug(&d.name) == division_slug)
+        .ok_or_else(|| AppError::NotFound(format!("The division `{division_slug}`")))
+}
+
+/// A season's match format; one that cannot be read (written by hand, or
+/// by an older version) is logged and read as its format's default, so
+/// the pages still show.
+fn match_format(season: &Season) -> MatchFormat {
+    MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
+        tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
+        MatchFormat::default_for(season.format)
+    })
+}
+
+/// Every season's match format, for listings that span seasons.
+fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat> {
+    seasons.iter().map(|s| (s.id, match_format(s))).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Dates
+
+/// A date as a person reads it: `Thu 10 Sep 2026`.
+fn day(t: DateTime<Utc>) -> String {
+    t.format("%a %-d %b %Y").to_string()
+}
+
+/// A date and time: `Thu 10 Sep 2026, 19:30 UTC`. Times are kept in UTC;
+/// leagues have no time zone of their own yet, so the page says so.
+fn when(t: DateTime<Utc>) -> String {
+    format!("{}, {} UTC", day(t), t.format("%H:%M"))
+}
+
+/// The start of today (UTC) and of tomorrow.
+fn today() -> (DateTime<Utc>, DateTime<Utc>) {
+    let start = Utc::now().date_naive().and_time(NaiveTime::MIN).and_utc();
+    (start, start + chrono::Duration::days(1))
+}
+
+// ---------------------------------------------------------------------------
+// Fixture lines as pages list them
+
+/// One fixture of a listing, ready to show.
+#[derive(Debug, Clone)]
+pub struct FixtureView {
+    pub href: String,
+    pub round: i64,
+    /// Shown date; empty when none is set.
+    pub when: String,
+    /// The same as an ISO time, for `<time datetime>`.
+    pub datetime: String,
+    pub division: Link,
+    pub home: Link,
+    pub away: Link,
+    pub venue: String,
+    /// Boards, home first (`6–3`); empty when there is no score.
+    pub score: String,
+    /// The state in words: `postponed`, `void`, `walkover: ... conceded`,
+    /// `to play`, `played`.
+    pub state: String,
+    /// A result not yet approved: marked, never counted.
+    pub provisional: bool,
+    /// What the provisional badge says (`provisional: entered`).
+    pub badge: String,
+}
+
+/// What a result's status is called on a badge.
+fn pending_words(status: ResultStatus) -> &'static str {
+    match status {
+        ResultStatus::Entered => "provisional: entered, awaiting confirmation",
+        ResultStatus::Confirmed => "provisional: confirmed, awaiting approval",
+        ResultStatus::Disputed => "provisional: disputed",
+        ResultStatus::Approved => "approved",
+    }
+}
+
+fn fixture_view(
+    league: &League,
+    season_name: &str,
+    line: &FixtureLine,
+    scores: &HashMap<FixtureId, Score>,
+    format: &MatchFormat,
+) -> FixtureView {
+    let mut score = fixture_score(line, scores, format);
+    // A result with no boards yet still has a status to show.
+    if score.is_none()
+        && line.result_status.is_some()
+        && !matches!(line.status, FixtureStatus::Void | FixtureStatus::Walkover)
+    {
+        score = Some(Score {
+            boards: [0, 0],
+            games: [0, 0],
+            pegs: [0, 0],
+            status: line.result_status,
+        });
+    }
+    let state = match (line.status, line.conceded_by) {
+        (FixtureStatus::Void, _) => "void".to_owned(),
+        (FixtureStatus::Walkover, Some(Side::Home)) => {
+            format!("walkover: {} conceded", line.home_name)
+        }
+        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_name),
+        (FixtureStatus::Postponed, _) if score.is_none() => "postponed".to_owned(),
+        _ if score.is_some() => "played".to_owned(),
+        _ => "to play".to_owned(),
+    };
+    let provisional = score.is_some_and(|s| s.provisional());
+    FixtureView {
+        href: match_href(league, line.id),
+        round: line.round,
+        when: line.starts_at.map(when).unwrap_or_default(),
+        datetime: line.starts_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+        division: Link::new(
+            line.division_name.clone(),
+            division_href(league, season_name, &line.division_name),
+        ),
+        home: Link::new(
+            line.home_name.clone(),
+            team_href(league, line.home_team_id, &line.home_name),
+        ),
+        away: Link::new(
+            line.away_name.clone(),
+            team_href(league, line.away_team_id, &line.away_name),
+        ),
+        venue: line.venue_name.clone().unwrap_or_default(),
+        score: score
+            .map(|s| format!("{}–{}", s.boards[0], s.boards[1]))
+            .unwrap_or_default(),
+        state,
+        provisional,
+        badge: score
+            .and_then(|s| s.status)
+            .filter(|_| provisional)
+            .map(|s| pending_words(s).to_owned())
+            .unwrap_or_default(),
+    }
+}
+
+/// Each fixture's score from its board lines, under its own season's
+/// match format (a listing may span seasons).
+fn scores_by_season(
+    lines: &[FixtureLine],
+    boards: &[BoardLine],
+    formats: &HashMap<SeasonId, MatchFormat>,
+) -> HashMap<FixtureId, Score> {
+    let season_of: HashMap<FixtureId, SeasonId> =
+        lines.iter().map(|f| (f.id, f.season_id)).collect();
+    let mut by_season: HashMap<SeasonId, Vec<BoardLine>> = HashMap::new();
+    for b in boards {
+        if let Some(season) = season_of.get(&b.fixture_id) {
+            by_season.entry(*season).or_default().push(b.clone());
+        }
+    }
+    by_season
+        .into_iter()
+        .filter_map(|(season, boards)| Some(scores_from_boards(&boards, formats.get(&season)?)))
+        .flatten()
+        .collect()
+}
+
+/// Fixture lines of possibly several seasons as views.
+fn fixture_views(
+    league: &League,
+    seasons: &[Season],
+    formats: &HashMap<SeasonId, MatchFormat>,
+    lines: &[FixtureLine],
+    scores: &HashMap<FixtureId, Score>,
+) -> Vec<FixtureView> {
+    let names: HashMap<SeasonId, &str> = seasons.iter().map(|s| (s.id, s.name.as_str())).collect();
+    lines
+        .iter()
+        .filter_map(|line| {
+            let format = formats.get(&line.season_id)?;
+            let season = names.get(&line.season_id)?;
+            Some(fixture_view(league, season, line, scores, format))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Penalties as pages list them
+
+/// A penalty, said in words: what, how much, against whom, where, why.
+#[derive(Debug, Clone)]
+pub struct PenaltyView {
+    pub kind: String,
+    pub amount: String,
+    /// The team or player it is against.
+    pub against: Option<Link>,
+    /// The match it was given in.
+    pub fixture: Option<Link>,
+    pub season: String,
+    pub note: String,
+    pub recorded: String,
+    /// Withdrawn: shown struck through and said in words.
+    pub withdrawn: bool,
+}
+
+fn plural(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn penalty_amount(effect: PenaltyEffect, amount: i64) -> String {
+    match effect {
+        PenaltyEffect::LeaguePoints => {
+            format!(
+                "{} deducted",
+                plural(amount, "league point", "league points")
+            )
+        }
+        PenaltyEffect::GamePoints => format!("{} in the game", plural(amount, "point", "points")),
+        PenaltyEffect::PenaltyGames => plural(amount, "penalty game", "penalty games"),
+        PenaltyEffect::Fine => format!("fine of £{}.{:02}", amount / 100, amount % 100),
+        PenaltyEffect::Warning => "warning".to_owned(),
+    }
+}
+
+fn penalty_view(league: &League, p: &PenaltyLine) -> PenaltyView {
+    let against = match (&p.team_id, &p.team_name, &p.player_id, &p.player_name) {
+        (Some(id), Some(name), _, _) => Some(Link::new(name.clone(), team_href(league, *id, name))),
+        (_, _, Some(id), Some(name)) => {
+            Some(Link::new(name.clone(), player_href(league, *id, name)))
+        }
+        _ => None,
+    };
+    let fixture = p.fixture_id.map(|id| {
+        let text = match (p.fixture_round, p.fixture_starts_at) {
+            (Some(round), Some(t)) => format!("round {round} match, {}", day(t)),
+            (Some(round), None) => format!("round {round} match"),
+            _ => "the match".to_owned(),
+        };
+        Link::new(text, match_href(league, id))
+    });
+    PenaltyView {
+        kind: p.kind_name.clone(),
+        amount: penalty_amount(p.effect, p.amount),
+        against,
+        fixture,
+        season: p.season_name.clone(),
+        note: p.note.clone(),
+        recorded: day(p.recorded_at),
+        withdrawn: p.voided_at.is_some(),
+    }
+}
+
+fn penalty_views(league: &League, lines: &[PenaltyLine]) -> Vec<PenaltyView> {
+    lines.iter().map(|p| penalty_view(league, p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_readable_and_safe() {
+        assert_eq!(slug("2026/27"), "2026-27");
+        assert_eq!(slug("Division 1"), "division-1");
+        assert_eq!(slug("The Crown 'A'"), "the-crown-a");
+        assert_eq!(slug("  --Premier--  "), "premier");
+        assert_eq!(slug("Café Ωmega"), "café-ωmega");
+        assert_eq!(slug("<script>"), "script");
+        assert_eq!(slug("!!"), "-");
+    }
+
+    #[test]
+    fn ids_with_slugs() {
+        assert_eq!(split_id_slug("12-the-crown-a"), Some((12, "the-crown-a")));
+        assert_eq!(split_id_slug("12"), Some((12, "")));
+        assert_eq!(split_id_slug("x-12"), None);
+        assert_eq!(split_id_slug("-3"), None);
+        assert_eq!(split_id_slug("0-zero"), None);
+    }
+}

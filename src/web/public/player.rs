@@ -1,0 +1,206 @@
+//! A player's page: teams by season, games played and won, recent games,
+//! penalties.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use crate::db::pages::{PenaltyScope, seats_by_game};
+use crate::db::{League, Player, PlayerId, ResultStatus, Side};
+
+use super::super::AppState;
+use super::super::auth::MaybeUser;
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html};
+use super::{
+    Link, PenaltyView, day, division_href, find_league, league_href, match_href, not_found,
+    penalty_views, pending_words, player_href, season_href, slug, split_id_slug, team_href,
+};
+
+/// Games the page lists.
+const RECENT_GAMES: i64 = 20;
+
+#[derive(Deserialize)]
+pub struct PlayerPath {
+    league: String,
+    player: String,
+}
+
+#[derive(Template)]
+#[template(path = "public/player.html")]
+struct PlayerPage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    player: Player,
+    seasons: Vec<SeasonView>,
+    total: (i64, i64, String),
+    games: Vec<GameView>,
+    penalties: Vec<PenaltyView>,
+}
+
+struct SeasonView {
+    season: Link,
+    team: Link,
+    division: Link,
+    played: i64,
+    won: i64,
+    rate: String,
+}
+
+struct GameView {
+    when: String,
+    datetime: String,
+    href: String,
+    /// "The Crown A v The Anchor".
+    fixture: String,
+    /// Which team the player played for.
+    team: String,
+    board: i64,
+    game: i64,
+    partners: Vec<Link>,
+    opponents: Vec<Link>,
+    /// The player's side first: `61–45`.
+    score: String,
+    result: &'static str,
+    provisional: bool,
+    badge: String,
+}
+
+/// A win rate in whole percent, or a dash before any game.
+fn rate(played: i64, won: i64) -> String {
+    if played == 0 {
+        "–".to_owned()
+    } else {
+        format!("{}%", (won * 100 + played / 2) / played)
+    }
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<PlayerPath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let unknown = || AppError::NotFound(format!("The player `{}`", p.player));
+    let (id, given) = split_id_slug(&p.player).ok_or_else(unknown)?;
+    let player = db
+        .player(league.id, PlayerId(id))
+        .await
+        .map_err(|e| not_found(e, format!("The player `{}`", p.player)))?;
+    if given != slug(&player.name) {
+        let href = player_href(&league, player.id, &player.name);
+        return Ok(Redirect::permanent(&href).into_response());
+    }
+    let registrations = db.player_seasons(league.id, player.id).await?;
+    let counts: HashMap<_, _> = db
+        .player_season_games(league.id, player.id)
+        .await?
+        .into_iter()
+        .map(|g| (g.season_id, (g.played, g.won)))
+        .collect();
+    let seasons: Vec<SeasonView> = registrations
+        .iter()
+        .map(|r| {
+            let (played, won) = counts.get(&r.season_id).copied().unwrap_or((0, 0));
+            SeasonView {
+                season: Link::new(r.season_name.clone(), season_href(&league, &r.season_name)),
+                team: Link::new(
+                    r.team_name.clone(),
+                    team_href(&league, r.team_id, &r.team_name),
+                ),
+                division: Link::new(
+                    r.division_name.clone(),
+                    division_href(&league, &r.season_name, &r.division_name),
+                ),
+                played,
+                won,
+                rate: rate(played, won),
+            }
+        })
+        .collect();
+    let (played, won) = counts
+        .values()
+        .fold((0, 0), |(p, w), &(gp, gw)| (p + gp, w + gw));
+
+    let recent = db
+        .player_recent_games(league.id, player.id, RECENT_GAMES)
+        .await?;
+    let ids: Vec<i64> = recent.iter().map(|g| g.game_id).collect();
+    let seats = seats_by_game(db.game_seats(league.id, &ids).await?);
+    let games = recent
+        .iter()
+        .map(|g| {
+            let others = seats.get(&g.game_id).map(Vec::as_slice).unwrap_or_default();
+            let link = |s: &crate::db::pages::GameSeat| {
+                Link::new(s.name.clone(), player_href(&league, s.player_id, &s.name))
+            };
+            let (mine, theirs) = match g.team_side {
+                Side::Home => (&g.home_name, &g.away_name),
+                Side::Away => (&g.away_name, &g.home_name),
+            };
+            let (score, result) = match g.totals {
+                Some(t) => {
+                    let (me, them) = if g.side == 0 {
+                        (t[0], t[1])
+                    } else {
+                        (t[1], t[0])
+                    };
+                    let result = match (g.finished, g.winner_side) {
+                        (Some(true), Some(w)) if w == g.side => "won",
+                        (Some(true), Some(_)) => "lost",
+                        _ => "not finished",
+                    };
+                    (format!("{me}–{them}"), result)
+                }
+                None => (String::new(), "not scored"),
+            };
+            let provisional = g.result_status != ResultStatus::Approved;
+            GameView {
+                when: g.starts_at.map(day).unwrap_or_default(),
+                datetime: g.starts_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+                href: format!("{}#board-{}", match_href(&league, g.fixture_id), g.board),
+                fixture: format!("{} v {}", g.home_name, g.away_name),
+                team: format!("for {mine} against {theirs}"),
+                board: g.board,
+                game: g.game,
+                partners: others
+                    .iter()
+                    .filter(|s| s.side == g.side && s.player_id != player.id)
+                    .map(link)
+                    .collect(),
+                opponents: others
+                    .iter()
+                    .filter(|s| s.side != g.side)
+                    .map(link)
+                    .collect(),
+                score,
+                result,
+                provisional,
+                badge: if provisional {
+                    pending_words(g.result_status).to_owned()
+                } else {
+                    String::new()
+                },
+            }
+        })
+        .collect();
+    let penalties = db
+        .penalty_lines(league.id, PenaltyScope::Player(player.id))
+        .await?;
+    let page = PlayerPage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        seasons,
+        total: (played, won, rate(played, won)),
+        games,
+        penalties: penalty_views(&league, &penalties),
+        league,
+        player,
+    };
+    Ok(html(&page))
+}

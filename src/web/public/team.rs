@@ -1,0 +1,169 @@
+//! A team's page: venue, captains, this season's players, fixtures and
+//! results, and the penalties against it.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use crate::db::pages::{FixtureScope, PenaltyScope, TeamInfo};
+use crate::db::{League, TeamId};
+
+use super::super::AppState;
+use super::super::auth::MaybeUser;
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html};
+use super::{
+    FixtureView, Link, PenaltyView, division_href, find_league, fixture_views, league_href,
+    match_formats, not_found, penalty_views, player_href, scores_by_season, season_href, slug,
+    split_id_slug, team_href,
+};
+
+#[derive(Deserialize)]
+pub struct TeamPath {
+    league: String,
+    team: String,
+}
+
+#[derive(Template)]
+#[template(path = "public/team.html")]
+struct TeamPage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    team: TeamInfo,
+    /// The latest season the team was entered in, and its division there.
+    season: Option<Link>,
+    division: Option<Link>,
+    captains: Vec<Link>,
+    players: Vec<Link>,
+    fixtures: Vec<FixtureView>,
+    /// Approved results and walkovers: played, won, drawn, lost.
+    record: [u32; 4],
+    penalties: Vec<PenaltyView>,
+    history: Vec<(Link, Link)>,
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<TeamPath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let unknown = || AppError::NotFound(format!("The team `{}`", p.team));
+    let (id, given) = split_id_slug(&p.team).ok_or_else(unknown)?;
+    let team = db
+        .team_info(league.id, TeamId(id))
+        .await
+        .map_err(|e| not_found(e, format!("The team `{}`", p.team)))?;
+    if given != slug(&team.name) {
+        let href = team_href(&league, team.id, &team.name);
+        return Ok(Redirect::permanent(&href).into_response());
+    }
+    let entries = db.team_entry_lines(league.id, team.id).await?;
+    let mut page = TeamPage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        season: None,
+        division: None,
+        captains: Vec::new(),
+        players: Vec::new(),
+        fixtures: Vec::new(),
+        record: [0; 4],
+        penalties: Vec::new(),
+        history: entries
+            .iter()
+            .map(|e| {
+                (
+                    Link::new(e.season_name.clone(), season_href(&league, &e.season_name)),
+                    Link::new(
+                        e.division_name.clone(),
+                        division_href(&league, &e.season_name, &e.division_name),
+                    ),
+                )
+            })
+            .collect(),
+        league,
+        team,
+    };
+    let Some(current) = entries.first() else {
+        return Ok(html(&page));
+    };
+    let (league, team) = (&page.league, &page.team);
+    let season_id = current.season_id;
+    page.season = Some(Link::new(
+        current.season_name.clone(),
+        season_href(league, &current.season_name),
+    ));
+    page.division = Some(Link::new(
+        current.division_name.clone(),
+        division_href(league, &current.season_name, &current.division_name),
+    ));
+    let to_link = |p: crate::db::Player| {
+        let href = player_href(league, p.id, &p.name);
+        Link::new(p.name, href)
+    };
+    page.captains = db
+        .captains(league.id, season_id, team.id)
+        .await?
+        .into_iter()
+        .map(to_link)
+        .collect();
+    page.players = db
+        .team_players(league.id, season_id, team.id)
+        .await?
+        .into_iter()
+        .map(to_link)
+        .collect();
+
+    let seasons = db.seasons(league.id).await?;
+    let formats = match_formats(&seasons);
+    let scope = FixtureScope::Team {
+        season: season_id,
+        team: team.id,
+    };
+    let lines = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let scores = scores_by_season(&lines, &boards, &formats);
+    page.fixtures = fixture_views(league, &seasons, &formats, &lines, &scores);
+    let home_of: HashMap<_, _> = lines
+        .iter()
+        .map(|f| (f.id, f.home_team_id == team.id))
+        .collect();
+    for f in &lines {
+        let Some(format) = formats.get(&f.season_id) else {
+            continue;
+        };
+        let Some(score) = crate::db::pages::fixture_score(f, &scores, format) else {
+            continue;
+        };
+        if score.provisional() {
+            continue;
+        }
+        let (mine, theirs) = if home_of[&f.id] {
+            (score.boards[0], score.boards[1])
+        } else {
+            (score.boards[1], score.boards[0])
+        };
+        page.record[0] += 1;
+        page.record[match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 2,
+            std::cmp::Ordering::Less => 3,
+        }] += 1;
+    }
+    let penalties = db
+        .penalty_lines(
+            league.id,
+            PenaltyScope::Team {
+                season: season_id,
+                team: team.id,
+            },
+        )
+        .await?;
+    page.penalties = penalty_views(league, &penalties);
+    Ok(html(&page))
+}

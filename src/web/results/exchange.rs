@@ -1,0 +1,282 @@
+//! Results in and out: a match's games as game records (RULES.md JSON), and
+//! a season's fixtures, results and penalties as CSV.
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use crate::db::pages::{self, FixtureScope, PenaltyScope};
+use crate::db::{FixtureId, SeasonId};
+use crate::league::card::game_text;
+use crate::league::match_format::MatchFormat;
+use crate::rules::GameRecord;
+
+use super::super::AppState;
+use super::super::csrf::CsrfForm;
+use super::super::error::{AppError, Result};
+use super::FixtureAccess;
+use super::card::{Fields, game_field, render_fields, slot_field};
+
+/// A match's result as a file: its boards' players by name and its games as
+/// RULES.md game records, which `boneyard score` reads one by one.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchFile {
+    pub home: String,
+    pub away: String,
+    pub boards: Vec<BoardFile>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFile {
+    pub kind: String,
+    pub home: Vec<String>,
+    pub away: Vec<String>,
+    pub games: Vec<GameRecord>,
+}
+
+pub async fn export_games(
+    State(state): State<AppState>,
+    Path((league, fixture)): Path<(String, i64)>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = db.league_by_short_name(&league).await?;
+    let fixture = db.fixture(league.id, FixtureId(fixture)).await?;
+    let stored = db
+        .result(league.id, fixture.id)
+        .await?
+        .ok_or_else(|| AppError::NotFound("A result for this match".into()))?;
+    let home = db.team(league.id, fixture.home_team_id).await?;
+    let away = db.team(league.id, fixture.away_team_id).await?;
+    let roster = db
+        .fixture_roster(
+            league.id,
+            fixture.season_id,
+            fixture.home_team_id,
+            fixture.away_team_id,
+        )
+        .await?;
+    let name = |id: &crate::db::PlayerId| {
+        roster
+            .iter()
+            .find(|r| r.player_id == *id)
+            .map_or_else(|| id.to_string(), |r| r.name.clone())
+    };
+    let file = MatchFile {
+        home: home.name,
+        away: away.name,
+        boards: stored
+            .result
+            .boards
+            .iter()
+            .map(|b| BoardFile {
+                kind: b.kind.to_string(),
+                home: b.home.iter().map(name).collect(),
+                away: b.away.iter().map(name).collect(),
+                games: b.games.iter().map(|g| g.record.clone()).collect(),
+            })
+            .collect(),
+    };
+    let body = serde_json::to_string_pretty(&file)
+        .map_err(|e| AppError::Internal(format!("writing the games: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"match-{}.json\"", fixture.id),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+pub struct ImportForm {
+    #[serde(default)]
+    json: String,
+}
+
+/// Reads a match file into the card, to be checked and submitted like a
+/// typed one: nothing is stored by the import itself.
+pub async fn import_games(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    CsrfForm(form): CsrfForm<ImportForm>,
+) -> Result<Response> {
+    let file: MatchFile = serde_json::from_str(&form.json).map_err(|e| {
+        AppError::BadRequest(format!("The file is not a match file of game records: {e}"))
+    })?;
+    let db = state.db();
+    let home = db
+        .team_players(access.league.id, access.season.id, access.home.id)
+        .await?;
+    let away = db
+        .team_players(access.league.id, access.season.id, access.away.id)
+        .await?;
+    let mut fields = Fields::new();
+    let mut unknown = Vec::new();
+    for (i, board) in file.boards.iter().enumerate() {
+        for (side, names, roster) in [("home", &board.home, &home), ("away", &board.away, &away)] {
+            for (j, n) in names.iter().enumerate() {
+                match roster.iter().find(|p| p.name == *n) {
+                    Some(p) => {
+                        fields.insert(slot_field(i, side, j), p.id.0.to_string());
+                    }
+                    None => unknown.push(format!("{n} ({side}, board {})", i + 1)),
+                }
+            }
+        }
+        for (g, record) in board.games.iter().enumerate() {
+            fields.insert(game_field(i, g), game_text(record, g == 0));
+        }
+    }
+    let notice = if unknown.is_empty() {
+        "Imported. Check the card, then submit it to store the result.".to_owned()
+    } else {
+        format!(
+            "Imported, but these players are not registered to the team this season: {}. Choose the right players, then submit.",
+            unknown.join(", ")
+        )
+    };
+    render_fields(&state, &access, &fields, notice).await
+}
+
+/// A cell a spreadsheet would take for a formula gets a leading quote.
+fn cell(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    }
+}
+
+/// The season's fixtures with their results, then its penalties.
+pub async fn season_csv(
+    State(state): State<AppState>,
+    Path((league, season)): Path<(String, i64)>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = db.league_by_short_name(&league).await?;
+    let season = db.season(league.id, SeasonId(season)).await?;
+    let format =
+        MatchFormat::parse(season.format, &season.match_format).map_err(AppError::Internal)?;
+    let scope = FixtureScope::Season(season.id);
+    let fixtures = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let scores = pages::scores_from_boards(&boards, &format);
+    let penalties = db
+        .penalty_lines(league.id, PenaltyScope::Season(season.id))
+        .await?;
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let write = |out: &mut csv::Writer<Vec<u8>>, row: &[String]| {
+        out.write_record(row.iter().map(|c| cell(c)))
+            .map_err(|e| AppError::Internal(format!("csv: {e}")))
+    };
+    let header: Vec<String> = [
+        "record",
+        "id",
+        "division",
+        "round",
+        "date",
+        "home",
+        "away",
+        "status",
+        "result",
+        "home boards",
+        "away boards",
+        "home pegs",
+        "away pegs",
+        "team",
+        "player",
+        "kind",
+        "amount",
+        "note",
+        "voided",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    write(&mut out, &header)?;
+    for f in &fixtures {
+        let score = pages::fixture_score(f, &scores, &format);
+        let num = |v: Option<u32>| v.map_or_else(String::new, |v| v.to_string());
+        write(
+            &mut out,
+            &[
+                "fixture".into(),
+                f.id.to_string(),
+                f.division_name.clone(),
+                f.round.to_string(),
+                f.starts_at
+                    .map_or_else(String::new, |d| d.format("%Y-%m-%d %H:%M").to_string()),
+                f.home_name.clone(),
+                f.away_name.clone(),
+                f.status.to_string(),
+                f.result_status.map_or_else(String::new, |s| s.to_string()),
+                num(score.map(|s| s.boards[0])),
+                num(score.map(|s| s.boards[1])),
+                num(score.map(|s| s.pegs[0])),
+                num(score.map(|s| s.pegs[1])),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        )?;
+    }
+    for p in &penalties {
+        write(
+            &mut out,
+            &[
+                "penalty".into(),
+                p.id.to_string(),
+                String::new(),
+                p.fixture_round.map_or_else(String::new, |r| r.to_string()),
+                p.recorded_at.format("%Y-%m-%d").to_string(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                p.team_name.clone().unwrap_or_default(),
+                p.player_name.clone().unwrap_or_default(),
+                p.kind_name.clone(),
+                p.amount.to_string(),
+                p.note.clone(),
+                if p.voided_at.is_some() {
+                    "yes".into()
+                } else {
+                    String::new()
+                },
+            ],
+        )?;
+    }
+    let bytes = out
+        .into_inner()
+        .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
+    let slug: String = season
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}-{slug}.csv\"", league.short_name),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}

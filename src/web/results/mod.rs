@@ -1,0 +1,159 @@
+//! Entering results hand by hand, the captains' workflow, and results in
+//! and out as game records and CSV.
+
+use axum::Router;
+use axum::extract::{FromRef, FromRequestParts, Path};
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+use std::collections::HashMap;
+
+use crate::db::{Fixture, FixtureId, League, RoleKind, Season, Team};
+
+use super::AppState;
+use super::auth::{CurrentUser, league_from_path};
+use super::error::AppError;
+
+mod card;
+mod exchange;
+mod workflow;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/leagues/{league}/matches/{fixture}/card",
+            get(card::show).post(card::save),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/history",
+            get(workflow::history),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/confirm",
+            post(workflow::confirm),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/dispute",
+            post(workflow::dispute),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/approve",
+            post(workflow::approve),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/restore",
+            post(workflow::restore),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/walkover",
+            post(workflow::walkover),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/void",
+            post(workflow::void),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/games.json",
+            get(exchange::export_games),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/import",
+            post(exchange::import_games),
+        )
+        .route(
+            "/leagues/{league}/seasons/{season}/results.csv",
+            get(exchange::season_csv),
+        )
+}
+
+/// What a user is to a fixture: a secretary of its league, or a captain of
+/// one of its teams this season.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    Secretary,
+    HomeCaptain,
+    AwayCaptain,
+}
+
+/// A signed-in user allowed to enter or confirm this fixture's result,
+/// with the fixture and its league loaded. Anyone else is refused here,
+/// so no handler can forget the check.
+pub struct FixtureAccess {
+    pub user: CurrentUser,
+    pub league: League,
+    pub fixture: Fixture,
+    pub season: Season,
+    pub home: Team,
+    pub away: Team,
+    pub standing: Standing,
+}
+
+impl FixtureAccess {
+    pub fn is_secretary(&self) -> bool {
+        self.standing == Standing::Secretary
+    }
+
+    /// The fixture's address, for redirects.
+    pub fn path(&self, rest: &str) -> String {
+        format!(
+            "/leagues/{}/matches/{}{rest}",
+            self.league.short_name, self.fixture.id
+        )
+    }
+}
+
+impl<S> FromRequestParts<S> for FixtureAccess
+where
+    S: Send + Sync,
+    AppState: FromRef<S>,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        let app = AppState::from_ref(state);
+        let league = league_from_path(parts, &app).await?;
+        let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::NotFound("That match".into()))?;
+        let id: i64 = params
+            .get("fixture")
+            .and_then(|f| f.parse().ok())
+            .ok_or_else(|| AppError::NotFound("That match".into()))?;
+        let db = app.db();
+        // Scoped by league: another league's fixture id is simply not found.
+        let fixture = db.fixture(league.id, FixtureId(id)).await?;
+        let standing = if user.is_secretary_of(&league) {
+            Standing::Secretary
+        } else {
+            let captain_of = |team| {
+                user.roles.iter().any(|r| {
+                    r.kind == RoleKind::Captain
+                        && r.league_id == Some(league.id)
+                        && r.season_id == Some(fixture.season_id)
+                        && r.team_id == Some(team)
+                })
+            };
+            if captain_of(fixture.home_team_id) {
+                Standing::HomeCaptain
+            } else if captain_of(fixture.away_team_id) {
+                Standing::AwayCaptain
+            } else {
+                return Err(AppError::Forbidden(
+                    "Only the two captains of this match and the league's secretaries may enter or confirm its result.".into(),
+                ));
+            }
+        };
+        let season = db.season(league.id, fixture.season_id).await?;
+        let home = db.team(league.id, fixture.home_team_id).await?;
+        let away = db.team(league.id, fixture.away_team_id).await?;
+        Ok(FixtureAccess {
+            user,
+            league,
+            fixture,
+            season,
+            home,
+            away,
+            standing,
+        })
+    }
+}

@@ -1,0 +1,1563 @@
+//! The secretary's console: every page shows for a secretary of the league;
+//! every form saves what is good, shows what is bad again with the reason
+//! beside its field and what was typed kept, and says "already exists" for
+//! a duplicate; and no one else may see or change anything
+//! (`every_route_checks_the_role`).
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use boneyard::rules::Format;
+
+use super::client::{Client, Page, admin};
+use crate::support::{League as Fixture, league, on_both, sample_result};
+
+on_both!(
+    console_pages_show_for_the_secretary,
+    league_details_are_edited,
+    seasons_are_created_and_edited,
+    season_rules_are_fixed_once_there_are_results,
+    divisions_are_created_and_edited,
+    venues_are_created_and_edited,
+    teams_are_created_edited_and_entered,
+    players_are_created_renamed_and_registered,
+    captains_are_named_and_removed,
+    penalty_kinds_are_created_edited_and_defaulted,
+    users_are_given_roles_and_accounts,
+    every_route_checks_the_role,
+    nothing_typed_yields_a_500,
+);
+
+pub const PASSWORD: &str = "a long enough password";
+
+/// A new account, signed in on a new browser of `base`'s app.
+pub async fn signed_in(db: &Db, base: &Client, username: &str) -> (Client, UserId) {
+    let hash = boneyard::web::auth::hash_password(PASSWORD.into())
+        .await
+        .unwrap();
+    let user = db.create_user(username, &hash).await.unwrap();
+    let mut c = base.stranger();
+    let page = c
+        .submit(
+            "/sign-in",
+            "/sign-in",
+            &[("username", username), ("password", PASSWORD)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    (c, user.id)
+}
+
+/// A secretary of `league`, signed in.
+pub async fn secretary(db: &Db, base: &Client, league: LeagueId, username: &str) -> Client {
+    let (c, id) = signed_in(db, base, username).await;
+    db.grant_role(&NewRole::secretary(id, league), None)
+        .await
+        .unwrap();
+    c
+}
+
+/// The text unescaped as askama escapes it.
+fn unescape(s: &str) -> String {
+    s.replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&quot;", "\"")
+        .replace("&#34;", "\"")
+        .replace("&lt;", "<")
+        .replace("&#60;", "<")
+        .replace("&gt;", ">")
+        .replace("&#62;", ">")
+        .replace("&amp;", "&")
+        .replace("&#38;", "&")
+}
+
+/// The error shown beside `field`, checked to be tied to it for screen
+/// readers; panics when there is none.
+pub fn error_beside(page: &Page, field: &str) -> String {
+    let marker = format!("<p class=\"error\" id=\"{field}-error\">");
+    let start = page
+        .body
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no error beside `{field}`:\n{}", page.body))
+        + marker.len();
+    let end = page.body[start..].find("</p>").unwrap() + start;
+    let tag = tag_of(page, field);
+    assert!(
+        tag.contains("aria-invalid=\"true\"")
+            && tag.contains(&format!("aria-describedby=\"{field}-error\"")),
+        "`{field}` is not marked invalid: {tag}"
+    );
+    unescape(&page.body[start..end])
+}
+
+pub fn no_error_beside(page: &Page, field: &str) {
+    assert!(
+        !page.has(&format!("id=\"{field}-error\"")),
+        "an error beside `{field}`:\n{}",
+        page.body
+    );
+}
+
+/// The opening tag of the field `field` (input, select or textarea).
+fn tag_of<'a>(page: &'a Page, field: &str) -> &'a str {
+    let marker = format!("id=\"{field}\" name=\"{field}\"");
+    let at = page
+        .body
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no field `{field}`:\n{}", page.body));
+    let start = page.body[..at].rfind('<').unwrap();
+    let end = page.body[at..].find('>').unwrap() + at;
+    &page.body[start..=end]
+}
+
+/// What the field `field` holds as the page shows it.
+pub fn value_of(page: &Page, field: &str) -> String {
+    let tag = tag_of(page, field);
+    if tag.starts_with("<select") {
+        let at = page.body.find(tag).unwrap();
+        let end = page.body[at..].find("</select>").unwrap() + at;
+        let options = &page.body[at..end];
+        return options
+            .split("<option value=\"")
+            .skip(1)
+            .find(|o| o.contains("\" selected>"))
+            .map(|o| unescape(o.split('"').next().unwrap()))
+            .unwrap_or_default();
+    }
+    if tag.starts_with("<textarea") {
+        let at = page.body.find(tag).unwrap() + tag.len();
+        let end = page.body[at..].find("</textarea>").unwrap() + at;
+        return unescape(&page.body[at..end]);
+    }
+    let marker = "value=\"";
+    let start = tag.find(marker).expect("a value") + marker.len();
+    unescape(tag[start..].split('"').next().unwrap())
+}
+
+/// The field with the cursor.
+fn focused(page: &Page) -> String {
+    let at = page
+        .body
+        .find(" autofocus")
+        .expect("a field with autofocus");
+    let tag_start = page.body[..at].rfind('<').unwrap();
+    let tag = &page.body[tag_start..at];
+    let id = tag.split("id=\"").nth(1).unwrap();
+    id.split('"').next().unwrap().to_owned()
+}
+
+/// A console address of the test league (`support::league(db, "home")`).
+fn console(_: &Fixture, path: &str) -> String {
+    format!("/leagues/home/console{path}")
+}
+
+async fn setup(db: &Db) -> (Client, Fixture) {
+    let admin = admin(db).await;
+    let l = league(db, "home").await;
+    let sec = secretary(db, &admin, l.league, "sec").await;
+    (sec, l)
+}
+
+fn redirected(page: &Page, to: &str) {
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert_eq!(page.location.as_deref(), Some(to));
+}
+
+fn refused(page: &Page) {
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+}
+
+async fn console_pages_show_for_the_secretary(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let kind = db
+        .add_penalty_kind(
+            l.league,
+            &NewPenaltyKind {
+                code: "late-card".into(),
+                name: "Result card late".into(),
+                effect: PenaltyEffect::LeaguePoints,
+                amount: 1,
+            },
+        )
+        .await
+        .unwrap();
+    let pages = [
+        (String::new(), "home league: console"),
+        ("/league".into(), "League details"),
+        ("/seasons".into(), "2026/27"),
+        ("/seasons/new".into(), "New season"),
+        (format!("/seasons/{}", l.season), "Season 2026/27"),
+        (format!("/seasons/{}/divisions", l.season), "Premier"),
+        (
+            format!("/seasons/{}/divisions/{}", l.season, l.division),
+            "Premier, 2026/27",
+        ),
+        ("/venues".into(), "The home Arms"),
+        (format!("/venues/{}", l.venue), "The home Arms"),
+        ("/teams".into(), "home Home"),
+        (format!("/teams/{}", l.home), "home Home"),
+        (
+            format!("/teams/{}/seasons/{}", l.home, l.season),
+            "home player 00",
+        ),
+        ("/players".into(), "home player 10"),
+        (format!("/players/{}", l.home_players[0]), "home player 00"),
+        ("/penalty-kinds".into(), "Result card late"),
+        (format!("/penalty-kinds/{}", kind.id), "Result card late"),
+        ("/users".into(), "sec"),
+    ];
+    for (path, text) in pages {
+        let page = sec.get(&console(&l, &path)).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+        assert!(page.has(text), "{path} lacks {text}: {}", page.body);
+        assert!(
+            page.has("<a href=\"/leagues/home/console\">Console</a>"),
+            "{path} has no Console link"
+        );
+        // Every field has its label.
+        for chunk in page.body.split("<input id=\"").skip(1) {
+            let id = chunk.split('"').next().unwrap();
+            assert!(
+                page.has(&format!("<label for=\"{id}\">")),
+                "{path}: `{id}` has no label"
+            );
+        }
+    }
+    // The cursor starts in the first field of the page's form.
+    let page = sec.get(&console(&l, "/venues")).await;
+    assert_eq!(focused(&page), "name");
+    let page = sec.get(&console(&l, "/seasons/new")).await;
+    assert_eq!(focused(&page), "name");
+    // Records of another league are not found through this one.
+    let other = league(&db, "away").await;
+    for path in [
+        format!("/seasons/{}", other.season),
+        format!("/venues/{}", other.venue),
+        format!("/teams/{}", other.home),
+        format!("/players/{}", other.home_players[0]),
+        format!("/teams/{}/seasons/{}", other.home, other.season),
+        format!("/seasons/{}/divisions/{}", l.season, other.division),
+    ] {
+        let page = sec.get(&console(&l, &path)).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+async fn league_details_are_edited(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let form = console(&l, "/league");
+    let page = sec
+        .submit(
+            &form,
+            &form,
+            &[
+                ("name", "  "),
+                ("rules_summary", "To 61"),
+                ("contact", "<ann@example.org>"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert_eq!(error_beside(&page, "name"), "Fill this in.");
+    assert_eq!(value_of(&page, "contact"), "<ann@example.org>");
+    assert_eq!(value_of(&page, "rules_summary"), "To 61");
+    assert!(!page.has("<ann@"), "escaped");
+    assert_eq!(focused(&page), "name");
+    let page = sec
+        .submit(
+            &form,
+            &form,
+            &[
+                ("name", "Home League"),
+                ("rules_summary", "To 61"),
+                ("contact", "ann@example.org"),
+            ],
+        )
+        .await;
+    redirected(&page, "/leagues/home/console");
+    let league = db.league(l.league).await.unwrap();
+    assert_eq!(league.name, "Home League");
+    assert_eq!(league.contact, "ann@example.org");
+    assert_eq!(
+        league.short_name, "home",
+        "the short name is the administrator's"
+    );
+}
+
+/// A season's fields, all formats' options given: a form posts only the
+/// shown format's, the rest are ignored.
+fn season_fields<'a>(name: &'a str, format: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("name", name),
+        ("format", format),
+        ("shown", format),
+        ("pose", "rotate"),
+        ("target", "121"),
+        ("exact_finish", "false"),
+        ("tiles_per_hand", ""),
+        ("blocked_scores", "difference"),
+        ("penalty_points", "25"),
+        ("penalty_to", "offender"),
+        ("set_to", "7"),
+        ("derby", "growing"),
+        ("late_games", "2:1, 10:3"),
+        ("late_forfeit_minutes", ""),
+        ("singles", "4"),
+        ("pairs", "2"),
+        ("best_of", "3"),
+        ("points_board", "1"),
+        ("points_win", "3"),
+        ("points_draw", "1"),
+        ("points_loss", "0"),
+        ("losing_bonus", "1"),
+        ("pairings", "secretary"),
+    ]
+}
+
+fn with<'a>(
+    mut fields: Vec<(&'a str, &'a str)>,
+    changes: &[(&'a str, &'a str)],
+) -> Vec<(&'a str, &'a str)> {
+    for (k, v) in changes {
+        match fields.iter_mut().find(|(f, _)| f == k) {
+            Some(field) => field.1 = v,
+            None => fields.push((k, v)),
+        }
+    }
+    fields
+}
+
+async fn seasons_are_created_and_edited(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let new = console(&l, "/seasons/new");
+    // The form opens with the format's defaults.
+    let page = sec.get(&format!("{new}?format=all-fives")).await;
+    assert_eq!(value_of(&page, "format"), "all-fives");
+    assert_eq!(value_of(&page, "target"), "250");
+    assert_eq!(value_of(&page, "penalty_points"), "50");
+    assert_eq!(value_of(&page, "singles"), "4");
+    assert_eq!(value_of(&page, "best_of"), "3");
+    let page = sec.get(&new).await;
+    assert_eq!(value_of(&page, "target"), "61");
+    assert_eq!(value_of(&page, "exact_finish"), "true");
+    assert_eq!(value_of(&page, "singles"), "6");
+    assert_eq!(value_of(&page, "pairs"), "3");
+
+    // Bad: each reason beside its field, everything typed kept.
+    let fields = with(
+        season_fields("2027/28", "all-fives"),
+        &[
+            ("target", "lots"),
+            ("best_of", "2"),
+            ("penalty_to", "nobody"),
+            ("points_win", "-1"),
+        ],
+    );
+    let page = sec.submit(&new, &new, &fields).await;
+    refused(&page);
+    assert!(error_beside(&page, "target").contains("whole number"));
+    assert!(error_beside(&page, "best_of").contains("best of 3, 5, 7 or 9"));
+    assert_eq!(
+        error_beside(&page, "penalty_to"),
+        "Choose one of the options."
+    );
+    assert!(error_beside(&page, "points_win").contains("from 0 to 100"));
+    no_error_beside(&page, "name");
+    assert_eq!(value_of(&page, "name"), "2027/28");
+    assert_eq!(value_of(&page, "target"), "lots");
+    assert_eq!(value_of(&page, "blocked_scores"), "difference");
+    assert_eq!(value_of(&page, "singles"), "4");
+    assert_eq!(focused(&page), "target");
+    let page = sec
+        .submit(
+            &new,
+            &new,
+            &with(
+                season_fields("", "hands-won"),
+                &[("singles", "0"), ("pairs", "0"), ("late_games", "1 minute")],
+            ),
+        )
+        .await;
+    refused(&page);
+    assert_eq!(error_beside(&page, "name"), "Fill this in.");
+    assert!(error_beside(&page, "singles").contains("1 to 24 boards"));
+    assert!(error_beside(&page, "late_games").contains("minutes:games"));
+    assert_eq!(value_of(&page, "late_games"), "1 minute");
+    assert_eq!(
+        db.seasons(l.league).await.unwrap().len(),
+        1,
+        "nothing saved"
+    );
+
+    // Another format picked: its options come back with their defaults.
+    let page = sec
+        .submit(
+            &new,
+            &new,
+            &with(
+                season_fields("2027/28", "hands-won"),
+                &[("shown", "fives-and-threes")],
+            ),
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("Now showing the options"));
+    assert_eq!(value_of(&page, "name"), "2027/28");
+    assert_eq!(value_of(&page, "set_to"), "6");
+    assert_eq!(value_of(&page, "late_games"), "1:1, 5:2");
+    assert_eq!(value_of(&page, "late_forfeit_minutes"), "6");
+    assert!(
+        !page.has("id=\"target\""),
+        "fives-and-threes options are gone"
+    );
+    assert_eq!(
+        db.seasons(l.league).await.unwrap().len(),
+        1,
+        "nothing saved"
+    );
+
+    // Good.
+    let page = sec
+        .submit(&new, &new, &season_fields("2027/28", "all-fives"))
+        .await;
+    let season = db
+        .seasons(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == "2027/28")
+        .expect("the season was created");
+    redirected(
+        &page,
+        &format!("/leagues/home/console/seasons/{}/divisions", season.id),
+    );
+    assert_eq!(season.format, Format::AllFives);
+    assert_eq!(
+        serde_json::Value::Object(season.options.clone()),
+        serde_json::json!({"target": 121, "blocked_scores": "difference",
+                           "penalty_points": 25, "penalty_to": "offender"})
+    );
+    let mf =
+        boneyard::league::match_format::MatchFormat::parse(season.format, &season.match_format)
+            .unwrap();
+    assert_eq!(mf.describe(), "4 singles + 2 pairs, best of 3");
+    assert_eq!((mf.points.win, mf.points.losing_bonus), (3, 1));
+    assert_eq!(
+        mf.pairings,
+        boneyard::league::match_format::Pairings::Secretary
+    );
+
+    // Duplicate.
+    let page = sec
+        .submit(&new, &new, &season_fields("2026/27", "fives-and-threes"))
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+
+    // Edit: the stored values are shown, then changed.
+    let edit = console(&l, &format!("/seasons/{}", season.id));
+    let page = sec.get(&edit).await;
+    assert_eq!(value_of(&page, "name"), "2027/28");
+    assert_eq!(value_of(&page, "target"), "121");
+    assert_eq!(value_of(&page, "penalty_to"), "offender");
+    assert_eq!(value_of(&page, "pairings"), "secretary");
+    let page = sec
+        .submit(
+            &edit,
+            &edit,
+            &with(
+                season_fields("2027/28 winter", "hands-won"),
+                &[("late_forfeit_minutes", "")],
+            ),
+        )
+        .await;
+    redirected(&page, "/leagues/home/console/seasons");
+    let season = db.season(l.league, season.id).await.unwrap();
+    assert_eq!(season.name, "2027/28 winter");
+    assert_eq!(season.format, Format::HandsWon);
+    let ruleset = season.ruleset().unwrap();
+    assert_eq!(ruleset.set_to, 7);
+    assert_eq!(ruleset.late_games, vec![(2, 1), (10, 3)]);
+    assert_eq!(ruleset.late_forfeit_minutes, None);
+    // A duplicate name on edit.
+    let page = sec
+        .submit(&edit, &edit, &season_fields("2026/27", "hands-won"))
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    assert_eq!(db.season(l.league, season.id).await.unwrap(), season);
+}
+
+async fn season_rules_are_fixed_once_there_are_results(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    db.write_result(l.league, l.fixture, &sample_result(&l), None)
+        .await
+        .unwrap();
+    let before = db.season(l.league, l.season).await.unwrap();
+    let edit = console(&l, &format!("/seasons/{}", l.season));
+    let page = sec.get(&edit).await;
+    assert!(page.has("This season has results"), "{}", page.body);
+    let page = sec
+        .submit(&edit, &edit, &season_fields("2026/27", "all-fives"))
+        .await;
+    assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
+    assert!(
+        page.has("its ruleset and match format are fixed"),
+        "{}",
+        page.body
+    );
+    assert_eq!(value_of(&page, "target"), "121", "what was typed is kept");
+    assert_eq!(db.season(l.league, l.season).await.unwrap(), before);
+    // Its name can still change: the rules shown are the stored ones.
+    let page = sec.get(&edit).await;
+    let mut fields: Vec<(String, String)> = [
+        "format",
+        "pose",
+        "target",
+        "exact_finish",
+        "tiles_per_hand",
+        "singles",
+        "pairs",
+        "best_of",
+        "points_board",
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "losing_bonus",
+        "pairings",
+    ]
+    .into_iter()
+    .map(|f| (f.to_owned(), value_of(&page, f)))
+    .collect();
+    fields.push(("shown".into(), value_of(&page, "format")));
+    fields.push(("name".into(), "2026/27 (old)".into()));
+    let fields: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let page = sec.submit(&edit, &edit, &fields).await;
+    redirected(&page, "/leagues/home/console/seasons");
+    let after = db.season(l.league, l.season).await.unwrap();
+    assert_eq!(after.name, "2026/27 (old)");
+    assert_eq!(
+        (after.format, after.options),
+        (before.format, before.options)
+    );
+}
+
+async fn divisions_are_created_and_edited(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let list = console(&l, &format!("/seasons/{}/divisions", l.season));
+    let page = sec.get(&list).await;
+    assert_eq!(value_of(&page, "position"), "1", "after the one there is");
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[("name", "Division One"), ("position", "first")],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "position").contains("whole number"));
+    assert_eq!(value_of(&page, "name"), "Division One");
+    assert_eq!(value_of(&page, "position"), "first");
+    let page = sec
+        .submit(&list, &list, &[("name", "Division One"), ("position", "1")])
+        .await;
+    redirected(&page, &list);
+    let divisions = db.divisions(l.league, l.season).await.unwrap();
+    assert_eq!(divisions.len(), 2);
+    assert_eq!(
+        (divisions[1].name.as_str(), divisions[1].position),
+        ("Division One", 1)
+    );
+    let page = sec
+        .submit(&list, &list, &[("name", "Premier"), ("position", "2")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    // Edit.
+    let edit = format!("{list}/{}", divisions[1].id);
+    let page = sec
+        .submit(&edit, &edit, &[("name", "Premier"), ("position", "1")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    let page = sec
+        .submit(&edit, &edit, &[("name", "Championship"), ("position", "0")])
+        .await;
+    redirected(&page, &list);
+    let d = db.division(l.league, divisions[1].id).await.unwrap();
+    assert_eq!((d.name.as_str(), d.position), ("Championship", 0));
+}
+
+async fn venues_are_created_and_edited(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let list = console(&l, "/venues");
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("name", "The Swan"),
+                ("address", "2 Mill Lane"),
+                ("tables", "0"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert_eq!(
+        error_beside(&page, "tables"),
+        "Give a whole number from 1 to 50."
+    );
+    assert_eq!(value_of(&page, "name"), "The Swan");
+    assert_eq!(value_of(&page, "address"), "2 Mill Lane");
+    assert_eq!(value_of(&page, "tables"), "0");
+    assert_eq!(focused(&page), "tables");
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("name", "The Swan"),
+                ("address", "2 Mill Lane"),
+                ("tables", "3"),
+            ],
+        )
+        .await;
+    redirected(&page, &list);
+    let swan = db
+        .venues(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|v| v.name == "The Swan")
+        .unwrap();
+    assert_eq!((swan.address.as_str(), swan.tables), ("2 Mill Lane", 3));
+    let page = sec
+        .submit(&list, &list, &[("name", "The home Arms"), ("tables", "1")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    // Edit.
+    let edit = console(&l, &format!("/venues/{}", swan.id));
+    assert_eq!(value_of(&sec.get(&edit).await, "tables"), "3");
+    let page = sec
+        .submit(&edit, &edit, &[("name", "The home Arms"), ("tables", "3")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    let page = sec
+        .submit(
+            &edit,
+            &edit,
+            &[("name", "The Black Swan"), ("address", ""), ("tables", "2")],
+        )
+        .await;
+    redirected(&page, &list);
+    let swan = db.venue(l.league, swan.id).await.unwrap();
+    assert_eq!(
+        (swan.name.as_str(), swan.address.as_str(), swan.tables),
+        ("The Black Swan", "", 2)
+    );
+}
+
+async fn teams_are_created_edited_and_entered(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let other = league(&db, "away").await;
+    let list = console(&l, "/teams");
+    let venue = l.venue.to_string();
+    let foreign_venue = other.venue.to_string();
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[("name", "Dragons"), ("venue", &foreign_venue)],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "venue").contains("the league's venues"));
+    assert_eq!(value_of(&page, "name"), "Dragons");
+    let page = sec
+        .submit(&list, &list, &[("name", "Dragons"), ("venue", &venue)])
+        .await;
+    let dragons = db
+        .teams(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "Dragons")
+        .unwrap();
+    redirected(&page, &console(&l, &format!("/teams/{}", dragons.id)));
+    assert_eq!(dragons.venue_id, Some(l.venue));
+    let page = sec
+        .submit(&list, &list, &[("name", "home Home"), ("venue", "")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    // Edit.
+    let edit = console(&l, &format!("/teams/{}", dragons.id));
+    let page = sec.get(&edit).await;
+    assert_eq!(value_of(&page, "venue"), venue);
+    let page = sec
+        .submit(&edit, &edit, &[("name", ""), ("venue", &venue)])
+        .await;
+    refused(&page);
+    assert_eq!(error_beside(&page, "name"), "Fill this in.");
+    assert_eq!(value_of(&page, "venue"), venue);
+    let page = sec
+        .submit(&edit, &edit, &[("name", "Red Dragons"), ("venue", "")])
+        .await;
+    redirected(&page, &list);
+    let dragons = db.team(l.league, dragons.id).await.unwrap();
+    assert_eq!(
+        (dragons.name.as_str(), dragons.venue_id),
+        ("Red Dragons", None)
+    );
+    // Entered in a division; a second division that season is refused.
+    let enter = format!("{edit}/entries");
+    let page = sec
+        .submit(&edit, &enter, &[("division", &other.division.to_string())])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "division").contains("the league's divisions"));
+    let division = l.division.to_string();
+    let page = sec.submit(&edit, &enter, &[("division", &division)]).await;
+    redirected(
+        &page,
+        &console(&l, &format!("/teams/{}/seasons/{}", dragons.id, l.season)),
+    );
+    let entries = db.team_entries(l.league, l.season).await.unwrap();
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.team_id == dragons.id && e.division_id == l.division)
+    );
+    let second = db
+        .create_division(l.league, l.season, "Division One", 1)
+        .await
+        .unwrap();
+    let page = sec
+        .submit(&edit, &enter, &[("division", &second.id.to_string())])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "division").contains("already exists"));
+    assert_eq!(value_of(&page, "division"), second.id.to_string());
+    let page = sec.get(&edit).await;
+    assert!(page.has("2026/27: Premier"), "{}", page.body);
+}
+
+async fn players_are_created_renamed_and_registered(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let list = console(&l, "/players");
+    let page = sec.submit(&list, &list, &[("name", "")]).await;
+    refused(&page);
+    assert_eq!(error_beside(&page, "name"), "Fill this in.");
+    let long = "x".repeat(81);
+    let page = sec.submit(&list, &list, &[("name", &long)]).await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("at most 80"));
+    assert_eq!(value_of(&page, "name"), long);
+    let page = sec.submit(&list, &list, &[("name", "Ann Jones")]).await;
+    redirected(&page, &list);
+    let ann = db
+        .players(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "Ann Jones")
+        .unwrap();
+    let page = sec
+        .submit(&list, &list, &[("name", "home player 00")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    assert_eq!(value_of(&page, "name"), "home player 00");
+    // Rename.
+    let edit = console(&l, &format!("/players/{}", ann.id));
+    let page = sec
+        .submit(&edit, &edit, &[("name", "home player 10")])
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already exists"));
+    let page = sec.submit(&edit, &edit, &[("name", "Ann Smith")]).await;
+    redirected(&page, &list);
+    assert_eq!(db.player(l.league, ann.id).await.unwrap().name, "Ann Smith");
+    // Registered to a team for the season...
+    let roster = console(&l, &format!("/teams/{}/seasons/{}", l.home, l.season));
+    let register = format!("{roster}/players");
+    let page = sec.submit(&roster, &register, &[("player", "")]).await;
+    refused(&page);
+    assert!(error_beside(&page, "player").contains("Choose"));
+    let page = sec
+        .submit(&roster, &register, &[("player", &ann.id.to_string())])
+        .await;
+    redirected(&page, &roster);
+    let home = db.team_players(l.league, l.season, l.home).await.unwrap();
+    assert!(home.iter().any(|p| p.id == ann.id));
+    assert!(sec.get(&edit).await.has("2026/27: <a"));
+    // ...and not to a second team that season: beside the field, with the team.
+    let away = console(&l, &format!("/teams/{}/seasons/{}", l.away, l.season));
+    let page = sec
+        .submit(
+            &away,
+            &format!("{away}/players"),
+            &[("player", &ann.id.to_string())],
+        )
+        .await;
+    refused(&page);
+    let why = error_beside(&page, "player");
+    assert!(
+        why.contains("already exists") && why.contains("home Home"),
+        "{why}"
+    );
+    assert_eq!(value_of(&page, "player"), ann.id.to_string());
+    let away_players = db.team_players(l.league, l.season, l.away).await.unwrap();
+    assert!(!away_players.iter().any(|p| p.id == ann.id));
+}
+
+async fn captains_are_named_and_removed(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let (_, cap) = signed_in(&db, &sec, "cap").await;
+    let roster = console(&l, &format!("/teams/{}/seasons/{}", l.home, l.season));
+    let name = format!("{roster}/captains");
+    let p = |i: usize| l.home_players[i].to_string();
+    // Not registered to the team, an unknown account: refused beside each.
+    let page = sec
+        .submit(
+            &roster,
+            &name,
+            &[
+                ("captain", &l.away_players[0].to_string()),
+                ("username", "nobody"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "captain").contains("registered players"));
+    assert!(error_beside(&page, "username").contains("No account"));
+    assert_eq!(value_of(&page, "username"), "nobody");
+    // Good, with the captain's account.
+    let page = sec
+        .submit(&roster, &name, &[("captain", &p(0)), ("username", "cap")])
+        .await;
+    redirected(&page, &roster);
+    let captains = db.captains(l.league, l.season, l.home).await.unwrap();
+    assert_eq!(
+        captains.iter().map(|c| c.id).collect::<Vec<_>>(),
+        vec![l.home_players[0]]
+    );
+    let roles = db.user_roles(cap).await.unwrap();
+    assert_eq!(roles.len(), 1);
+    assert_eq!(
+        (roles[0].kind, roles[0].season_id, roles[0].team_id),
+        (RoleKind::Captain, Some(l.season), Some(l.home))
+    );
+    // A second; a third is one too many.
+    let page = sec.submit(&roster, &name, &[("captain", &p(1))]).await;
+    redirected(&page, &roster);
+    let page = sec.submit(&roster, &name, &[("captain", &p(2))]).await;
+    refused(&page);
+    assert!(error_beside(&page, "captain").contains("already has 2 captains"));
+    // Removed.
+    let remove = format!("{roster}/captains/{}/remove", l.home_players[0]);
+    let page = sec.submit(&roster, &remove, &[]).await;
+    redirected(&page, &roster);
+    let captains = db.captains(l.league, l.season, l.home).await.unwrap();
+    assert_eq!(
+        captains.iter().map(|c| c.id).collect::<Vec<_>>(),
+        vec![l.home_players[1]]
+    );
+    // The page lists the captain.
+    let page = sec.get(&roster).await;
+    assert!(page.has("No longer captain: home player 01"));
+}
+
+async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let list = console(&l, "/penalty-kinds");
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("code", "Late Card"),
+                ("name", "Result card late"),
+                ("effect", "points"),
+                ("amount", "x"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "code").contains("lowercase"));
+    assert_eq!(error_beside(&page, "effect"), "Choose one of the effects.");
+    assert!(error_beside(&page, "amount").contains("whole number"));
+    assert_eq!(value_of(&page, "code"), "Late Card");
+    assert_eq!(value_of(&page, "name"), "Result card late");
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("code", "late-card"),
+                ("name", "Result card late"),
+                ("effect", "league_points"),
+                ("amount", "2"),
+            ],
+        )
+        .await;
+    redirected(&page, &list);
+    let kinds = db.penalty_kinds(l.league).await.unwrap();
+    assert_eq!(kinds.len(), 1);
+    assert_eq!(
+        (kinds[0].code.as_str(), kinds[0].effect, kinds[0].amount),
+        ("late-card", PenaltyEffect::LeaguePoints, 2)
+    );
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("code", "late-card"),
+                ("name", "Again"),
+                ("effect", "fine"),
+                ("amount", "500"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "code").contains("already exists"));
+    // The usual kinds, once each.
+    let defaults = format!("{list}/defaults");
+    redirected(&sec.submit(&list, &defaults, &[]).await, &list);
+    redirected(&sec.submit(&list, &defaults, &[]).await, &list);
+    let kinds = db.penalty_kinds(l.league).await.unwrap();
+    assert_eq!(kinds.len(), 10, "nine more, late-card kept as it was");
+    let talking = kinds.iter().find(|k| k.code == "talking").unwrap();
+    assert_eq!(
+        (talking.effect, talking.amount),
+        (PenaltyEffect::GamePoints, 50)
+    );
+    assert_eq!(
+        kinds.iter().find(|k| k.code == "late-card").unwrap().amount,
+        2
+    );
+    assert!(!sec.get(&list).await.has("Add the usual kinds"));
+    // Edit, audited.
+    let edit = console(&l, &format!("/penalty-kinds/{}", talking.id));
+    assert_eq!(value_of(&sec.get(&edit).await, "effect"), "game_points");
+    let page = sec
+        .submit(
+            &edit,
+            &edit,
+            &[
+                ("code", "late-card"),
+                ("name", "Talking"),
+                ("effect", "game_points"),
+                ("amount", "50"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "code").contains("already exists"));
+    let page = sec
+        .submit(
+            &edit,
+            &edit,
+            &[
+                ("code", "talking"),
+                ("name", "Talking to partner"),
+                ("effect", "game_points"),
+                ("amount", "25"),
+            ],
+        )
+        .await;
+    redirected(&page, &list);
+    let kind = db.penalty_kind(l.league, talking.id).await.unwrap();
+    assert_eq!(kind.amount, 25);
+    let log = db.audit_log(l.league, 10).await.unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.entity == "penalty_kind" && e.entity_id == talking.id.0)
+    );
+}
+
+async fn users_are_given_roles_and_accounts(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let (_, ann) = signed_in(&db, &sec, "ann").await;
+    let list = console(&l, "/users");
+    let team = format!("{}-{}", l.season, l.home);
+    let player = l.home_players[0].to_string();
+    // Unknown account and no password; an existing one with a password.
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("username", "bob"),
+                ("password", ""),
+                ("role", "captain"),
+                ("team", &team),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "username").contains("give a password"));
+    assert_eq!(value_of(&page, "username"), "bob");
+    assert_eq!(value_of(&page, "team"), team);
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("username", "ann"),
+                ("password", PASSWORD),
+                ("role", "player"),
+                ("player", ""),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "password").contains("exists already"));
+    assert!(error_beside(&page, "player").contains("Choose"));
+    assert!(!page.has(PASSWORD), "a password is never shown back");
+    assert_eq!(value_of(&page, "role"), "player");
+    // A new account for a captain, with a bad then a good password.
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("username", "bob"),
+                ("password", "short"),
+                ("role", "captain"),
+                ("team", &team),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "password").contains("at least 10"));
+    assert_eq!(db.user_count().await.unwrap(), 3, "admin, sec, ann");
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("username", "bob"),
+                ("password", PASSWORD),
+                ("role", "captain"),
+                ("team", &team),
+            ],
+        )
+        .await;
+    redirected(&page, &list);
+    let bob = db.user_by_username("bob").await.unwrap();
+    let roles = db.user_roles(bob.id).await.unwrap();
+    assert_eq!(
+        (roles[0].kind, roles[0].season_id, roles[0].team_id),
+        (RoleKind::Captain, Some(l.season), Some(l.home))
+    );
+    // Bob can sign in with it.
+    let mut b = sec.stranger();
+    let page = b
+        .submit(
+            "/sign-in",
+            "/sign-in",
+            &[("username", "bob"), ("password", PASSWORD)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    // An existing account as a player; twice is a duplicate.
+    let fields = [
+        ("username", "ann"),
+        ("password", ""),
+        ("role", "player"),
+        ("player", player.as_str()),
+    ];
+    redirected(&sec.submit(&list, &list, &fields).await, &list);
+    let page = sec.submit(&list, &list, &fields).await;
+    refused(&page);
+    assert!(error_beside(&page, "username").contains("already exists"));
+    let roles = db.user_roles(ann).await.unwrap();
+    assert_eq!(roles.len(), 1);
+    assert_eq!(
+        (roles[0].kind, roles[0].player_id),
+        (RoleKind::Player, Some(l.home_players[0]))
+    );
+    let page = sec.get(&list).await;
+    assert!(
+        page.has("home player 00") && page.has("2026/27 · home Home"),
+        "{}",
+        page.body
+    );
+    // Taken away again, audited; a secretary's role is not the console's.
+    let revoke = format!("{list}/roles/{}/revoke", roles[0].id);
+    redirected(&sec.submit(&list, &revoke, &[]).await, &list);
+    assert!(db.user_roles(ann).await.unwrap().is_empty());
+    assert!(
+        db.audit_log(l.league, 20)
+            .await
+            .unwrap()
+            .iter()
+            .any(|e| e.entity == "role" && e.action == "revoke")
+    );
+    let sec_role = db
+        .league_roles(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|r| r.kind == RoleKind::Secretary)
+        .unwrap();
+    let page = sec
+        .submit(&list, &format!("{list}/roles/{}/revoke", sec_role.id), &[])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        db.league_roles(l.league)
+            .await
+            .unwrap()
+            .iter()
+            .filter(|r| r.kind == RoleKind::Secretary)
+            .count(),
+        1
+    );
+}
+
+/// Everything a console or administrator's page could change, to compare.
+async fn snapshot(db: &Db) -> String {
+    let mut out = format!(
+        "{:?}\n{}\n",
+        db.leagues().await.unwrap(),
+        db.user_count().await.unwrap()
+    );
+    for league in db.leagues().await.unwrap() {
+        let id = league.id;
+        out += &format!("{:?}\n", db.venues(id).await.unwrap());
+        out += &format!("{:?}\n", db.teams(id).await.unwrap());
+        out += &format!("{:?}\n", db.players(id).await.unwrap());
+        out += &format!("{:?}\n", db.penalty_kinds(id).await.unwrap());
+        out += &format!("{:?}\n", db.league_roles(id).await.unwrap());
+        for season in db.seasons(id).await.unwrap() {
+            out += &format!("{season:?}\n");
+            out += &format!("{:?}\n", db.divisions(id, season.id).await.unwrap());
+            out += &format!("{:?}\n", db.registrations(id, season.id).await.unwrap());
+            for entry in db.team_entries(id, season.id).await.unwrap() {
+                out += &format!("{entry:?}\n");
+                out += &format!(
+                    "{:?}\n",
+                    db.captains(id, season.id, entry.team_id).await.unwrap()
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Every console and administrator's route, GET and POST: anonymous is
+/// sent to sign in; a plain user, a captain, a secretary of another league
+/// and (in the console of a league they are not secretary of) the
+/// administrator are refused with 403 and nothing changes; the secretary
+/// and (on the administrator's pages) the administrator are let through.
+async fn every_route_checks_the_role(db: Db) {
+    let mut admin = admin(&db).await;
+    let l = league(&db, "home").await;
+    let other = league(&db, "away").await;
+    let mut sec = secretary(&db, &admin, l.league, "sec").await;
+    let home_sec = db
+        .league_roles(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|r| r.kind == RoleKind::Secretary)
+        .unwrap();
+    let other_sec = secretary(&db, &admin, other.league, "othersec").await;
+    let (plain, plain_id) = signed_in(&db, &admin, "plain").await;
+    let (captain, cap_id) = signed_in(&db, &admin, "cap").await;
+    let cap_role = db
+        .grant_role(&NewRole::captain(cap_id, l.league, l.season, l.home), None)
+        .await
+        .unwrap();
+    db.add_captain(l.league, l.season, l.home, l.home_players[0])
+        .await
+        .unwrap();
+    let kind = db
+        .add_penalty_kind(
+            l.league,
+            &NewPenaltyKind {
+                code: "late-card".into(),
+                name: "Result card late".into(),
+                effect: PenaltyEffect::LeaguePoints,
+                amount: 1,
+            },
+        )
+        .await
+        .unwrap();
+    let spare = db.create_team(l.league, "Spare", None).await.unwrap().id;
+    let free = db.create_player(l.league, "Free agent").await.unwrap().id;
+    let _ = plain_id;
+
+    let (s, d, v, t, p) = (l.season, l.division, l.venue, l.home, l.home_players[0]);
+    let c = |path: &str| format!("/leagues/home/console{path}");
+    let gets = vec![
+        "/admin".to_owned(),
+        "/admin/leagues/home/secretaries".into(),
+        c(""),
+        c("/league"),
+        c("/seasons"),
+        c("/seasons/new"),
+        c(&format!("/seasons/{s}")),
+        c(&format!("/seasons/{s}/divisions")),
+        c(&format!("/seasons/{s}/divisions/{d}")),
+        c("/venues"),
+        c(&format!("/venues/{v}")),
+        c("/teams"),
+        c(&format!("/teams/{t}")),
+        c(&format!("/teams/{t}/seasons/{s}")),
+        c("/players"),
+        c(&format!("/players/{p}")),
+        c("/penalty-kinds"),
+        c(&format!("/penalty-kinds/{}", kind.id)),
+        c("/users"),
+    ];
+    let season = season_fields("2030/31", "fives-and-threes");
+    let renamed_season = season_fields("Renamed", "fives-and-threes");
+    let (d_s, free_s, p1_s, p_s) = (
+        d.to_string(),
+        free.to_string(),
+        l.home_players[1].to_string(),
+        p.to_string(),
+    );
+    let posts: Vec<(String, Vec<(&str, &str)>)> = vec![
+        (
+            "/admin".into(),
+            vec![("name", "Hacked"), ("short_name", "hacked")],
+        ),
+        (
+            "/admin/leagues/home/secretaries".into(),
+            vec![("username", "plain")],
+        ),
+        (
+            format!("/admin/leagues/home/secretaries/{}/remove", home_sec.id),
+            vec![],
+        ),
+        (c("/league"), vec![("name", "Hacked")]),
+        (c("/seasons/new"), season),
+        (c(&format!("/seasons/{s}")), renamed_season),
+        (
+            c(&format!("/seasons/{s}/divisions")),
+            vec![("name", "Hacked"), ("position", "5")],
+        ),
+        (
+            c(&format!("/seasons/{s}/divisions/{d}")),
+            vec![("name", "Hacked division"), ("position", "5")],
+        ),
+        (c("/venues"), vec![("name", "Hacked"), ("tables", "1")]),
+        (
+            c(&format!("/venues/{v}")),
+            vec![("name", "Hacked arms"), ("tables", "1")],
+        ),
+        (c("/teams"), vec![("name", "Hacked")]),
+        (c(&format!("/teams/{t}")), vec![("name", "Hacked team")]),
+        (
+            c(&format!("/teams/{spare}/entries")),
+            vec![("division", &d_s)],
+        ),
+        (
+            c(&format!("/teams/{t}/seasons/{s}/players")),
+            vec![("player", &free_s)],
+        ),
+        (
+            c(&format!("/teams/{t}/seasons/{s}/captains")),
+            vec![("captain", &p1_s)],
+        ),
+        (
+            c(&format!("/teams/{t}/seasons/{s}/captains/{p}/remove")),
+            vec![],
+        ),
+        (c("/players"), vec![("name", "Hacked")]),
+        (c(&format!("/players/{p}")), vec![("name", "Hacked player")]),
+        (
+            c("/penalty-kinds"),
+            vec![
+                ("code", "hacked"),
+                ("name", "Hacked"),
+                ("effect", "fine"),
+                ("amount", "1"),
+            ],
+        ),
+        (
+            c(&format!("/penalty-kinds/{}", kind.id)),
+            vec![
+                ("code", "hacked-2"),
+                ("name", "Hacked"),
+                ("effect", "fine"),
+                ("amount", "1"),
+            ],
+        ),
+        (c("/penalty-kinds/defaults"), vec![]),
+        (
+            c("/users"),
+            vec![("username", "plain"), ("role", "player"), ("player", &p_s)],
+        ),
+        (c(&format!("/users/roles/{}/revoke", cap_role.id)), vec![]),
+    ];
+    let is_admin_route = |path: &str| path.starts_with("/admin");
+
+    // Anonymous: sent to sign in, coming back here after.
+    let mut anonymous = admin.stranger();
+    let before = snapshot(&db).await;
+    for path in &gets {
+        let page = anonymous.get(path).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "GET {path}");
+        let to = page.location.unwrap();
+        assert!(to.starts_with("/sign-in?next="), "GET {path}: {to}");
+    }
+    for (path, fields) in &posts {
+        let page = anonymous.post(path, fields).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "POST {path}");
+        assert!(
+            page.location.unwrap().starts_with("/sign-in?next="),
+            "POST {path}"
+        );
+    }
+    assert_eq!(snapshot(&db).await, before, "anonymous changed something");
+
+    // Signed in without the role: 403, with a good form token, and nothing changes.
+    for (who, mut client) in [
+        ("plain", plain),
+        ("captain", captain),
+        ("secretary of another league", other_sec),
+    ] {
+        let token = client.get("/").await.csrf();
+        for path in &gets {
+            let page = client.get(path).await;
+            assert_eq!(page.status, StatusCode::FORBIDDEN, "{who}: GET {path}");
+        }
+        for (path, fields) in &posts {
+            let mut all = vec![("csrf", token.as_str())];
+            all.extend_from_slice(fields);
+            let page = client.post(path, &all).await;
+            assert_eq!(
+                page.status,
+                StatusCode::FORBIDDEN,
+                "{who}: POST {path}: {}",
+                page.body
+            );
+        }
+        assert_eq!(snapshot(&db).await, before, "{who} changed something");
+    }
+
+    // The administrator: their own pages, not the console of a league
+    // they are not secretary of.
+    let token = admin.get("/").await.csrf();
+    for path in &gets {
+        let page = admin.get(path).await;
+        let expected = if is_admin_route(path) {
+            StatusCode::OK
+        } else {
+            StatusCode::FORBIDDEN
+        };
+        assert_eq!(page.status, expected, "administrator: GET {path}");
+    }
+    for (path, fields) in posts.iter().filter(|(p, _)| !is_admin_route(p)) {
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        let page = admin.post(path, &all).await;
+        assert_eq!(
+            page.status,
+            StatusCode::FORBIDDEN,
+            "administrator: POST {path}"
+        );
+    }
+    assert_eq!(
+        snapshot(&db).await,
+        before,
+        "the administrator changed the console's records"
+    );
+
+    // The secretary: every console page, and every form goes through.
+    let token = sec.get("/").await.csrf();
+    for path in &gets {
+        let page = sec.get(path).await;
+        let expected = if is_admin_route(path) {
+            StatusCode::FORBIDDEN
+        } else {
+            StatusCode::OK
+        };
+        assert_eq!(page.status, expected, "secretary: GET {path}");
+    }
+    for (path, fields) in &posts {
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        let page = sec.post(path, &all).await;
+        let expected = if is_admin_route(path) {
+            StatusCode::FORBIDDEN
+        } else {
+            StatusCode::SEE_OTHER
+        };
+        assert_eq!(
+            page.status, expected,
+            "secretary: POST {path}: {}",
+            page.body
+        );
+    }
+    // And the administrator's forms go through for the administrator.
+    let token = admin.get("/").await.csrf();
+    for (path, fields) in posts.iter().filter(|(p, _)| is_admin_route(p)) {
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        let page = admin.post(path, &all).await;
+        assert_eq!(
+            page.status,
+            StatusCode::SEE_OTHER,
+            "administrator: POST {path}: {}",
+            page.body
+        );
+    }
+    assert!(db.league_by_short_name("hacked").await.is_ok());
+}
+
+/// Whatever is typed into any console or administrator's form, and
+/// whatever an address holds, the answer is never a 500: stray bytes,
+/// numbers too large for any column, markup, fields left out.
+async fn nothing_typed_yields_a_500(db: Db) {
+    let mut admin = admin(&db).await;
+    let l = league(&db, "home").await;
+    let mut sec = secretary(&db, &admin, l.league, "sec").await;
+    db.grant_role(
+        &NewRole::secretary(db.user_by_username("admin").await.unwrap().id, l.league),
+        None,
+    )
+    .await
+    .unwrap();
+    let kind = db
+        .add_penalty_kind(
+            l.league,
+            &NewPenaltyKind {
+                code: "fine".into(),
+                name: "Fine".into(),
+                effect: PenaltyEffect::Fine,
+                amount: 500,
+            },
+        )
+        .await
+        .unwrap();
+    let (s, d, v, t, p) = (l.season, l.division, l.venue, l.home, l.home_players[0]);
+    let c = |path: &str| format!("/leagues/home/console{path}");
+    let posts = [
+        "/admin".to_owned(),
+        "/admin/leagues/home/secretaries".into(),
+        "/admin/leagues/home/secretaries/99999999999999999999/remove".into(),
+        "/admin/leagues/%00/secretaries".into(),
+        c("/league"),
+        c("/seasons/new"),
+        c(&format!("/seasons/{s}")),
+        c(&format!("/seasons/{s}/divisions")),
+        c(&format!("/seasons/{s}/divisions/{d}")),
+        c("/venues"),
+        c(&format!("/venues/{v}")),
+        c("/teams"),
+        c(&format!("/teams/{t}")),
+        c(&format!("/teams/{t}/entries")),
+        c(&format!("/teams/{t}/seasons/{s}/players")),
+        c(&format!("/teams/{t}/seasons/{s}/captains")),
+        c(&format!("/teams/{t}/seasons/{s}/captains/{p}/remove")),
+        c("/players"),
+        c(&format!("/players/{p}")),
+        c("/penalty-kinds"),
+        c(&format!("/penalty-kinds/{}", kind.id)),
+        c("/users"),
+        c("/users/roles/-1/revoke"),
+        c("/venues/abc"),
+        c("/seasons/99999999999999999999"),
+    ];
+    let fields = [
+        "name",
+        "short_name",
+        "rules_summary",
+        "contact",
+        "username",
+        "password",
+        "format",
+        "shown",
+        "pose",
+        "target",
+        "exact_finish",
+        "tiles_per_hand",
+        "blocked_scores",
+        "penalty_points",
+        "penalty_to",
+        "set_to",
+        "derby",
+        "late_games",
+        "late_forfeit_minutes",
+        "singles",
+        "pairs",
+        "best_of",
+        "points_board",
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "losing_bonus",
+        "pairings",
+        "position",
+        "address",
+        "tables",
+        "venue",
+        "division",
+        "player",
+        "captain",
+        "code",
+        "effect",
+        "amount",
+        "role",
+        "team",
+    ];
+    let junk = [
+        "a\0b\u{1}",
+        "99999999999999999999",
+        "-1",
+        "<script>alert(1)</script>",
+        "",
+        "1-2-3",
+    ];
+    for value in junk {
+        for (client, who) in [(&mut sec, "secretary"), (&mut admin, "administrator")] {
+            let token = client.get("/").await.csrf();
+            let mut all = vec![("csrf", token.as_str())];
+            all.extend(fields.iter().map(|f| (*f, value)));
+            for path in &posts {
+                let page = client.post(path, &all).await;
+                assert!(
+                    page.status.as_u16() < 500,
+                    "{who}: POST {path} with {value:?}: {}",
+                    page.body
+                );
+                assert!(!page.has("<script>alert"), "{path}: markup shown unescaped");
+            }
+            // Nothing at all but the token.
+            for path in &posts {
+                let page = client.post(path, &[("csrf", token.as_str())]).await;
+                assert!(
+                    page.status.as_u16() < 500,
+                    "{who}: POST {path} empty: {}",
+                    page.body
+                );
+            }
+        }
+    }
+    for path in [
+        c("/venues/abc"),
+        c("/seasons/1/divisions/x"),
+        c("/teams/1/seasons/99999999999999999999"),
+        "/admin/leagues/%00/secretaries".into(),
+        "/admin/leagues/Nowhere/secretaries".into(),
+    ] {
+        let page = admin.get(&path).await;
+        assert!(page.status.as_u16() < 500, "GET {path}: {}", page.body);
+    }
+}

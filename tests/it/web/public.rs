@@ -1,0 +1,818 @@
+//! The public pages, read by a visitor who is not signed in: every page of
+//! a demo league, a division table checked against a table computed here
+//! from the stored hands, a match page's hands with what was disregarded,
+//! provisional results marked and left out of the table, escaping, and the
+//! 404s.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use boneyard::demo::{DemoOptions, fill};
+use boneyard::league::match_format::MatchFormat;
+use boneyard::rules::score_record;
+use serde_json::json;
+
+use super::client::{Client, Page};
+use crate::support::{self, on_both, record};
+
+on_both!(
+    every_public_page_of_a_demo_league,
+    the_table_counts_approved_results_walkovers_and_deductions,
+    a_match_page_shows_every_hand_and_what_was_disregarded,
+    unknown_and_other_leagues_records_are_not_found,
+);
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+/// The address form of a name, as the pages make it (written again here).
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.to_lowercase().chars() {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&#39;", "'")
+        .replace("&#34;", "\"")
+        .replace("&quot;", "\"")
+        .replace("&#60;", "<")
+        .replace("&lt;", "<")
+        .replace("&#62;", ">")
+        .replace("&gt;", ">")
+        .replace("&#38;", "&")
+        .replace("&amp;", "&")
+}
+
+/// The text of each cell of each body row of the first table whose opening
+/// tag starts with `table_start`.
+fn rows(page: &Page, table_start: &str) -> Vec<Vec<String>> {
+    let body = &page.body;
+    let start = body
+        .find(table_start)
+        .unwrap_or_else(|| panic!("no `{table_start}` in {body}"));
+    let end = start + body[start..].find("</table>").unwrap();
+    let table = &body[start..end];
+    let tbody = &table[table.find("<tbody>").unwrap()..];
+    let tbody = &tbody[..tbody.find("</tbody>").unwrap()];
+    tbody
+        .split("<tr")
+        .skip(1)
+        .map(|row| {
+            let marked = row.replace("</td>", "\u{1}").replace("</th>", "\u{1}");
+            let mut text = String::new();
+            let mut in_tag = true;
+            for ch in marked.chars() {
+                match ch {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            let mut cells: Vec<String> = text
+                .split('\u{1}')
+                .map(|s| unescape(&s.split_whitespace().collect::<Vec<_>>().join(" ")))
+                .collect();
+            cells.pop();
+            cells
+        })
+        .collect()
+}
+
+async fn ok(c: &mut Client, path: &str) -> Page {
+    let page = c.get(path).await;
+    assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+    page
+}
+
+/// A board's result computed here: the engine on each stored record, the
+/// home side found by the board's home players' names.
+struct BoardTally {
+    boards: [i64; 2],
+    games: [i64; 2],
+    pegs: [i64; 2],
+}
+
+fn tally(
+    result: &MatchResult,
+    format: &MatchFormat,
+    names: &HashMap<PlayerId, String>,
+) -> BoardTally {
+    let mut t = BoardTally {
+        boards: [0, 0],
+        games: [0, 0],
+        pegs: [0, 0],
+    };
+    for (i, board) in result.boards.iter().enumerate() {
+        let home: HashSet<&str> = board.home.iter().map(|id| names[id].as_str()).collect();
+        let mut won = [0, 0];
+        for game in &board.games {
+            let outcome = score_record(&game.record).expect("a stored record scores");
+            let home_side = game
+                .record
+                .sides
+                .iter()
+                .position(|side| side.iter().any(|n| home.contains(n.as_str())))
+                .unwrap();
+            let oriented = |side: usize| if side == home_side { 0 } else { 1 };
+            if let (true, Some(w)) = (outcome.finished, outcome.winner) {
+                won[oriented(w)] += 1;
+            }
+            for side in 0..2 {
+                t.pegs[oriented(side)] += i64::from(outcome.totals[side]);
+            }
+        }
+        let need = i64::from(format.boards.get(i).map_or(1, |b| b.best_of / 2 + 1));
+        for side in 0..2 {
+            if won[side] >= need && won[side] > won[1 - side] {
+                t.boards[side] += 1;
+            }
+            t.games[side] += won[side];
+        }
+    }
+    t
+}
+
+/// A team's row as the page shows it: P W D L BF BA GF GA PF PA deducted
+/// points.
+type Line = [i64; 12];
+
+/// The division's table computed here from the stored results (approved
+/// ones only), walkovers and deductions, after round `after`.
+async fn expected_table(
+    db: &Db,
+    league: LeagueId,
+    season: &Season,
+    division: DivisionId,
+    after: Option<i64>,
+) -> BTreeMap<String, Line> {
+    let format = MatchFormat::parse(season.format, &season.match_format)
+        .unwrap_or_else(|_| MatchFormat::default_for(season.format));
+    let names: HashMap<PlayerId, String> = db
+        .players(league)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let team_names: HashMap<TeamId, String> = db
+        .teams(league)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    let entered: Vec<TeamId> = db
+        .team_entries(league, season.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.division_id == division)
+        .map(|e| e.team_id)
+        .collect();
+    let mut lines: HashMap<TeamId, Line> = entered.iter().map(|t| (*t, [0; 12])).collect();
+    let fixtures: HashMap<FixtureId, Fixture> = db
+        .division_fixtures(league, division)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|f| (f.id, f))
+        .collect();
+    let counts = |f: &Fixture| after.is_none_or(|a| f.round <= a);
+    let mut matches = Vec::new();
+    for r in db.season_results(league, season.id, true).await.unwrap() {
+        let Some(f) = fixtures.get(&r.version.fixture_id) else {
+            continue;
+        };
+        if matches!(f.status, FixtureStatus::Void | FixtureStatus::Walkover) || !counts(f) {
+            continue;
+        }
+        let t = tally(&r.result, &format, &names);
+        matches.push((f.home_team_id, f.away_team_id, t));
+    }
+    for f in fixtures.values() {
+        if let (FixtureStatus::Walkover, Some(side), true) = (f.status, f.conceded_by, counts(f)) {
+            let boards = format.boards.len() as i64;
+            let games: i64 = format
+                .boards
+                .iter()
+                .map(|b| i64::from(b.best_of / 2 + 1))
+                .sum();
+            let winner = if side == Side::Home { 1 } else { 0 };
+            let mut t = BoardTally {
+                boards: [0, 0],
+                games: [0, 0],
+                pegs: [0, 0],
+            };
+            t.boards[winner] = boards;
+            t.games[winner] = games;
+            matches.push((f.home_team_id, f.away_team_id, t));
+        }
+    }
+    let p = format.points;
+    for (home, away, t) in matches {
+        for (side, team) in [(0, home), (1, away)] {
+            let (mine, theirs) = (t.boards[side], t.boards[1 - side]);
+            let l = lines.get_mut(&team).unwrap();
+            l[0] += 1;
+            let points = if mine > theirs {
+                l[1] += 1;
+                p.win
+            } else if mine == theirs {
+                l[2] += 1;
+                p.draw
+            } else {
+                l[3] += 1;
+                p.loss
+                    + if theirs - mine == 1 {
+                        p.losing_bonus
+                    } else {
+                        0
+                    }
+            };
+            l[4] += mine;
+            l[5] += theirs;
+            l[6] += t.games[side];
+            l[7] += t.games[1 - side];
+            l[8] += t.pegs[side];
+            l[9] += t.pegs[1 - side];
+            l[11] += i64::from(points) + mine * i64::from(p.board);
+        }
+    }
+    let kinds: HashMap<PenaltyKindId, PenaltyEffect> = db
+        .penalty_kinds(league)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|k| (k.id, k.effect))
+        .collect();
+    for pen in db.penalties(league, season.id).await.unwrap() {
+        let Some(team) = pen.team_id else { continue };
+        if kinds[&pen.kind_id] != PenaltyEffect::LeaguePoints || pen.voided_at.is_some() {
+            continue;
+        }
+        if let Some(f) = pen.fixture_id.and_then(|id| fixtures.get(&id)) {
+            if !counts(f) {
+                continue;
+            }
+        }
+        if let Some(l) = lines.get_mut(&team) {
+            l[10] += pen.amount;
+            l[11] -= pen.amount;
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(team, line)| (team_names[&team].clone(), line))
+        .collect()
+}
+
+/// The table on a division page, by team name, checked to be in order of
+/// points.
+fn shown_table(page: &Page) -> BTreeMap<String, Line> {
+    let rows = rows(page, "<table class=\"standings\"");
+    let points: Vec<i64> = rows.iter().map(|r| r[13].parse().unwrap()).collect();
+    assert!(
+        points.windows(2).all(|w| w[0] >= w[1]),
+        "ordered by points: {points:?}"
+    );
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r[0], (i + 1).to_string());
+    }
+    rows.into_iter()
+        .map(|r| {
+            let numbers: Vec<i64> = r[2..].iter().map(|n| n.parse().unwrap()).collect();
+            (r[1].clone(), numbers.try_into().unwrap())
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// A demo league, every page
+
+async fn every_public_page_of_a_demo_league(db: Db) {
+    let options = DemoOptions {
+        leagues: 1,
+        teams: 6,
+        seasons: 2,
+        divisions: Some(1),
+        seed: 11,
+    };
+    fill(&db, &options).await.expect("the demo fills");
+    let league = db.leagues().await.unwrap().remove(0);
+    let l = league.id;
+    let base = format!("/leagues/{}", league.short_name);
+    let seasons = db.seasons(l).await.unwrap();
+    let season = &seasons[0];
+    assert_eq!(slug(&season.name), "2026-27");
+    let division = db.divisions(l, season.id).await.unwrap().remove(0);
+    let fixtures = db.division_fixtures(l, division.id).await.unwrap();
+    let results = db.season_results(l, season.id, false).await.unwrap();
+    let status: HashMap<FixtureId, ResultStatus> = results
+        .iter()
+        .map(|r| (r.version.fixture_id, r.version.status))
+        .collect();
+    let teams: HashMap<TeamId, Team> = db
+        .teams(l)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.id, t))
+        .collect();
+    let mut c = Client::new(&db).await;
+
+    // The league's home: its seasons, divisions, results and fixtures.
+    let home = ok(&mut c, &base).await;
+    assert!(home.has(&unescape_safe(&league.name)), "{}", home.body);
+    assert!(home.has(&format!("href=\"{base}/2026-27/{}\"", slug(&division.name))));
+    assert!(home.has("Recent results") && home.has("Next fixtures"));
+    assert!(home.has(&format!("href=\"{base}/live\"")));
+    assert!(home.has(&format!("href=\"{base}/{}\"", slug(&seasons[1].name))));
+
+    // The season: divisions with their teams, the rules in words.
+    let season_href = format!("{base}/2026-27");
+    let page = ok(&mut c, &season_href).await;
+    assert!(page.has(&unescape_safe(&division.name)));
+    for t in teams.values() {
+        assert!(
+            page.has(&unescape_safe(&t.name)),
+            "{} on the season page",
+            t.name
+        );
+    }
+    assert!(page.has(season.format.title()));
+    assert!(page.has("6 singles + 3 pairs, 1 game each"));
+
+    // The division's table, row for row as computed here.
+    let div_href = format!("{season_href}/{}", slug(&division.name));
+    let page = ok(&mut c, &div_href).await;
+    let expected = expected_table(&db, l, season, division.id, None).await;
+    assert_eq!(shown_table(&page), expected);
+    assert!(expected.values().any(|line| line[0] > 0), "results counted");
+    assert!(
+        expected.values().any(|line| line[10] > 0),
+        "points deducted"
+    );
+    assert!(page.has("<th scope=\"col\""));
+    assert!(page.has("<caption>The table as it stands</caption>"));
+    // Provisional results exist and are said not to count.
+    let pending: Vec<&Fixture> = fixtures
+        .iter()
+        .filter(|f| {
+            status
+                .get(&f.id)
+                .is_some_and(|s| *s != ResultStatus::Approved)
+        })
+        .collect();
+    assert!(!pending.is_empty(), "the demo has pending results");
+    assert!(page.has("awaiting approval"));
+    // The table after round 1, and the form that asks for it.
+    let page = ok(&mut c, &format!("{div_href}?after=1")).await;
+    assert_eq!(
+        shown_table(&page),
+        expected_table(&db, l, season, division.id, Some(1)).await
+    );
+    assert!(page.has("<option value=\"1\" selected>"));
+    assert!(page.has("<label for=\"after\">"));
+
+    // Fixtures and results by round: pending results marked in words.
+    let page = ok(&mut c, &format!("{div_href}/fixtures")).await;
+    assert!(page.has("<h3 id=\"round-1\">Round 1</h3>"));
+    for f in &pending {
+        let href = format!("href=\"{base}/matches/{}\"", f.id);
+        let at = page.body.find(&href).expect("the pending match is listed");
+        let row_start = page.body[..at].rfind("<tr").unwrap();
+        let row_end = at + page.body[at..].find("</tr>").unwrap();
+        let row = &page.body[row_start..row_end];
+        assert!(row.starts_with("<tr class=\"provisional\""), "{row}");
+        assert!(
+            row.contains("<span class=\"badge pending\">provisional"),
+            "{row}"
+        );
+    }
+    for (state, word) in [
+        (FixtureStatus::Postponed, "postponed"),
+        (FixtureStatus::Walkover, "walkover: "),
+        (FixtureStatus::Void, "void"),
+    ] {
+        if fixtures.iter().any(|f| f.status == state) {
+            assert!(page.has(word), "{word} shown");
+        }
+    }
+
+    // A team: venue, captains, players, fixtures, penalties.
+    let team = &teams[&fixtures[0].home_team_id];
+    let team_href = format!("{base}/teams/{}-{}", team.id, slug(&team.name));
+    let page = ok(&mut c, &team_href).await;
+    assert!(page.has(&format!("<h1>{}</h1>", unescape_safe(&team.name))));
+    let venue = db.venue(l, team.venue_id.unwrap()).await.unwrap();
+    assert!(page.has(&unescape_safe(&venue.name)));
+    for p in db.captains(l, season.id, team.id).await.unwrap() {
+        assert!(page.has(&unescape_safe(&p.name)));
+    }
+    let players = db.team_players(l, season.id, team.id).await.unwrap();
+    for p in &players {
+        assert!(page.has(&format!("{}/players/{}-{}", base, p.id, slug(&p.name))));
+    }
+    assert!(page.has(&format!("{base}/matches/{}", fixtures[0].id)));
+    for pen in db.penalties(l, season.id).await.unwrap() {
+        if pen.team_id == Some(team.id) && !pen.note.is_empty() {
+            assert!(page.has(&unescape_safe(&pen.note)), "penalty reason shown");
+        }
+    }
+    // A wrong or missing slug is sent to the right address.
+    for wrong in [
+        format!("{base}/teams/{}-wrong", team.id),
+        format!("{base}/teams/{}", team.id),
+    ] {
+        let moved = c.get(&wrong).await;
+        assert_eq!(moved.status, StatusCode::PERMANENT_REDIRECT);
+        assert_eq!(moved.location.as_deref(), Some(team_href.as_str()));
+    }
+
+    // A player: team by season, games played and won.
+    let player = &players[0];
+    let page = ok(
+        &mut c,
+        &format!("{base}/players/{}-{}", player.id, slug(&player.name)),
+    )
+    .await;
+    assert!(page.has(&format!("<h1>{}</h1>", unescape_safe(&player.name))));
+    let games = db.player_games(l, season.id).await.unwrap();
+    let (played, won) = games
+        .iter()
+        .find(|g| g.player_id == player.id)
+        .map_or((0, 0), |g| (g.played, g.won));
+    let seasons_rows = rows(&page, "<table>");
+    let row = seasons_rows
+        .iter()
+        .find(|r| r[0] == season.name)
+        .expect("this season's row");
+    assert_eq!(row[1], team.name);
+    assert_eq!(
+        (
+            row[3].parse::<i64>().unwrap(),
+            row[4].parse::<i64>().unwrap()
+        ),
+        (played, won)
+    );
+
+    // An approved match: totals computed from the hands.
+    let names: HashMap<PlayerId, String> = db
+        .players(l)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let format = MatchFormat::parse(season.format, &season.match_format).unwrap();
+    let approved = results
+        .iter()
+        .find(|r| {
+            r.version.status == ResultStatus::Approved
+                && fixtures.iter().any(|f| f.id == r.version.fixture_id)
+        })
+        .unwrap();
+    let f = fixtures
+        .iter()
+        .find(|f| f.id == approved.version.fixture_id)
+        .unwrap();
+    let page = ok(&mut c, &format!("{base}/matches/{}", f.id)).await;
+    let t = tally(&approved.result, &format, &names);
+    let totals = rows(&page, "<table>");
+    assert_eq!(totals[0][0], teams[&f.home_team_id].name);
+    assert_eq!(
+        totals[0][1..4],
+        [t.boards[0], t.games[0], t.pegs[0]].map(|n| n.to_string())
+    );
+    assert_eq!(
+        totals[1][1..4],
+        [t.boards[1], t.games[1], t.pegs[1]].map(|n| n.to_string())
+    );
+    assert_eq!(
+        page.body.matches("<section id=\"board-").count(),
+        approved.result.boards.len()
+    );
+    assert!(page.has("Posed by") && page.has("Draw for pose"));
+    // A pairs board: the columns name both partners, each play its maker.
+    let pairs = approved
+        .result
+        .boards
+        .iter()
+        .position(|b| b.kind == BoardKind::Pairs)
+        .expect("a pairs board");
+    let partners = approved.result.boards[pairs]
+        .home
+        .iter()
+        .map(|id| unescape_safe(&names[id]))
+        .collect::<Vec<_>>();
+    let section = &page.body[page
+        .body
+        .find(&format!("id=\"board-{}\"", pairs + 1))
+        .unwrap()..];
+    assert!(
+        section.contains(&format!("{} &#38; {} scored", partners[0], partners[1]))
+            || section.contains(&format!("{} &#38; {} scored", partners[1], partners[0])),
+        "{section}"
+    );
+    assert!(page.has("poses the first hand of the next game on this board"));
+    assert!(!page.has("badge pending"));
+
+    // A pending match: provisional, in words.
+    let page = ok(&mut c, &format!("{base}/matches/{}", pending[0].id)).await;
+    assert!(page.has("<span class=\"badge pending\">provisional"));
+    assert!(page.has("does not count in the table"));
+
+    // Matches in progress: the pending results.
+    let page = ok(&mut c, &format!("{base}/live")).await;
+    for f in &pending {
+        assert!(page.has(&format!("{base}/matches/{}", f.id)));
+    }
+    assert!(page.has("badge pending"));
+
+    // No page needs a script.
+    for path in [base.clone(), div_href.clone(), team_href.clone()] {
+        assert!(!c.get(&path).await.has("<script"), "{path}");
+    }
+}
+
+/// A name as it appears in the page's HTML: askama escapes `&`, `'`, `"`,
+/// `<` and `>`; demo names have at most an apostrophe or ampersand.
+fn unescape_safe(name: &str) -> String {
+    name.replace('&', "&#38;").replace('\'', "&#39;")
+}
+
+// ---------------------------------------------------------------------------
+// A league built by hand
+
+fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
+    let eight = json!({"by": home, "points": 8});
+    record(json!({
+        "format": "fives-and-threes",
+        "players": [home, away],
+        "sides": [[home], [away]],
+        "draw": {home: "6-6", away: "0-0"},
+        "hands": [
+            {"plays": [eight, {"by": away, "points": 2}, eight, eight, eight, eight, eight,
+                       {"by": home, "points": 8, "out": true}],
+             "end": {"out": home}},
+            {"plays": [{"by": home, "points": 1}, {"by": home, "points": 4},
+                       {"by": home, "points": 3}]}
+        ]
+    }))
+}
+
+fn one_board(
+    l: &support::League,
+    home: PlayerId,
+    record: boneyard::rules::GameRecord,
+) -> MatchResult {
+    let outcome = score_record(&record).unwrap();
+    MatchResult {
+        boards: vec![BoardResult {
+            kind: BoardKind::Singles,
+            home: vec![home],
+            away: vec![l.away_players[0]],
+            games: vec![GameResult {
+                outcome: Some(GameOutcome {
+                    totals: outcome.totals.map(i64::from),
+                    winner: outcome.winner,
+                    finished: outcome.finished,
+                    next_pose: record.players.get(outcome.next_pose).cloned(),
+                }),
+                record,
+            }],
+        }],
+    }
+}
+
+async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
+    let l = support::league(&db, "pub").await;
+    let evil = "<script>alert(1)</script>";
+    let p = db.create_player(l.league, evil).await.unwrap().id;
+    db.register_player(l.league, l.season, l.home, p)
+        .await
+        .unwrap();
+    let away = l.away_names[0].clone();
+    let rec = won_game(evil, &away);
+    let outcome = score_record(&rec).unwrap();
+    assert_eq!(outcome.totals, [61, 2]);
+    assert_eq!(outcome.hands[1].disregarded, [2]);
+    db.write_result(l.league, l.fixture, &one_board(&l, p, rec), None)
+        .await
+        .unwrap();
+
+    let mut c = Client::new(&db).await;
+    let page = ok(&mut c, &format!("/leagues/pub/matches/{}", l.fixture)).await;
+    assert!(!page.has("<script>"), "escaped: {}", page.body);
+    let shown = if page.has("&#60;script&#62;") {
+        "&#60;script&#62;alert(1)&#60;/script&#62;"
+    } else {
+        "&lt;script&gt;alert(1)&lt;/script&gt;"
+    };
+    assert!(page.has(shown));
+    // The hand table: who posed, each side's plays, the disregarded play
+    // struck through and said in words, how it ended, totals after.
+    let hands = rows(&page, "<table class=\"hands\"");
+    assert_eq!(hands.len(), 2);
+    assert_eq!(hands[0][0], "1");
+    assert_eq!(hands[0][1], evil);
+    // A singles player's plays sit under their name.
+    assert!(page.has(&format!("<th scope=\"col\">{shown} scored</th>")));
+    assert_eq!(hands[0][2], "8; 8; 8; 8; 8; 8; 8 + 1, chipped out");
+    assert_eq!(hands[0][3], "2");
+    assert_eq!(hands[0][4], format!("out by {evil}"));
+    assert_eq!(hands[0][5..], ["57", "2"]);
+    assert_eq!(hands[1][1], away);
+    assert_eq!(hands[1][2], "1; 4 disregarded; 3");
+    assert!(page.has("<del>4</del> <strong>disregarded</strong>"));
+    assert_eq!(hands[1][3], "none");
+    assert_eq!(hands[1][4], "game won during the hand");
+    assert_eq!(hands[1][5..], ["61", "2"]);
+    assert!(page.has(&format!("Won by {shown} (pub Home), 61–2.")));
+    assert!(page.has(&format!("{shown} 6-6")), "the draw");
+    // Entered, not approved: provisional, and not in the table.
+    assert!(page.has("<span class=\"badge pending\">provisional: entered"));
+    let totals = rows(&page, "<table>");
+    assert_eq!(totals[0][..4], ["pub Home", "1", "1", "61"]);
+    assert_eq!(totals[1][..4], ["pub Away", "0", "0", "2"]);
+
+    // Escaped on the player's and the team's pages too.
+    let slugged = format!("/leagues/pub/players/{p}-script-alert-1-script");
+    let page = ok(&mut c, &slugged).await;
+    assert!(!page.has("<script>") && page.has(shown));
+    let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-home", l.home)).await;
+    assert!(!page.has("<script>") && page.has(shown));
+    let page = ok(&mut c, "/leagues/pub/2026-27/premier/fixtures").await;
+    assert!(page.has("provisional: entered"));
+}
+
+async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
+    let l = support::league(&db, "pub").await;
+    let (home, away) = (l.home_names[0].clone(), l.away_names[0].clone());
+    db.write_result(
+        l.league,
+        l.fixture,
+        &one_board(&l, l.home_players[0], won_game(&home, &away)),
+        None,
+    )
+    .await
+    .unwrap();
+    let table = "/leagues/pub/2026-27/premier";
+    let mut c = Client::new(&db).await;
+    let season = db.season(l.league, l.season).await.unwrap();
+    let row = |p: &BTreeMap<String, Line>, team: &str| p[team];
+
+    // Entered: nothing counted.
+    let page = ok(&mut c, table).await;
+    let shown = shown_table(&page);
+    assert_eq!(row(&shown, "pub Home"), [0; 12]);
+    assert!(page.has("1 result awaiting approval is not counted"));
+    assert_eq!(
+        shown,
+        expected_table(&db, l.league, &season, l.division, None).await
+    );
+
+    // Approved: one board of nine won (the season's match format cannot be
+    // read, so the default one applies), 61 pegs to 2.
+    db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+        .await
+        .unwrap();
+    let shown = shown_table(&ok(&mut c, table).await);
+    assert_eq!(
+        row(&shown, "pub Home"),
+        [1, 1, 0, 0, 1, 0, 1, 0, 61, 2, 0, 3]
+    );
+    assert_eq!(
+        row(&shown, "pub Away"),
+        [1, 0, 0, 1, 0, 1, 0, 1, 2, 61, 0, 0]
+    );
+
+    // A walkover in round 2 (home conceded): all nine boards to the away
+    // team. Deductions: one counted, one voided.
+    let f2 =
+        support::new_fixture(&db, l.league, l.season, l.division, l.home, l.away, l.venue).await;
+    let walkover = FixtureChange {
+        round: 2,
+        starts_at: Some("2026-09-24T19:30:00Z".parse().unwrap()),
+        venue_id: Some(l.venue),
+        status: FixtureStatus::Walkover,
+        conceded_by: Some(Side::Home),
+    };
+    db.update_fixture(l.league, f2, &walkover, None)
+        .await
+        .unwrap();
+    let kind = db
+        .add_penalty_kind(
+            l.league,
+            &NewPenaltyKind {
+                code: "card-late".into(),
+                name: "Result card late".into(),
+                effect: PenaltyEffect::LeaguePoints,
+                amount: 2,
+            },
+        )
+        .await
+        .unwrap();
+    let penalty = |note: &str| NewPenalty {
+        season_id: l.season,
+        fixture_id: Some(f2),
+        team_id: Some(l.away),
+        player_id: None,
+        kind_id: kind.id,
+        amount: 2,
+        note: note.into(),
+    };
+    db.record_penalty(l.league, &penalty("Card ten days late"), None)
+        .await
+        .unwrap();
+    let voided = db
+        .record_penalty(l.league, &penalty("Given in error"), None)
+        .await
+        .unwrap();
+    db.void_penalty(l.league, voided.id, true, None)
+        .await
+        .unwrap();
+
+    let page = ok(&mut c, table).await;
+    let shown = shown_table(&page);
+    assert_eq!(
+        row(&shown, "pub Home"),
+        [2, 1, 0, 1, 1, 9, 1, 9, 61, 2, 0, 3]
+    );
+    assert_eq!(
+        row(&shown, "pub Away"),
+        [2, 1, 0, 1, 9, 1, 9, 1, 2, 61, 2, 11 - 2]
+    );
+    assert_eq!(
+        shown,
+        expected_table(&db, l.league, &season, l.division, None).await
+    );
+    assert!(
+        page.has("pub Away: 2 points deducted, Result card late (round 2): Card ten days late")
+    );
+    assert!(!page.has("Given in error"));
+    // Away (9 points) is now above home (3).
+    assert_eq!(rows(&page, "<table class=\"standings\"")[0][1], "pub Away");
+
+    // As it stood after round 1: the walkover and its deduction not yet.
+    let shown = shown_table(&ok(&mut c, &format!("{table}?after=1")).await);
+    assert_eq!(
+        row(&shown, "pub Away"),
+        [1, 0, 0, 1, 0, 1, 0, 1, 2, 61, 0, 0]
+    );
+    let bad = c.get(&format!("{table}?after=soon")).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+
+    // The team page lists the penalty with its reason; the match page says
+    // walkover.
+    let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-away", l.away)).await;
+    assert!(page.has("Card ten days late"));
+    assert!(page.has("<del>") && page.has("<strong>withdrawn</strong>"));
+    let page = ok(&mut c, &format!("/leagues/pub/matches/{f2}")).await;
+    assert!(page.has("walkover: pub Home conceded"));
+    assert!(page.has("Walkover: pub Home 0–9 pub Away."));
+}
+
+async fn unknown_and_other_leagues_records_are_not_found(db: Db) {
+    let a = support::league(&db, "aa").await;
+    let b = support::league(&db, "bb").await;
+    let mut c = Client::new(&db).await;
+    for path in [
+        format!("/leagues/aa/teams/{}-aa-home", a.home),
+        format!("/leagues/aa/players/{}-aa-player-00", a.home_players[0]),
+        format!("/leagues/aa/matches/{}", a.fixture),
+        "/leagues/aa/2026-27/premier/fixtures".to_owned(),
+        "/leagues/aa/live".to_owned(),
+    ] {
+        ok(&mut c, &path).await;
+    }
+    for path in [
+        "/leagues/nope".to_owned(),
+        "/leagues/nope/live".to_owned(),
+        "/leagues/aa/2030-31".to_owned(),
+        "/leagues/aa/2026-27/nope".to_owned(),
+        "/leagues/aa/2026-27/nope/fixtures".to_owned(),
+        "/leagues/aa/teams/999999-nobody".to_owned(),
+        "/leagues/aa/teams/nobody".to_owned(),
+        format!("/leagues/aa/teams/{}-bb-home", b.home),
+        format!("/leagues/aa/teams/{}", b.home),
+        "/leagues/aa/players/999999".to_owned(),
+        format!("/leagues/aa/players/{}-bb-player-00", b.home_players[0]),
+        "/leagues/aa/matches/999999".to_owned(),
+        "/leagues/aa/matches/first".to_owned(),
+        format!("/leagues/aa/matches/{}", b.fixture),
+    ] {
+        let page = c.get(&path).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}: {}", page.body);
+        assert!(page.has("was not found"), "{path}: {}", page.body);
+    }
+}

@@ -1,0 +1,502 @@
+//! Entering a match hand by hand through the card, the captains' workflow,
+//! corrections and restores, and results in and out.
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use boneyard::league::card::game_text;
+use boneyard::league::match_format::MatchFormat;
+use boneyard::rules::simulate::{Rng, Style, simulate_board};
+use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
+
+use super::client::{Client, account};
+use crate::support::on_both;
+
+on_both!(
+    a_whole_match_entered_through_the_card_scores_as_boneyard_score,
+    an_impossible_play_is_refused_and_the_rest_kept,
+    submit_dispute_correct_confirm_approve_and_restore,
+    captains_of_other_teams_are_refused,
+    a_secretary_records_walkovers_and_void_fixtures,
+    season_csv_neutralises_formulas,
+);
+
+const PASSWORD: &str = "a long enough password";
+
+struct Match {
+    short: String,
+    fixture: FixtureId,
+    home: Vec<(PlayerId, String)>,
+    away: Vec<(PlayerId, String)>,
+    format: MatchFormat,
+}
+
+impl Match {
+    fn path(&self, rest: &str) -> String {
+        format!("/leagues/{}/matches/{}{rest}", self.short, self.fixture)
+    }
+}
+
+/// A league with a fixture between two teams of four, accounts `sec`
+/// (secretary), `home`, `away` (their captains) and `other` (captain of a
+/// third team).
+async fn setup(db: &Db) -> Match {
+    let league = db
+        .create_league(&NewLeague {
+            name: "Card League".into(),
+            short_name: "card".into(),
+            ..NewLeague::default()
+        })
+        .await
+        .unwrap()
+        .id;
+    let format = MatchFormat::with_boards(2, 1, 1);
+    let season = db
+        .create_season(
+            league,
+            &NewSeason {
+                name: "2026/27".into(),
+                format: Format::FivesAndThrees,
+                options: Default::default(),
+                match_format: format.to_value(),
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let division = db
+        .create_division(league, season, "Division 1", 0)
+        .await
+        .unwrap()
+        .id;
+    let mut teams = Vec::new();
+    let mut rosters = Vec::new();
+    for (t, name) in ["Crown", "Anchor", "Bell"].into_iter().enumerate() {
+        let team = db.create_team(league, name, None).await.unwrap().id;
+        db.enter_team(league, season, division, team).await.unwrap();
+        let mut roster = Vec::new();
+        for i in 0..4 {
+            let pname = format!(
+                "{name} Player {i}{}",
+                if t == 0 && i == 0 { " <b>" } else { "" }
+            );
+            let p = db.create_player(league, &pname).await.unwrap().id;
+            db.register_player(league, season, team, p).await.unwrap();
+            roster.push((p, pname));
+        }
+        teams.push(team);
+        rosters.push(roster);
+    }
+    let fixture = db
+        .create_fixture(
+            league,
+            &NewFixture {
+                season_id: season,
+                division_id: division,
+                round: 1,
+                starts_at: Some("2026-09-10T19:30:00Z".parse().unwrap()),
+                home_team_id: teams[0],
+                away_team_id: teams[1],
+                venue_id: None,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let sec = account(db, "sec", PASSWORD).await;
+    db.grant_role(&NewRole::secretary(sec, league), None)
+        .await
+        .unwrap();
+    for (name, team) in [("home", teams[0]), ("away", teams[1]), ("other", teams[2])] {
+        let id = account(db, name, PASSWORD).await;
+        db.grant_role(&NewRole::captain(id, league, season, team), None)
+            .await
+            .unwrap();
+    }
+    let away = rosters.remove(1);
+    let home = rosters.remove(0);
+    Match {
+        short: "card".into(),
+        fixture,
+        home,
+        away,
+        format,
+    }
+}
+
+async fn client(db: &Db, user: &str) -> Client {
+    let mut c = Client::new(db).await;
+    c.sign_in(user, PASSWORD).await;
+    c
+}
+
+/// Fields of a card whose games were played by the simulator: players on
+/// each board, and each game typed in the card notation.
+fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
+    let mut rng = Rng::new(seed);
+    let ruleset = Ruleset::new(Format::FivesAndThrees);
+    let mut fields = Vec::new();
+    let mut boards = Vec::new();
+    let mut next = 0;
+    for (i, spec) in m.format.boards.iter().enumerate() {
+        let n = spec.kind.players_a_side();
+        let home: Vec<&(PlayerId, String)> = (0..n).map(|j| &m.home[(next + j) % 4]).collect();
+        let away: Vec<&(PlayerId, String)> = (0..n).map(|j| &m.away[(next + j) % 4]).collect();
+        next += n;
+        for j in 0..n {
+            fields.push((format!("b{i}.home{j}"), home[j].0.0.to_string()));
+            fields.push((format!("b{i}.away{j}"), away[j].0.0.to_string()));
+        }
+        let players: Vec<String> = (0..n)
+            .flat_map(|j| [home[j].1.clone(), away[j].1.clone()])
+            .collect();
+        let sides: Vec<Vec<String>> = (0..2)
+            .map(|s| players.iter().skip(s).step_by(2).cloned().collect())
+            .collect();
+        let games = simulate_board(
+            &ruleset,
+            &players,
+            &sides,
+            spec.best_of,
+            &mut rng,
+            &Style::clean(),
+        );
+        for (g, record) in games.iter().enumerate() {
+            fields.push((format!("b{i}.g{g}"), game_text(record, g == 0)));
+        }
+        boards.push(games);
+    }
+    (fields, boards)
+}
+
+async fn submit_card(
+    c: &mut Client,
+    m: &Match,
+    fields: &[(String, String)],
+    action: &str,
+) -> super::client::Page {
+    let page = c.get(&m.path("/card")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let token = page.csrf();
+    let mut all: Vec<(&str, &str)> = vec![("csrf", token.as_str()), ("action", action)];
+    all.extend(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    c.post(&m.path("/card"), &all).await
+}
+
+async fn a_whole_match_entered_through_the_card_scores_as_boneyard_score(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let (fields, simulated) = simulated_card(&m, 7);
+    let checked = submit_card(&mut home, &m, &fields, "check").await;
+    assert_eq!(checked.status, StatusCode::OK, "{}", checked.body);
+    assert!(checked.has("The card reads correctly"));
+    assert!(checked.has("Crown Player 0 &#60;b&#62;") || checked.has("Crown Player 0 &lt;b&gt;"));
+    let saved = submit_card(&mut home, &m, &fields, "submit").await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    // Exported records score, through the engine, as the stored outcomes and
+    // as the games that were played.
+    let export = home.get(&m.path("/games.json")).await;
+    assert_eq!(export.status, StatusCode::OK);
+    let file: serde_json::Value = serde_json::from_str(&export.body).unwrap();
+    let stored = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
+    assert_eq!(stored.version.status, ResultStatus::Entered);
+    for (b, board) in file["boards"].as_array().unwrap().iter().enumerate() {
+        for (g, game) in board["games"].as_array().unwrap().iter().enumerate() {
+            let record: GameRecord = serde_json::from_value(game.clone()).unwrap();
+            let o = score_record(&record).unwrap();
+            let played = score_record(&simulated[b][g]).unwrap();
+            assert_eq!(o.totals, played.totals, "board {b} game {g}");
+            let kept = stored.result.boards[b].games[g].outcome.clone().unwrap();
+            assert_eq!(
+                kept.totals,
+                [i64::from(o.totals[0]), i64::from(o.totals[1])]
+            );
+            // And `boneyard score` on the exported record says the same.
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_boneyard"))
+                .args(["score", "-"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut child| {
+                    use std::io::Write;
+                    child
+                        .stdin
+                        .take()
+                        .unwrap()
+                        .write_all(game.to_string().as_bytes())?;
+                    child.wait_with_output()
+                })
+                .unwrap();
+            let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(cli["totals"], serde_json::json!(o.totals));
+        }
+    }
+    // The card shows the stored result for correction.
+    let again = home.get(&m.path("/card")).await;
+    assert!(again.has("version 1, entered"));
+    let fixture = db.fixture(LeagueId(1), m.fixture).await.unwrap();
+    assert_eq!(fixture.status, FixtureStatus::Played);
+}
+
+async fn an_impossible_play_is_refused_and_the_rest_kept(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let (mut fields, _) = simulated_card(&m, 11);
+    let target = fields.iter().position(|(k, _)| k == "b1.g0").unwrap();
+    // An impossible score slipped into the first hand.
+    let mut lines: Vec<String> = fields[target].1.lines().map(str::to_owned).collect();
+    lines[1] = format!("A7 {}", lines[1]);
+    fields[target].1 = lines.join("\n");
+    let page = submit_card(&mut home, &m, &fields, "submit").await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.has("Nothing was saved"));
+    assert!(page.has("not 7"), "{}", page.body);
+    // Everything typed comes back: the other boards' games are intact.
+    let other = &fields.iter().find(|(k, _)| k == "b0.g0").unwrap().1;
+    let first_line = other.lines().nth(1).unwrap();
+    assert!(page.has(first_line));
+    assert!(db.result(LeagueId(1), m.fixture).await.unwrap().is_none());
+}
+
+async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let mut away = client(&db, "away").await;
+    let mut sec = client(&db, "sec").await;
+    let (fields, _) = simulated_card(&m, 3);
+    assert_eq!(
+        submit_card(&mut home, &m, &fields, "submit").await.status,
+        StatusCode::SEE_OTHER
+    );
+    let history = home.get(&m.path("/history")).await;
+    // The captain who entered cannot confirm their own result.
+    let own = home
+        .post(&m.path("/confirm"), &[("csrf", &history.csrf())])
+        .await;
+    assert_eq!(own.status, StatusCode::FORBIDDEN);
+    let page = away.get(&m.path("/history")).await;
+    let empty = away
+        .post(
+            &m.path("/dispute"),
+            &[("csrf", &page.csrf()), ("note", " ")],
+        )
+        .await;
+    assert_eq!(empty.status, StatusCode::BAD_REQUEST);
+    let disputed = away
+        .post(
+            &m.path("/dispute"),
+            &[("csrf", &page.csrf()), ("note", "Board 2 was 61-40")],
+        )
+        .await;
+    assert_eq!(disputed.status, StatusCode::SEE_OTHER);
+    let v = db
+        .result(LeagueId(1), m.fixture)
+        .await
+        .unwrap()
+        .unwrap()
+        .version;
+    assert_eq!(
+        (v.status, v.status_note.as_str()),
+        (ResultStatus::Disputed, "Board 2 was 61-40")
+    );
+    // Provisional results count in no table.
+    let lines = db
+        .board_lines(
+            LeagueId(1),
+            &boneyard::db::pages::FixtureScope::One(m.fixture),
+            true,
+        )
+        .await
+        .unwrap();
+    assert!(lines.is_empty());
+    // A correction is a new version.
+    let (fields2, _) = simulated_card(&m, 4);
+    assert_eq!(
+        submit_card(&mut home, &m, &fields2, "submit").await.status,
+        StatusCode::SEE_OTHER
+    );
+    let page = away.get(&m.path("/history")).await;
+    assert!(page.has("Board 2 was 61-40"));
+    assert_eq!(
+        away.post(&m.path("/confirm"), &[("csrf", &page.csrf())])
+            .await
+            .status,
+        StatusCode::SEE_OTHER
+    );
+    let page = sec.get(&m.path("/history")).await;
+    assert_eq!(
+        sec.post(&m.path("/approve"), &[("csrf", &page.csrf()), ("note", "")])
+            .await
+            .status,
+        StatusCode::SEE_OTHER
+    );
+    let stored = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.version.version, stored.version.status),
+        (2, ResultStatus::Approved)
+    );
+    let approved = db
+        .board_lines(
+            LeagueId(1),
+            &boneyard::db::pages::FixtureScope::One(m.fixture),
+            true,
+        )
+        .await
+        .unwrap();
+    assert_eq!(approved.len(), 3);
+    // Only a secretary restores; version 1 comes back as version 3.
+    let page = home.get(&m.path("/history")).await;
+    assert!(!page.has("Restore version"));
+    assert_eq!(
+        home.post(
+            &m.path("/restore"),
+            &[("csrf", &page.csrf()), ("version", "1")]
+        )
+        .await
+        .status,
+        StatusCode::FORBIDDEN
+    );
+    let page = sec.get(&m.path("/history")).await;
+    assert!(page.has("Restore version 1"));
+    let restored = sec
+        .post(
+            &m.path("/restore"),
+            &[("csrf", &page.csrf()), ("version", "1")],
+        )
+        .await;
+    assert_eq!(restored.status, StatusCode::SEE_OTHER);
+    let v3 = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
+    let v1 = db.result_version(LeagueId(1), m.fixture, 1).await.unwrap();
+    assert_eq!((v3.version.version, v3.version.restored_from), (3, Some(1)));
+    assert_eq!(v3.result, v1.result);
+    let page = sec.get(&m.path("/history")).await;
+    assert!(page.has("restored from version 1"));
+}
+
+async fn captains_of_other_teams_are_refused(db: Db) {
+    let m = setup(&db).await;
+    let (fields, _) = simulated_card(&m, 5);
+    let mut other = client(&db, "other").await;
+    assert_eq!(
+        other.get(&m.path("/card")).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        other.get(&m.path("/history")).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // Even with a valid token of its own session, the post is refused.
+    let token = other.get("/sign-in").await;
+    let _ = token;
+    let home_page = other.get("/").await;
+    let csrf = home_page.csrf();
+    let mut all: Vec<(&str, &str)> = vec![("csrf", csrf.as_str()), ("action", "submit")];
+    all.extend(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    assert_eq!(
+        other.post(&m.path("/card"), &all).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        other
+            .post(&m.path("/confirm"), &[("csrf", &csrf)])
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert!(db.result(LeagueId(1), m.fixture).await.unwrap().is_none());
+    // Signed out: sent to sign in.
+    let mut anon = other.stranger();
+    let page = anon.get(&m.path("/card")).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(page.location.unwrap().starts_with("/sign-in"));
+    // Another league's fixture number is not found, not shown.
+    let mut sec = client(&db, "sec").await;
+    assert_eq!(
+        sec.get("/leagues/card/matches/999/card").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+async fn a_secretary_records_walkovers_and_void_fixtures(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let page = home.get("/").await;
+    assert_eq!(
+        home.post(
+            &m.path("/walkover"),
+            &[("csrf", &page.csrf()), ("conceded_by", "away")]
+        )
+        .await
+        .status,
+        StatusCode::FORBIDDEN
+    );
+    let mut sec = client(&db, "sec").await;
+    let page = sec.get(&m.path("/history")).await;
+    let bad = sec
+        .post(
+            &m.path("/walkover"),
+            &[("csrf", &page.csrf()), ("conceded_by", "nobody")],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    let ok = sec
+        .post(
+            &m.path("/walkover"),
+            &[("csrf", &page.csrf()), ("conceded_by", "away")],
+        )
+        .await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER);
+    let f = db.fixture(LeagueId(1), m.fixture).await.unwrap();
+    assert_eq!(
+        (f.status, f.conceded_by),
+        (FixtureStatus::Walkover, Some(Side::Away))
+    );
+    let void = sec.post(&m.path("/void"), &[("csrf", &page.csrf())]).await;
+    assert_eq!(void.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        db.fixture(LeagueId(1), m.fixture).await.unwrap().status,
+        FixtureStatus::Void
+    );
+    // Both changes are in the audit log.
+    let audit = db
+        .audit_entries(LeagueId(1), "fixture", m.fixture.0)
+        .await
+        .unwrap();
+    assert_eq!(audit.len(), 2);
+}
+
+async fn season_csv_neutralises_formulas(db: Db) {
+    let m = setup(&db).await;
+    db.create_team(LeagueId(1), "=HYPERLINK(\"x\")", None)
+        .await
+        .unwrap();
+    let mut sec = client(&db, "sec").await;
+    let (fields, _) = simulated_card(&m, 9);
+    assert_eq!(
+        submit_card(&mut sec, &m, &fields, "submit").await.status,
+        StatusCode::SEE_OTHER
+    );
+    // Teams not in fixtures do not appear; rename a fixture team to test.
+    let home = db
+        .fixture(LeagueId(1), m.fixture)
+        .await
+        .unwrap()
+        .home_team_id;
+    db.update_team(LeagueId(1), home, "=1+1", None)
+        .await
+        .unwrap();
+    let csv = sec.get("/leagues/card/seasons/1/results.csv").await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert!(
+        csv.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    assert!(csv.has("'=1+1"), "{}", csv.body);
+    assert!(!csv.body.contains(",=1+1"));
+    assert!(csv.has("fixture,"));
+    assert!(
+        csv.has(",approved,"),
+        "entered by a secretary: approved at once"
+    );
+}
