@@ -454,7 +454,7 @@ fn penalty_kinds(format: Format) -> Vec<&'static KindSpec> {
 // ---------------------------------------------------------------------------
 // Fixtures
 
-// TODO: use league::fixtures once it lands; this is the least the demo
+// TODO: use league::fixtures (now in the tree); this is the least the demo
 // needs.
 /// A double round robin of `n` slots by the circle method: rounds of
 /// `(home, away)` slot pairs, the second half the first with home and away

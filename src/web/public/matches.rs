@@ -53,6 +53,8 @@ struct MatchPage {
     walkover: Option<String>,
     result: Option<ResultView>,
     penalties: Vec<PenaltyView>,
+    /// This match's own address, for the links to its card and history.
+    base: String,
 }
 
 struct ResultView {
@@ -195,6 +197,7 @@ pub async fn page(
         walkover,
         result,
         penalties: penalty_views(&league, &penalties),
+        base: format!("/leagues/{}/matches/{}", league.short_name, line.id),
         league,
     };
     Ok(html(&page))
