@@ -371,9 +371,7 @@ pub struct RosterLine {
     pub team_id: TeamId,
 }
 
-/// The current version of each fixture's result, as a condition on `v`.
-const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
-                       WHERE v2.fixture_id = v.fixture_id)";
+use super::results::CURRENT;
 
 impl Db {
     /// The fixtures of `scope` with the names a listing shows, by round,

@@ -1171,7 +1171,7 @@ pub struct PlayerGames {
 }
 
 /// The current version of each fixture, as a condition on `v`.
-const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
+pub(crate) const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
                        WHERE v2.fixture_id = v.fixture_id)";
 
 impl Db {
