@@ -1,0 +1,31 @@
+// Live card check: while a game is typed, ask the server to check the card
+// (the same "Check the card" a plain submit does) and show each game's
+// totals and errors in place. Nothing is saved; without this script the
+// Check button does the same.
+(function () {
+  var form = document.getElementById("card");
+  if (!form || !window.fetch || !window.DOMParser) return;
+  var timer = null;
+  var seq = 0;
+  function check() {
+    var body = new URLSearchParams(new FormData(form));
+    body.set("action", "check");
+    var mine = ++seq;
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        if (mine !== seq) return; // a newer check is on its way
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        document.querySelectorAll(".game-result").forEach(function (el) {
+          var fresh = doc.getElementById(el.id);
+          if (fresh) el.innerHTML = fresh.innerHTML;
+        });
+      })
+      .catch(function () {});
+  }
+  form.addEventListener("input", function (e) {
+    if (e.target.tagName !== "TEXTAREA" && e.target.tagName !== "SELECT") return;
+    clearTimeout(timer);
+    timer = setTimeout(check, 600);
+  });
+})();
