@@ -32,6 +32,7 @@ pub mod pages;
 pub mod penalties;
 pub mod players;
 pub mod results;
+pub mod schedule;
 pub mod seasons;
 pub mod sessions;
 pub mod teams;

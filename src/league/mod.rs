@@ -3,5 +3,6 @@
 pub mod board;
 pub mod card;
 pub mod fixtures;
+pub mod ical;
 pub mod match_format;
 pub mod standings;

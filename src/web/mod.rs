@@ -28,6 +28,7 @@ mod page;
 mod penalties;
 mod public;
 mod results;
+mod schedule;
 
 pub use error::{AppError, Result};
 
@@ -99,6 +100,7 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .merge(public::router())
         .merge(results::router())
         .merge(penalties::router())
+        .merge(schedule::router())
         .merge(admin::router())
         .merge(console::router())
         .nest("/static", static_files)

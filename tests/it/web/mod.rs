@@ -8,3 +8,4 @@ mod console;
 mod penalties;
 mod public;
 mod results;
+mod schedule;

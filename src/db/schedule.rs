@@ -1,0 +1,131 @@
+//! A division's season of fixtures saved at once: all of them in one
+//! transaction, or none.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+
+use super::audit::{NewAudit, insert_audit};
+use super::{
+    Db, DbError, DivisionId, Fixture, FixtureId, LeagueId, NewFixture, Result, SeasonId, TeamId,
+    UserId, VenueId, dialect, write_tx,
+};
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: FixtureId,
+    league_id: LeagueId,
+    season_id: SeasonId,
+    division_id: DivisionId,
+    round: i64,
+    starts_at: Option<DateTime<Utc>>,
+    home_team_id: TeamId,
+    away_team_id: TeamId,
+    venue_id: Option<VenueId>,
+    status: String,
+    conceded_by: Option<String>,
+}
+
+impl TryFrom<Row> for Fixture {
+    type Error = DbError;
+
+    fn try_from(r: Row) -> Result<Fixture> {
+        Ok(Fixture {
+            id: r.id,
+            league_id: r.league_id,
+            season_id: r.season_id,
+            division_id: r.division_id,
+            round: r.round,
+            starts_at: r.starts_at,
+            home_team_id: r.home_team_id,
+            away_team_id: r.away_team_id,
+            venue_id: r.venue_id,
+            status: r.status.parse()?,
+            conceded_by: r.conceded_by.map(|s| s.parse()).transpose()?,
+        })
+    }
+}
+
+const INSERT: &str = "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
+     home_team_id, away_team_id, venue_id, status) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') \
+     RETURNING id, league_id, season_id, division_id, round, starts_at, home_team_id, \
+     away_team_id, venue_id, status, conceded_by";
+
+/// The audit entry of a generated season: the division's id, and the
+/// fixtures made.
+#[derive(serde::Serialize)]
+struct Generated<'a> {
+    fixtures: &'a [Fixture],
+}
+
+impl Db {
+    /// A division's whole season of scheduled fixtures, written in one
+    /// transaction with one audit entry (`division`, `fixtures`). Refused
+    /// ([`DbError::Conflict`]) when a division named already has fixtures:
+    /// a season is generated once, and changed fixture by fixture after.
+    pub async fn create_fixtures(
+        &self,
+        league: LeagueId,
+        new: &[NewFixture],
+        by: Option<UserId>,
+    ) -> Result<Vec<Fixture>> {
+        let divisions: BTreeSet<DivisionId> = new.iter().map(|f| f.division_id).collect();
+        // On Postgres, lock the division's row so that two saves at once
+        // cannot both find it empty; SQLite's `BEGIN IMMEDIATE` already
+        // lets one writer in at a time.
+        let lock = dialect!(self,
+            sqlite: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2",
+            postgres: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
+        );
+        let count = "SELECT COUNT(*) FROM fixtures WHERE league_id = $1 AND division_id = $2";
+        Ok(write_tx!(self, tx => {
+            for division in &divisions {
+                sqlx::query_scalar::<_, DivisionId>(lock)
+                    .bind(league)
+                    .bind(*division)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .ok_or_else(|| DbError::not_found(format!("division {division}")))?;
+                let existing: i64 = sqlx::query_scalar(count)
+                    .bind(league)
+                    .bind(*division)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if existing > 0 {
+                    let plural = if existing == 1 { "" } else { "s" };
+                    return Err(DbError::Conflict(format!(
+                        "This division already has {existing} fixture{plural}: a season is \
+                         generated once. Postpone or change its fixtures one at a time instead."
+                    )));
+                }
+            }
+            let mut made = Vec::with_capacity(new.len());
+            for f in new {
+                let fixture: Fixture = sqlx::query_as::<_, Row>(INSERT)
+                    .bind(league)
+                    .bind(f.season_id)
+                    .bind(f.division_id)
+                    .bind(f.round)
+                    .bind(f.starts_at)
+                    .bind(f.home_team_id)
+                    .bind(f.away_team_id)
+                    .bind(f.venue_id)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_into()?;
+                made.push(fixture);
+            }
+            for division in &divisions {
+                let fixtures: Vec<Fixture> = made
+                    .iter()
+                    .filter(|f| f.division_id == *division)
+                    .cloned()
+                    .collect();
+                insert_audit!(tx, NewAudit::new(Some(league), by, "division", division.0, "fixtures")
+                    .after(Some(&Generated { fixtures: &fixtures })));
+            }
+            made
+        }))
+    }
+}

@@ -1,0 +1,977 @@
+//! A division's season of fixtures and what is made from it: generating it
+//! (a draft shown before it is saved), postponing one fixture, the
+//! iCalendar feeds of a team and a division, and the printouts (a team's
+//! fixture card, a fixture's score sheet).
+//!
+//! Times are stored in UTC. For now the kick-off typed is taken as UTC,
+//! and the pages say so.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::header;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Utc, Weekday};
+use serde::Deserialize;
+
+use crate::db::pages::{FixtureLine, FixtureScope};
+use crate::db::{
+    Division, DivisionId, FixtureChange, FixtureId, FixtureStatus, League, NewFixture, Season,
+    TeamId, VenueId,
+};
+use crate::league::fixtures::{Draft, FixtureRequest, TeamSlot, generate};
+use crate::league::ical::{self, Event};
+use crate::league::match_format::{BoardKind, MatchFormat};
+use crate::rules::ruleset::{PoseRule, Ruleset};
+
+use super::AppState;
+use super::auth::{MaybeUser, Secretary, league_from_path};
+use super::console::form::{self, Choice, Errors, FORM};
+use super::csrf::CsrfForm;
+use super::error::{AppError, Result};
+use super::page::{Ctx, html};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/leagues/{league}/schedule/{division}",
+            get(schedule).post(generate_season),
+        )
+        .route(
+            "/leagues/{league}/fixtures/{fixture}/postpone",
+            get(postpone_form).post(postpone),
+        )
+        .route("/leagues/{league}/calendar/team/{file}", get(team_calendar))
+        .route(
+            "/leagues/{league}/calendar/division/{file}",
+            get(division_calendar),
+        )
+        .route("/leagues/{league}/print/team/{team}", get(team_card))
+        .route(
+            "/leagues/{league}/print/fixture/{fixture}",
+            get(score_sheet),
+        )
+}
+
+/// How long a match evening is taken to last, for a calendar's end time.
+const EVENING_HOURS: i64 = 3;
+/// Rows for hands on a score sheet: more than most games need.
+const SHEET_HANDS: usize = 12;
+/// The most dates to skip one form may list.
+const MAX_SKIP: usize = 60;
+const WEEKDAYS: [Weekday; 7] = [
+    Weekday::Mon,
+    Weekday::Tue,
+    Weekday::Wed,
+    Weekday::Thu,
+    Weekday::Fri,
+    Weekday::Sat,
+    Weekday::Sun,
+];
+
+/// The league named by the address, for pages anyone may read.
+struct InLeague(League);
+
+impl FromRequestParts<AppState> for InLeague {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        league_from_path(parts, state).await.map(InLeague)
+    }
+}
+
+/// A date as a person reads it: `Thu 10 Sep 2026`.
+fn day(t: DateTime<Utc>) -> String {
+    t.format("%a %-d %b %Y").to_string()
+}
+
+/// A kick-off: `19:30 UTC`.
+fn clock(t: DateTime<Utc>) -> String {
+    t.format("%H:%M UTC").to_string()
+}
+
+fn when(t: Option<DateTime<Utc>>) -> String {
+    t.map_or_else(
+        || "date to be arranged".to_owned(),
+        |t| format!("{} {}", day(t), clock(t)),
+    )
+}
+
+fn weekday_name(w: Weekday) -> &'static str {
+    match w {
+        Weekday::Mon => "Monday",
+        Weekday::Tue => "Tuesday",
+        Weekday::Wed => "Wednesday",
+        Weekday::Thu => "Thursday",
+        Weekday::Fri => "Friday",
+        Weekday::Sat => "Saturday",
+        Weekday::Sun => "Sunday",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Generating a division's season
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+struct ScheduleForm {
+    meetings: String,
+    start: String,
+    weekday: String,
+    kick_off: String,
+    skip: String,
+    /// `preview` or `save`: which button was pressed.
+    action: String,
+    /// The [`fingerprint`] of the draft last shown: a save of anything
+    /// else (the form or the teams changed since) shows the new draft
+    /// instead of saving it.
+    previewed: String,
+}
+
+/// What a good form asks for, the teams aside.
+struct Plan {
+    meetings: u32,
+    start: NaiveDate,
+    weekday: Weekday,
+    kick_off: NaiveTime,
+    skip: Vec<NaiveDate>,
+}
+
+fn parse_date(value: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d").ok()
+}
+
+fn parse_time(value: &str) -> Option<NaiveTime> {
+    let value = value.trim();
+    NaiveTime::parse_from_str(value, "%H:%M")
+        .or_else(|_| NaiveTime::parse_from_str(value, "%H:%M:%S"))
+        .ok()
+}
+
+impl ScheduleForm {
+    fn defaults() -> ScheduleForm {
+        ScheduleForm {
+            meetings: "2".into(),
+            start: Utc::now().date_naive().format("%Y-%m-%d").to_string(),
+            weekday: weekday_name(Weekday::Thu).into(),
+            kick_off: "19:30".into(),
+            skip: String::new(),
+            action: String::new(),
+            previewed: String::new(),
+        }
+    }
+
+    fn check(&self, errors: &mut Errors) -> Option<Plan> {
+        let meetings = form::whole(errors, "meetings", &self.meetings, 1, 3) as u32;
+        let start = parse_date(&self.start);
+        if start.is_none() {
+            errors.add("start", "Give a date as YYYY-MM-DD.");
+        }
+        let weekday = WEEKDAYS
+            .into_iter()
+            .find(|w| weekday_name(*w) == self.weekday.trim());
+        if weekday.is_none() {
+            errors.add("weekday", "Pick a day of the week.");
+        }
+        let kick_off = parse_time(&self.kick_off);
+        if kick_off.is_none() {
+            errors.add("kick_off", "Give a time as HH:MM, for example 19:30.");
+        }
+        let mut skip = Vec::new();
+        for (n, line) in self.skip.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match parse_date(line) {
+                Some(d) => skip.push(d),
+                None => {
+                    errors.add(
+                        "skip",
+                        format!(
+                            "Line {}: `{}` is not a date; give one date a line as YYYY-MM-DD.",
+                            n + 1,
+                            line.trim()
+                        ),
+                    );
+                    break;
+                }
+            }
+        }
+        if skip.len() > MAX_SKIP {
+            errors.add("skip", format!("List at most {MAX_SKIP} dates."));
+        }
+        Some(Plan {
+            meetings,
+            start: start?,
+            weekday: weekday?,
+            kick_off: kick_off?,
+            skip,
+        })
+        .filter(|_| errors.is_empty())
+    }
+}
+
+/// What a draft is made from, as text: the same plan and teams give the
+/// same draft, so a save can check it is saving what was shown.
+fn fingerprint(plan: &Plan, entrants: &Entrants) -> String {
+    let skip: Vec<String> = plan.skip.iter().map(|d| d.to_string()).collect();
+    let teams: Vec<String> = entrants
+        .teams
+        .iter()
+        .map(|t| format!("{}@{}", t.0, t.2.map_or(0, |v| v.0)))
+        .collect();
+    format!(
+        "{}/{}/{}/{}/{}/{}",
+        plan.meetings,
+        plan.start,
+        weekday_name(plan.weekday),
+        plan.kick_off.format("%H:%M"),
+        skip.join(","),
+        teams.join(",")
+    )
+}
+
+/// A draft as the page shows it: names, not ids.
+struct DraftView {
+    rounds: Vec<RoundView>,
+    warnings: Vec<String>,
+    matches: usize,
+}
+
+struct RoundView {
+    number: u32,
+    date: String,
+    matches: Vec<PairingView>,
+    bye: Option<String>,
+}
+
+struct PairingView {
+    home: String,
+    away: String,
+    venue: String,
+}
+
+/// A saved fixture in the division's list.
+struct SavedLine {
+    id: FixtureId,
+    round: i64,
+    when: String,
+    home: String,
+    away: String,
+    venue: String,
+    status: &'static str,
+}
+
+impl From<&FixtureLine> for SavedLine {
+    fn from(f: &FixtureLine) -> SavedLine {
+        SavedLine {
+            id: f.id,
+            round: f.round,
+            when: when(f.starts_at),
+            home: f.home_name.clone(),
+            away: f.away_name.clone(),
+            venue: f.venue_name.clone().unwrap_or_default(),
+            status: f.status.as_str(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "schedule/generate.html")]
+struct SchedulePage {
+    ctx: Ctx,
+    league: League,
+    season: Season,
+    division: Division,
+    teams: Vec<String>,
+    form: ScheduleForm,
+    meetings: Vec<Choice>,
+    weekdays: Vec<Choice>,
+    errors: Errors,
+    draft: Option<DraftView>,
+    /// The fingerprint of the draft shown, for the save to check.
+    previewed: String,
+    saved: Vec<SavedLine>,
+}
+
+/// A division's teams and what the generator needs to know of them.
+struct Entrants {
+    /// Team id, name, home venue.
+    teams: Vec<(TeamId, String, Option<VenueId>)>,
+    venues: BTreeMap<VenueId, (String, i64)>,
+}
+
+impl Entrants {
+    fn name(&self, team: i64) -> String {
+        self.teams
+            .iter()
+            .find(|t| t.0.0 == team)
+            .map_or_else(|| format!("team {team}"), |t| t.1.clone())
+    }
+
+    fn venue_of(&self, team: i64) -> Option<VenueId> {
+        self.teams.iter().find(|t| t.0.0 == team).and_then(|t| t.2)
+    }
+
+    fn request(&self, plan: &Plan) -> FixtureRequest {
+        FixtureRequest {
+            teams: self
+                .teams
+                .iter()
+                .map(|t| TeamSlot {
+                    team: t.0.0,
+                    venue: t.2.map(|v| v.0),
+                })
+                .collect(),
+            meetings: plan.meetings,
+            start: plan.start,
+            weekday: plan.weekday,
+            kick_off: plan.kick_off,
+            skip: plan.skip.clone(),
+            venue_tables: self
+                .venues
+                .iter()
+                .map(|(id, (_, tables))| (id.0, (*tables).clamp(0, u32::MAX as i64) as u32))
+                .collect(),
+        }
+    }
+
+    fn view(&self, draft: &Draft) -> DraftView {
+        let rounds: Vec<RoundView> = draft
+            .rounds
+            .iter()
+            .map(|r| RoundView {
+                number: r.number,
+                date: format!(
+                    "{} {}",
+                    r.date.format("%a %-d %b %Y"),
+                    draft.kick_off.format("%H:%M UTC")
+                ),
+                matches: r
+                    .matches
+                    .iter()
+                    .map(|p| PairingView {
+                        home: self.name(p.home),
+                        away: self.name(p.away),
+                        venue: self
+                            .venue_of(p.home)
+                            .and_then(|v| self.venues.get(&v))
+                            .map(|v| v.0.clone())
+                            .unwrap_or_default(),
+                    })
+                    .collect(),
+                bye: r.bye.map(|t| self.name(t)),
+            })
+            .collect();
+        DraftView {
+            matches: rounds.iter().map(|r| r.matches.len()).sum(),
+            rounds,
+            warnings: draft.warnings.clone(),
+        }
+    }
+
+    fn fixtures(&self, season: &Season, division: &Division, draft: &Draft) -> Vec<NewFixture> {
+        draft
+            .rounds
+            .iter()
+            .flat_map(|r| {
+                let starts = draft.starts_at(r).and_utc();
+                r.matches.iter().map(move |p| NewFixture {
+                    season_id: season.id,
+                    division_id: division.id,
+                    round: i64::from(r.number),
+                    starts_at: Some(starts),
+                    home_team_id: TeamId(p.home),
+                    away_team_id: TeamId(p.away),
+                    venue_id: self.venue_of(p.home),
+                })
+            })
+            .collect()
+    }
+}
+
+struct Scheduling {
+    season: Season,
+    division: Division,
+    entrants: Entrants,
+    saved: Vec<SavedLine>,
+}
+
+async fn scheduling(state: &AppState, league: &League, division: DivisionId) -> Result<Scheduling> {
+    let db = state.db();
+    let division = db.division(league.id, division).await?;
+    let season = db.season(league.id, division.season_id).await?;
+    let entered: BTreeSet<TeamId> = db
+        .team_entries(league.id, season.id)
+        .await?
+        .into_iter()
+        .filter(|e| e.division_id == division.id)
+        .map(|e| e.team_id)
+        .collect();
+    let teams = db
+        .teams(league.id)
+        .await?
+        .into_iter()
+        .filter(|t| entered.contains(&t.id))
+        .map(|t| (t.id, t.name, t.venue_id))
+        .collect();
+    let venues = db
+        .venues(league.id)
+        .await?
+        .into_iter()
+        .map(|v| (v.id, (v.name, v.tables)))
+        .collect();
+    let saved = db
+        .fixture_lines(league.id, &FixtureScope::Division(division.id))
+        .await?
+        .iter()
+        .map(SavedLine::from)
+        .collect();
+    Ok(Scheduling {
+        season,
+        division,
+        entrants: Entrants { teams, venues },
+        saved,
+    })
+}
+
+fn schedule_page(
+    sec: Secretary,
+    s: Scheduling,
+    form: ScheduleForm,
+    errors: Errors,
+    draft: Option<(DraftView, String)>,
+) -> SchedulePage {
+    let (draft, previewed) = draft.map_or((None, String::new()), |(d, p)| (Some(d), p));
+    SchedulePage {
+        ctx: sec.user.ctx(),
+        meetings: form::choices(
+            [
+                ("1", "Once each"),
+                ("2", "Twice: home and away"),
+                ("3", "Three times"),
+            ],
+            form.meetings.trim(),
+        ),
+        weekdays: form::choices(
+            WEEKDAYS.map(|w| (weekday_name(w), weekday_name(w))),
+            form.weekday.trim(),
+        ),
+        league: sec.league,
+        season: s.season,
+        division: s.division,
+        teams: s.entrants.teams.iter().map(|t| t.1.clone()).collect(),
+        form,
+        errors,
+        draft,
+        previewed,
+        saved: s.saved,
+    }
+}
+
+async fn schedule(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, division)): Path<(String, DivisionId)>,
+) -> Result<Response> {
+    let s = scheduling(&state, &sec.league, division).await?;
+    let page = schedule_page(sec, s, ScheduleForm::defaults(), Errors::default(), None);
+    Ok(html(&page))
+}
+
+async fn generate_season(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, division)): Path<(String, DivisionId)>,
+    CsrfForm(input): CsrfForm<ScheduleForm>,
+) -> Result<Response> {
+    let s = scheduling(&state, &sec.league, division).await?;
+    let mut errors = Errors::default();
+    if !s.saved.is_empty() {
+        let n = s.saved.len();
+        errors.add(
+            FORM,
+            format!(
+                "This division already has {n} fixture{}: a season is generated once. \
+                 Postpone or change its fixtures one at a time instead.",
+                if n == 1 { "" } else { "s" }
+            ),
+        );
+        let page = schedule_page(sec, s, input, errors, None);
+        return Ok(form::conflict(&page));
+    }
+    let Some(plan) = input.check(&mut errors) else {
+        let page = schedule_page(sec, s, input, errors, None);
+        return Ok(form::page(&page, &page.errors));
+    };
+    let draft = match generate(&s.entrants.request(&plan)) {
+        Ok(draft) => draft,
+        Err(e) => {
+            errors.add(FORM, format!("No season can be made: {e}."));
+            let page = schedule_page(sec, s, input, errors, None);
+            return Ok(form::page(&page, &page.errors));
+        }
+    };
+    let view = s.entrants.view(&draft);
+    let shown = fingerprint(&plan, &s.entrants);
+    if input.action == "save" && input.previewed != shown {
+        errors.add(
+            FORM,
+            "The form or the division's teams changed since the preview: \
+             this is the new draft; check it, then save it.",
+        );
+        let page = schedule_page(sec, s, input, errors, Some((view, shown)));
+        return Ok(form::conflict(&page));
+    }
+    if input.action == "save" {
+        let new = s.entrants.fixtures(&s.season, &s.division, &draft);
+        match state
+            .db()
+            .create_fixtures(sec.league.id, &new, Some(sec.user.id))
+            .await
+        {
+            Ok(_) => {
+                return Ok(form::done(&format!(
+                    "/leagues/{}/schedule/{}",
+                    sec.league.short_name, s.division.id
+                )));
+            }
+            Err(e) => {
+                // Saved by someone else since this page was shown, most likely.
+                form::refused(e, &mut errors, FORM, "These fixtures exist already.")?;
+                let page = schedule_page(sec, s, input, errors, Some((view, shown)));
+                return Ok(form::conflict(&page));
+            }
+        }
+    }
+    let page = schedule_page(sec, s, input, errors, Some((view, shown)));
+    Ok(form::page(&page, &page.errors))
+}
+
+// ---------------------------------------------------------------------------
+// Postponing one fixture
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+struct PostponeForm {
+    date: String,
+    time: String,
+    status: String,
+}
+
+#[derive(Template)]
+#[template(path = "schedule/postpone.html")]
+struct PostponePage {
+    ctx: Ctx,
+    league: League,
+    fixture: SavedLine,
+    division_id: DivisionId,
+    form: PostponeForm,
+    statuses: Vec<Choice>,
+    errors: Errors,
+}
+
+fn postpone_page(
+    sec: Secretary,
+    line: &FixtureLine,
+    form: PostponeForm,
+    errors: Errors,
+) -> PostponePage {
+    PostponePage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        fixture: SavedLine::from(line),
+        division_id: line.division_id,
+        statuses: form::choices(
+            [
+                ("scheduled", "Scheduled: played on the date given"),
+                ("postponed", "Postponed: not played on its date"),
+            ],
+            form.status.trim(),
+        ),
+        form,
+        errors,
+    }
+}
+
+async fn fixture_line(state: &AppState, league: &League, id: FixtureId) -> Result<FixtureLine> {
+    state
+        .db()
+        .fixture_lines(league.id, &FixtureScope::One(id))
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| AppError::NotFound(format!("Fixture {id}")))
+}
+
+/// A fixture that is played, a walkover or void is not moved from here.
+fn movable(line: &FixtureLine) -> bool {
+    matches!(
+        line.status,
+        FixtureStatus::Scheduled | FixtureStatus::Postponed
+    )
+}
+
+async fn postpone_form(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, fixture)): Path<(String, FixtureId)>,
+) -> Result<Response> {
+    let line = fixture_line(&state, &sec.league, fixture).await?;
+    let form = PostponeForm {
+        date: line
+            .starts_at
+            .map(|t| t.format("%Y-%m-%d").to_string())
+            .unwrap_or_default(),
+        time: line
+            .starts_at
+            .map_or_else(|| "19:30".into(), |t| t.format("%H:%M").to_string()),
+        status: line.status.as_str().into(),
+    };
+    let mut errors = Errors::default();
+    if !movable(&line) {
+        errors.add(FORM, not_movable(&line));
+        return Ok(form::conflict(&postpone_page(sec, &line, form, errors)));
+    }
+    Ok(html(&postpone_page(sec, &line, form, errors)))
+}
+
+fn not_movable(line: &FixtureLine) -> String {
+    format!(
+        "This fixture is {}: only a scheduled or postponed fixture can be given a new date.",
+        line.status.as_str()
+    )
+}
+
+async fn postpone(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, fixture)): Path<(String, FixtureId)>,
+    CsrfForm(input): CsrfForm<PostponeForm>,
+) -> Result<Response> {
+    let db = state.db();
+    let line = fixture_line(&state, &sec.league, fixture).await?;
+    let mut errors = Errors::default();
+    if !movable(&line) {
+        errors.add(FORM, not_movable(&line));
+        return Ok(form::conflict(&postpone_page(sec, &line, input, errors)));
+    }
+    let status = match input.status.trim() {
+        "scheduled" => Some(FixtureStatus::Scheduled),
+        "postponed" => Some(FixtureStatus::Postponed),
+        _ => {
+            errors.add("status", "Pick scheduled or postponed.");
+            None
+        }
+    };
+    let starts_at = if input.date.trim().is_empty() {
+        if status == Some(FixtureStatus::Scheduled) {
+            errors.add(
+                "date",
+                "A scheduled fixture needs a date; leave it empty only when postponed.",
+            );
+        }
+        None
+    } else {
+        let date = parse_date(&input.date);
+        if date.is_none() {
+            errors.add("date", "Give a date as YYYY-MM-DD, or leave it empty.");
+        }
+        let time = parse_time(&input.time);
+        if time.is_none() {
+            errors.add("time", "Give a time as HH:MM, for example 19:30.");
+        }
+        date.zip(time).map(|(d, t)| d.and_time(t).and_utc())
+    };
+    if let (true, Some(status)) = (errors.is_empty(), status) {
+        let current = db.fixture(sec.league.id, fixture).await?;
+        let change = FixtureChange {
+            starts_at,
+            status,
+            ..FixtureChange::from(&current)
+        };
+        match db
+            .update_fixture(sec.league.id, fixture, &change, Some(sec.user.id))
+            .await
+        {
+            Ok(_) => {
+                return Ok(form::done(&format!(
+                    "/leagues/{}/schedule/{}",
+                    sec.league.short_name, line.division_id
+                )));
+            }
+            Err(e) => form::refused(e, &mut errors, FORM, "That change was refused.")?,
+        }
+    }
+    let page = postpone_page(sec, &line, input, errors);
+    Ok(form::page(&page, &page.errors))
+}
+
+// ---------------------------------------------------------------------------
+// Calendars
+
+/// The id in a calendar's file name: `12.ics` -> 12.
+fn ics_id(file: &str) -> Result<i64> {
+    file.strip_suffix(".ics")
+        .and_then(|id| id.parse::<i64>().ok())
+        .filter(|id| *id > 0)
+        .ok_or_else(|| AppError::NotFound(format!("The calendar `{file}`")))
+}
+
+fn events(league: &League, lines: &[FixtureLine]) -> Vec<Event> {
+    lines
+        .iter()
+        .filter_map(|f| {
+            let start = f.starts_at?;
+            Some(Event {
+                uid: format!("fixture-{}@{}.boneyard", f.id, league.short_name),
+                start,
+                end: start + TimeDelta::hours(EVENING_HOURS),
+                summary: format!("{} v {}", f.home_name, f.away_name),
+                location: f.venue_name.clone(),
+                description: format!(
+                    "{}, round {}.\nStatus: {}.\nTimes are in UTC.",
+                    f.division_name,
+                    f.round,
+                    f.status.as_str()
+                ),
+                cancelled: f.status == FixtureStatus::Void,
+            })
+        })
+        .collect()
+}
+
+fn calendar_response(name: &str, events: &[Event]) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/calendar; charset=utf-8")],
+        ical::calendar(name, crate::db::now(), events),
+    )
+        .into_response()
+}
+
+async fn team_calendar(
+    InLeague(league): InLeague,
+    State(state): State<AppState>,
+    Path((_, file)): Path<(String, String)>,
+) -> Result<Response> {
+    let db = state.db();
+    let team = db.team(league.id, TeamId(ics_id(&file)?)).await?;
+    let seasons: BTreeSet<_> = db
+        .team_entry_lines(league.id, team.id)
+        .await?
+        .into_iter()
+        .map(|e| e.season_id)
+        .collect();
+    let mut lines = Vec::new();
+    for season in seasons {
+        lines.extend(
+            db.fixture_lines(
+                league.id,
+                &FixtureScope::Team {
+                    season,
+                    team: team.id,
+                },
+            )
+            .await?,
+        );
+    }
+    Ok(calendar_response(
+        &format!("{} ({})", team.name, league.name),
+        &events(&league, &lines),
+    ))
+}
+
+async fn division_calendar(
+    InLeague(league): InLeague,
+    State(state): State<AppState>,
+    Path((_, file)): Path<(String, String)>,
+) -> Result<Response> {
+    let db = state.db();
+    let division = db.division(league.id, DivisionId(ics_id(&file)?)).await?;
+    let season = db.season(league.id, division.season_id).await?;
+    let lines = db
+        .fixture_lines(league.id, &FixtureScope::Division(division.id))
+        .await?;
+    Ok(calendar_response(
+        &format!("{}, {} ({})", division.name, season.name, league.name),
+        &events(&league, &lines),
+    ))
+}
+
+// ---------------------------------------------------------------------------
+// Printouts
+
+struct CardLine {
+    round: i64,
+    when: String,
+    home_or_away: &'static str,
+    opponent: String,
+    venue: String,
+    status: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "schedule/card.html")]
+struct CardPage {
+    ctx: Ctx,
+    league: League,
+    team: String,
+    season: Option<String>,
+    division: Option<String>,
+    lines: Vec<CardLine>,
+}
+
+async fn team_card(
+    InLeague(league): InLeague,
+    user: MaybeUser,
+    State(state): State<AppState>,
+    Path((_, team)): Path<(String, TeamId)>,
+) -> Result<Response> {
+    let db = state.db();
+    let team = db.team_info(league.id, team).await?;
+    let latest = db
+        .team_entry_lines(league.id, team.id)
+        .await?
+        .into_iter()
+        .next();
+    let mut lines = Vec::new();
+    if let Some(entry) = &latest {
+        let scope = FixtureScope::Team {
+            season: entry.season_id,
+            team: team.id,
+        };
+        for f in db.fixture_lines(league.id, &scope).await? {
+            let home = f.home_team_id == team.id;
+            lines.push(CardLine {
+                round: f.round,
+                when: when(f.starts_at),
+                home_or_away: if home { "Home" } else { "Away" },
+                opponent: if home { f.away_name } else { f.home_name },
+                venue: f.venue_name.unwrap_or_default(),
+                status: f.status.as_str(),
+            });
+        }
+    }
+    Ok(html(&CardPage {
+        ctx: user.ctx(),
+        league,
+        team: team.name,
+        season: latest.as_ref().map(|e| e.season_name.clone()),
+        division: latest.map(|e| e.division_name),
+        lines,
+    }))
+}
+
+/// A player's place on the sheet: their side and number in it.
+struct PlayerSlot {
+    side: &'static str,
+    number: usize,
+}
+
+struct GameView {
+    number: u32,
+    /// Per hand: its number and who poses it.
+    hands: Vec<(usize, String)>,
+}
+
+struct BoardView {
+    number: usize,
+    kind: &'static str,
+    best_of: u32,
+    /// Home and away alternate, as they sit: partners opposite.
+    players: Vec<PlayerSlot>,
+    /// The seats in order of play, from the draw's winner: A, B (C, D).
+    seats: Vec<char>,
+    games: Vec<GameView>,
+}
+
+#[derive(Template)]
+#[template(path = "schedule/sheet.html")]
+struct SheetPage {
+    ctx: Ctx,
+    league: League,
+    fixture: SavedLine,
+    division: String,
+    season: String,
+    boards: Vec<BoardView>,
+    winner_poses: bool,
+}
+
+/// Who poses each hand when seat A won the draw: the next seat in order of
+/// play each hand, or, where the winner of a hand poses the next, that.
+fn pose_order(seats: &[char], winner_poses: bool) -> Vec<(usize, String)> {
+    (1..=SHEET_HANDS)
+        .map(|hand| {
+            let poser = if hand == 1 {
+                "A (won the draw)".to_owned()
+            } else if winner_poses {
+                format!("winner of hand {} (none: next seat)", hand - 1)
+            } else {
+                seats[(hand - 1) % seats.len()].to_string()
+            };
+            (hand, poser)
+        })
+        .collect()
+}
+
+async fn score_sheet(
+    InLeague(league): InLeague,
+    user: MaybeUser,
+    State(state): State<AppState>,
+    Path((_, fixture)): Path<(String, FixtureId)>,
+) -> Result<Response> {
+    let line = fixture_line(&state, &league, fixture).await?;
+    let season = state.db().season(league.id, line.season_id).await?;
+    let format = MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
+        tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
+        MatchFormat::default_for(season.format)
+    });
+    let winner_poses = Ruleset::parse(season.format, Some(&season.options))
+        .map(|r| r.pose == PoseRule::Winner)
+        .unwrap_or(false);
+    let boards = format
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let a_side = spec.kind.players_a_side();
+            let seats: Vec<char> = ['A', 'B', 'C', 'D'].into_iter().take(a_side * 2).collect();
+            let players = (0..a_side * 2)
+                .map(|p| PlayerSlot {
+                    side: if p % 2 == 0 { "Home" } else { "Away" },
+                    number: p / 2 + 1,
+                })
+                .collect();
+            let games = (1..=spec.best_of.max(1))
+                .map(|number| GameView {
+                    number,
+                    hands: pose_order(&seats, winner_poses),
+                })
+                .collect();
+            BoardView {
+                number: i + 1,
+                kind: match spec.kind {
+                    BoardKind::Singles => "Singles",
+                    BoardKind::Pairs => "Pairs",
+                },
+                best_of: spec.best_of,
+                players,
+                seats,
+                games,
+            }
+        })
+        .collect();
+    Ok(html(&SheetPage {
+        ctx: user.ctx(),
+        league,
+        fixture: SavedLine::from(&line),
+        division: line.division_name.clone(),
+        season: season.name,
+        boards,
+        winner_poses,
+    }))
+}

@@ -1,0 +1,718 @@
+//! A division's season generated from the web (a draft first, then saved
+//! in one go, once), one fixture postponed alone, the iCalendar feeds read
+//! back, and the printouts.
+
+use std::collections::BTreeMap;
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use chrono::{DateTime, Utc};
+
+use super::client::{Client, admin};
+use super::console::{error_beside, secretary};
+use crate::support::{League as Setup, league, on_both};
+
+on_both!(
+    preview_saves_nothing_and_save_writes_the_season,
+    a_second_save_is_refused_with_a_message,
+    only_the_league_secretary_may_generate_or_postpone,
+    postponing_moves_one_fixture_and_no_other,
+    calendars_parse_back_with_every_dated_fixture,
+    printouts_show_the_boards_and_the_draw,
+);
+
+/// A team name an iCalendar feed must escape.
+const AWKWARD: &str = "Crown, Anchor; Inn";
+
+/// The sample league, plus a second division of five teams (one with an
+/// awkward name) without fixtures, and its secretary signed in.
+struct World {
+    l: Setup,
+    division: DivisionId,
+    teams: Vec<TeamId>,
+    sec: Client,
+}
+
+async fn world(db: &Db) -> World {
+    let base = admin(db).await;
+    let l = league(db, "sched").await;
+    let division = db
+        .create_division(l.league, l.season, "Second", 1)
+        .await
+        .unwrap()
+        .id;
+    let other_venue = db
+        .create_venue(
+            l.league,
+            &NewVenue {
+                name: "The Bell, Lower Street".into(),
+                address: "2 Lower Street".into(),
+                tables: 1,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let mut teams = Vec::new();
+    for (i, name) in [AWKWARD, "Bell A", "Bell B", "Anchor", "Rose"]
+        .into_iter()
+        .enumerate()
+    {
+        let venue = if i % 2 == 0 { l.venue } else { other_venue };
+        let team = db
+            .create_team(l.league, name, Some(venue))
+            .await
+            .unwrap()
+            .id;
+        db.enter_team(l.league, l.season, division, team)
+            .await
+            .unwrap();
+        teams.push(team);
+    }
+    let sec = secretary(db, &base, l.league, "secretary").await;
+    World {
+        l,
+        division,
+        teams,
+        sec,
+    }
+}
+
+fn schedule_path(w: &World) -> String {
+    format!("/leagues/sched/schedule/{}", w.division)
+}
+
+const FIELDS: [(&str, &str); 5] = [
+    ("meetings", "2"),
+    ("start", "2026-09-01"),
+    ("weekday", "Thursday"),
+    ("kick_off", "19:30"),
+    ("skip", "2026-09-17\r\n\r\n"),
+];
+
+/// Sends the form with `FIELDS`: a preview, or a preview then a save of
+/// what it showed.
+async fn send(w: &mut World, action: &str) -> super::client::Page {
+    let path = schedule_path(w);
+    let mut fields = FIELDS.to_vec();
+    fields.push(("action", "preview"));
+    let preview = w.sec.submit(&path, &path, &fields).await;
+    if action == "preview" {
+        return preview;
+    }
+    let shown = previewed(&preview);
+    let token = preview.csrf();
+    fields.pop();
+    fields.extend([
+        ("action", action),
+        ("previewed", shown.as_str()),
+        ("csrf", token.as_str()),
+    ]);
+    w.sec.post(&path, &fields).await
+}
+
+/// The fingerprint of the draft a page shows.
+fn previewed(page: &super::client::Page) -> String {
+    let marker = "name=\"previewed\" value=\"";
+    let start = page.body.find(marker).expect("a previewed field") + marker.len();
+    page.body[start..].split('"').next().unwrap().to_owned()
+}
+
+/// The dates of the ten rounds: Thursdays from 3 September, 17 September
+/// skipped.
+const ROUND_DATES: [&str; 10] = [
+    "2026-09-03",
+    "2026-09-10",
+    "2026-09-24",
+    "2026-10-01",
+    "2026-10-08",
+    "2026-10-15",
+    "2026-10-22",
+    "2026-10-29",
+    "2026-11-05",
+    "2026-11-12",
+];
+
+async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
+    let mut w = world(&db).await;
+    let page = w.sec.get(&schedule_path(&w)).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("Taken as UTC"), "{}", page.body);
+
+    let page = send(&mut w, "preview").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("10 rounds, 20 matches"), "{}", page.body);
+    assert!(
+        page.has("Round 1: Thu 3 Sep 2026 19:30 UTC"),
+        "{}",
+        page.body
+    );
+    assert!(page.has("Round 3: Thu 24 Sep 2026"), "{}", page.body);
+    assert!(page.has("Bye: "), "{}", page.body);
+    assert!(page.has("Crown, Anchor; Inn"), "{}", page.body);
+    assert!(page.has("Save these fixtures"));
+    assert!(
+        db.division_fixtures(w.l.league, w.division)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a preview saved fixtures"
+    );
+
+    // A save of a form changed since its preview shows the new draft and
+    // saves nothing.
+    let path = schedule_path(&w);
+    let mut fields = FIELDS.to_vec();
+    fields[0] = ("meetings", "1");
+    let shown = previewed(&page);
+    let token = page.csrf();
+    fields.extend([
+        ("action", "save"),
+        ("previewed", shown.as_str()),
+        ("csrf", token.as_str()),
+    ]);
+    let stale = w.sec.post(&path, &fields).await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
+    assert!(stale.has("changed since the preview"), "{}", stale.body);
+    assert!(stale.has("5 rounds, 10 matches"), "{}", stale.body);
+    assert!(
+        db.division_fixtures(w.l.league, w.division)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a stale save saved fixtures"
+    );
+
+    let page = send(&mut w, "save").await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    assert_eq!(fixtures.len(), 20);
+    let mut pairs: BTreeMap<(TeamId, TeamId), u32> = BTreeMap::new();
+    for f in &fixtures {
+        assert_ne!(f.home_team_id, f.away_team_id);
+        assert!(w.teams.contains(&f.home_team_id) && w.teams.contains(&f.away_team_id));
+        assert_eq!(f.status, FixtureStatus::Scheduled);
+        assert_eq!(f.season_id, w.l.season);
+        let key = (
+            f.home_team_id.min(f.away_team_id),
+            f.home_team_id.max(f.away_team_id),
+        );
+        *pairs.entry(key).or_default() += 1;
+        let date = ROUND_DATES[(f.round - 1) as usize];
+        let expected: DateTime<Utc> = format!("{date}T19:30:00Z").parse().unwrap();
+        assert_eq!(f.starts_at, Some(expected), "round {}", f.round);
+        let home = db.team(w.l.league, f.home_team_id).await.unwrap();
+        assert_eq!(f.venue_id, home.venue_id);
+    }
+    assert_eq!(pairs.len(), 10);
+    assert!(pairs.values().all(|n| *n == 2), "{pairs:?}");
+    for round in 1..=10 {
+        let playing: Vec<_> = fixtures.iter().filter(|f| f.round == round).collect();
+        assert_eq!(playing.len(), 2, "round {round}");
+    }
+    // The other division is untouched, and the save is audited.
+    assert_eq!(
+        db.division_fixtures(w.l.league, w.l.division)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    let audit = db
+        .audit_entries(w.l.league, "division", w.division.0)
+        .await
+        .unwrap();
+    assert_eq!(audit.len(), 1);
+    // The page now lists the saved fixtures.
+    let page = w.sec.get(&schedule_path(&w)).await;
+    assert!(page.has("20 fixtures are saved"), "{}", page.body);
+}
+
+async fn a_second_save_is_refused_with_a_message(db: Db) {
+    let mut w = world(&db).await;
+    // A bad date is refused beside its field.
+    let path = schedule_path(&w);
+    let page = w
+        .sec
+        .submit(
+            &path,
+            &path,
+            &[
+                ("meetings", "2"),
+                ("start", "next week"),
+                ("weekday", "Thursday"),
+                ("kick_off", "19:30"),
+                ("skip", "2026-13-01"),
+                ("action", "preview"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_beside(&page, "start").contains("YYYY-MM-DD"));
+    assert!(error_beside(&page, "skip").contains("Line 1"));
+    let path = schedule_path(&w);
+    let first = send(&mut w, "preview").await;
+    let mut fields = FIELDS.to_vec();
+    let shown = previewed(&first);
+    let token = first.csrf();
+    fields.extend([
+        ("action", "save"),
+        ("previewed", shown.as_str()),
+        ("csrf", token.as_str()),
+    ]);
+    assert_eq!(
+        w.sec.post(&path, &fields).await.status,
+        StatusCode::SEE_OTHER
+    );
+    let page = w.sec.post(&path, &fields).await;
+    assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
+    assert!(page.has("already has 20 fixtures"), "{}", page.body);
+    assert_eq!(
+        db.division_fixtures(w.l.league, w.division)
+            .await
+            .unwrap()
+            .len(),
+        20
+    );
+    // A division with fixtures already (the sample one) is refused too.
+    let path = format!("/leagues/sched/schedule/{}", w.l.division);
+    let mut fields = FIELDS.to_vec();
+    fields.push(("action", "save"));
+    let page = w.sec.submit(&path, &path, &fields).await;
+    assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
+    assert!(page.has("already has 1 fixture:"), "{}", page.body);
+    // The database refuses it too, whoever asks, and writes nothing.
+    let again = NewFixture {
+        season_id: w.l.season,
+        division_id: w.division,
+        round: 99,
+        starts_at: None,
+        home_team_id: w.teams[0],
+        away_team_id: w.teams[1],
+        venue_id: None,
+    };
+    match db.create_fixtures(w.l.league, &[again], None).await {
+        Err(DbError::Conflict(why)) => assert!(why.contains("already has 20"), "{why}"),
+        other => panic!("a second season was not refused: {other:?}"),
+    }
+    assert_eq!(
+        db.division_fixtures(w.l.league, w.division)
+            .await
+            .unwrap()
+            .len(),
+        20
+    );
+}
+
+async fn only_the_league_secretary_may_generate_or_postpone(db: Db) {
+    let mut w = world(&db).await;
+    let other = league(&db, "other").await;
+    let mut stranger_sec = secretary(&db, &w.sec, other.league, "othersec").await;
+    let path = schedule_path(&w);
+    let postpone = format!("/leagues/sched/fixtures/{}/postpone", w.l.fixture);
+
+    let mut anonymous = w.sec.stranger();
+    for p in [&path, &postpone] {
+        let page = anonymous.get(p).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "{p}");
+        assert!(page.location.unwrap().starts_with("/sign-in"));
+        let page = anonymous
+            .post(p, &[("action", "save"), ("status", "postponed")])
+            .await;
+        assert!(
+            page.status == StatusCode::SEE_OTHER || page.status == StatusCode::FORBIDDEN,
+            "{p}: {}",
+            page.status
+        );
+        assert_eq!(
+            stranger_sec.get(p).await.status,
+            StatusCode::FORBIDDEN,
+            "{p}"
+        );
+    }
+    // With a good token of their own session, the other secretary is still
+    // refused.
+    let token = stranger_sec.get("/leagues/other/console").await.csrf();
+    let mut fields = FIELDS.to_vec();
+    fields.push(("action", "save"));
+    fields.push(("csrf", &token));
+    let page = stranger_sec.post(&path, &fields).await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    let page = stranger_sec
+        .post(
+            &postpone,
+            &[("csrf", &token), ("status", "postponed"), ("date", "")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    // Nor may they reach this league's fixture through their own league.
+    let page = stranger_sec
+        .get(&format!("/leagues/other/fixtures/{}/postpone", w.l.fixture))
+        .await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+
+    assert!(
+        db.division_fixtures(w.l.league, w.division)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let f = db.fixture(w.l.league, w.l.fixture).await.unwrap();
+    assert_eq!(f.status, FixtureStatus::Scheduled);
+    // The secretary of this league may.
+    assert_eq!(w.sec.get(&path).await.status, StatusCode::OK);
+}
+
+async fn postponing_moves_one_fixture_and_no_other(db: Db) {
+    let mut w = world(&db).await;
+    assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
+    let before = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let moved = before[3].clone();
+    let path = format!("/leagues/sched/fixtures/{}/postpone", moved.id);
+
+    let page = w.sec.get(&path).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let page = w
+        .sec
+        .submit(
+            &path,
+            &path,
+            &[
+                ("status", "scheduled"),
+                ("date", "2026-12-03"),
+                ("time", "20:00"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let after = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    assert_eq!(after.len(), before.len());
+    for f in &after {
+        let old = before.iter().find(|b| b.id == f.id).unwrap();
+        if f.id == moved.id {
+            assert_eq!(f.starts_at, Some("2026-12-03T20:00:00Z".parse().unwrap()));
+            assert_eq!(f.status, FixtureStatus::Scheduled);
+            assert_eq!(f.round, old.round);
+            assert_eq!(f.venue_id, old.venue_id);
+        } else {
+            assert_eq!(f, old, "another fixture moved");
+        }
+    }
+    let audit = db
+        .audit_entries(w.l.league, "fixture", moved.id.0)
+        .await
+        .unwrap();
+    assert_eq!(audit.len(), 1);
+    assert_eq!(audit[0].action, "change");
+
+    // Postponed with no date yet.
+    let page = w
+        .sec
+        .submit(
+            &path,
+            &path,
+            &[("status", "postponed"), ("date", ""), ("time", "")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let f = db.fixture(w.l.league, moved.id).await.unwrap();
+    assert_eq!(f.status, FixtureStatus::Postponed);
+    assert_eq!(f.starts_at, None);
+
+    // Scheduled needs a date; a bad time is refused; nothing changes.
+    let page = w
+        .sec
+        .submit(&path, &path, &[("status", "scheduled"), ("date", "")])
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_beside(&page, "date").contains("needs a date"));
+    let page = w
+        .sec
+        .submit(
+            &path,
+            &path,
+            &[
+                ("status", "scheduled"),
+                ("date", "2026-12-10"),
+                ("time", "8pm"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_beside(&page, "time").contains("HH:MM"));
+    assert_eq!(db.fixture(w.l.league, moved.id).await.unwrap(), f);
+
+    // A void fixture is not moved from here: 409 with the reason.
+    let void = before[5].clone();
+    let void = db
+        .update_fixture(
+            w.l.league,
+            void.id,
+            &FixtureChange {
+                status: FixtureStatus::Void,
+                ..FixtureChange::from(&void)
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    let void_path = format!("/leagues/sched/fixtures/{}/postpone", void.id);
+    assert_eq!(w.sec.get(&void_path).await.status, StatusCode::CONFLICT);
+    let token = w.sec.get(&path).await.csrf();
+    let page = w
+        .sec
+        .post(
+            &void_path,
+            &[
+                ("csrf", &token),
+                ("status", "scheduled"),
+                ("date", "2027-01-07"),
+                ("time", "19:30"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
+    assert!(page.has("This fixture is void"), "{}", page.body);
+    assert_eq!(db.fixture(w.l.league, void.id).await.unwrap(), void);
+    assert_eq!(
+        db.audit_entries(w.l.league, "fixture", moved.id.0)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+/// One event of a feed: its properties by name, values unescaped.
+type Props = BTreeMap<String, String>;
+
+/// Reads a feed back as RFC 5545 writes it: CRLF lines of at most 75
+/// octets, folds undone, each VEVENT's properties split at the first colon
+/// and unescaped.
+fn parse_calendar(text: &str) -> (Props, Vec<Props>) {
+    assert!(text.ends_with("\r\n"));
+    let mut lines: Vec<String> = Vec::new();
+    for raw in text.split("\r\n") {
+        assert!(raw.len() <= 75, "a line of {} octets: {raw}", raw.len());
+        assert!(!raw.contains('\n') && !raw.contains('\r'));
+        if let Some(rest) = raw.strip_prefix(' ') {
+            lines.last_mut().expect("a fold first").push_str(rest);
+        } else if !raw.is_empty() {
+            lines.push(raw.to_owned());
+        }
+    }
+    assert_eq!(lines.first().map(String::as_str), Some("BEGIN:VCALENDAR"));
+    assert_eq!(lines.last().map(String::as_str), Some("END:VCALENDAR"));
+    let mut calendar = Props::new();
+    let mut events = Vec::new();
+    let mut current: Option<Props> = None;
+    for line in &lines[1..lines.len() - 1] {
+        match line.as_str() {
+            "BEGIN:VEVENT" => current = Some(Props::new()),
+            "END:VEVENT" => events.push(current.take().expect("an event open")),
+            _ => {
+                let (name, value) = line.split_once(':').expect("NAME:value");
+                let mut out = String::new();
+                let mut chars = value.chars();
+                while let Some(c) = chars.next() {
+                    if c == '\\' {
+                        match chars.next().expect("an escape") {
+                            'n' | 'N' => out.push('\n'),
+                            c @ ('\\' | ';' | ',') => out.push(c),
+                            c => panic!("unknown escape \\{c} in {line}"),
+                        }
+                    } else {
+                        assert!(
+                            c != ';' && c != ',' || name != "SUMMARY",
+                            "unescaped: {line}"
+                        );
+                        out.push(c);
+                    }
+                }
+                let props = current.as_mut().unwrap_or(&mut calendar);
+                props.insert(name.to_owned(), out);
+            }
+        }
+    }
+    assert!(current.is_none());
+    (calendar, events)
+}
+
+fn utc(t: DateTime<Utc>) -> String {
+    t.format("%Y%m%dT%H%M%SZ").to_string()
+}
+
+async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
+    let mut w = world(&db).await;
+    assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
+    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    // One fixture loses its date, one is void.
+    let undated = fixtures
+        .iter()
+        .find(|f| f.home_team_id == w.teams[0] || f.away_team_id == w.teams[0])
+        .unwrap()
+        .clone();
+    db.update_fixture(
+        w.l.league,
+        undated.id,
+        &FixtureChange {
+            starts_at: None,
+            status: FixtureStatus::Postponed,
+            ..FixtureChange::from(&undated)
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    let void = fixtures
+        .iter()
+        .find(|f| f.id != undated.id && f.home_team_id == w.teams[0])
+        .unwrap()
+        .clone();
+    db.update_fixture(
+        w.l.league,
+        void.id,
+        &FixtureChange {
+            status: FixtureStatus::Void,
+            ..FixtureChange::from(&void)
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let names: BTreeMap<TeamId, String> = db
+        .teams(w.l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    let venues: BTreeMap<VenueId, String> = db
+        .venues(w.l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|v| (v.id, v.name))
+        .collect();
+
+    let mut anonymous = Client::new(&db).await;
+    for (path, wanted) in [
+        (
+            format!("/leagues/sched/calendar/division/{}.ics", w.division),
+            fixtures.clone(),
+        ),
+        (
+            format!("/leagues/sched/calendar/team/{}.ics", w.teams[0]),
+            fixtures
+                .iter()
+                .filter(|f| f.home_team_id == w.teams[0] || f.away_team_id == w.teams[0])
+                .cloned()
+                .collect(),
+        ),
+    ] {
+        let page = anonymous.get(&path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+        assert_eq!(page.headers["content-type"], "text/calendar; charset=utf-8");
+        let (calendar, events) = parse_calendar(&page.body);
+        assert_eq!(calendar["VERSION"], "2.0");
+        assert!(calendar.contains_key("PRODID"));
+        let dated: Vec<&Fixture> = wanted.iter().filter(|f| f.starts_at.is_some()).collect();
+        assert_eq!(events.len(), dated.len(), "{path}");
+        assert!(dated.len() < wanted.len());
+        let mut uids: Vec<&String> = events.iter().map(|e| &e["UID"]).collect();
+        uids.sort();
+        uids.dedup();
+        assert_eq!(uids.len(), events.len(), "UIDs are unique");
+        for f in dated {
+            let uid = format!("fixture-{}@sched.boneyard", f.id);
+            let e = events
+                .iter()
+                .find(|e| e["UID"] == uid)
+                .unwrap_or_else(|| panic!("{path}: no event for fixture {}", f.id));
+            let start = f.starts_at.unwrap();
+            assert_eq!(e["DTSTART"], utc(start));
+            assert!(e["DTEND"].ends_with('Z') && e["DTEND"] > e["DTSTART"]);
+            assert!(e["DTSTAMP"].ends_with('Z'));
+            assert_eq!(
+                e["SUMMARY"],
+                format!("{} v {}", names[&f.home_team_id], names[&f.away_team_id])
+            );
+            assert_eq!(e["LOCATION"], venues[&f.venue_id.unwrap()]);
+            assert!(e["DESCRIPTION"].contains(&format!("round {}", f.round)));
+            assert!(e["DESCRIPTION"].contains(f.status.as_str()));
+            let status = if f.status == FixtureStatus::Void {
+                "CANCELLED"
+            } else {
+                "CONFIRMED"
+            };
+            assert_eq!(e["STATUS"], status);
+        }
+        // The awkward name is escaped on the wire.
+        assert!(page.has(r"Crown\, Anchor\; Inn"), "{}", page.body);
+    }
+    // The same feed twice gives the same UIDs.
+    let path = format!("/leagues/sched/calendar/team/{}.ics", w.teams[0]);
+    let a = parse_calendar(&anonymous.get(&path).await.body).1;
+    let b = parse_calendar(&anonymous.get(&path).await.body).1;
+    let uids = |e: &Vec<Props>| e.iter().map(|p| p["UID"].clone()).collect::<Vec<_>>();
+    assert_eq!(uids(&a), uids(&b));
+    // Unknown or foreign calendars are not found.
+    for bad in [
+        "/leagues/sched/calendar/team/999999.ics".to_owned(),
+        "/leagues/sched/calendar/team/abc.ics".to_owned(),
+        format!("/leagues/sched/calendar/team/{}", w.teams[0]),
+        format!("/leagues/other/calendar/division/{}.ics", w.division),
+    ] {
+        assert_eq!(
+            anonymous.get(&bad).await.status,
+            StatusCode::NOT_FOUND,
+            "{bad}"
+        );
+    }
+}
+
+async fn printouts_show_the_boards_and_the_draw(db: Db) {
+    let mut w = world(&db).await;
+    assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
+    let mut anonymous = Client::new(&db).await;
+
+    let page = anonymous
+        .get(&format!("/leagues/sched/print/team/{}", w.teams[0]))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("fixture card"));
+    for name in ["Bell A", "Bell B", "Anchor", "Rose"] {
+        assert!(page.has(name), "{name}: {}", page.body);
+    }
+    assert_eq!(page.body.matches("<td>Home</td>").count(), 4);
+    assert_eq!(page.body.matches("<td>Away</td>").count(), 4);
+    assert!(page.has("Thu 3 Sep 2026") || page.has("Thu 10 Sep 2026"));
+
+    // The sample season's format: 6 singles and 3 pairs boards.
+    let page = anonymous
+        .get(&format!("/leagues/sched/print/fixture/{}", w.l.fixture))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("sched Home v sched Away"), "{}", page.body);
+    assert!(page.has("The sched Arms"));
+    assert!(page.has("Premier, 2026/27"));
+    assert!(page.has("Board 1: Singles"));
+    assert!(page.has("Board 9: Pairs"));
+    assert!(!page.has("Board 10"));
+    assert_eq!(
+        page.body.matches("class=\"draw-box\"").count(),
+        6 * 2 + 3 * 4
+    );
+    assert_eq!(page.body.matches("<tr class=\"hand\">").count(), 9 * 12);
+    assert!(page.has("<td>A (won the draw)</td>"));
+    assert!(page.has("<td class=\"num\">5</td><td>A</td>"));
+    assert!(page.has("<td class=\"num\">4</td><td>D</td>"));
+
+    // A fixture of another league is not found through this one.
+    let other = league(&db, "other").await;
+    let page = anonymous
+        .get(&format!("/leagues/sched/print/fixture/{}", other.fixture))
+        .await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+}
