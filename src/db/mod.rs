@@ -35,6 +35,7 @@ pub mod results;
 pub mod schedule;
 pub mod seasons;
 pub mod sessions;
+pub mod stats;
 pub mod teams;
 pub mod users;
 pub mod venues;

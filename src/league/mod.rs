@@ -5,4 +5,5 @@ pub mod card;
 pub mod fixtures;
 pub mod ical;
 pub mod match_format;
+pub mod players;
 pub mod standings;

@@ -26,6 +26,7 @@ mod error;
 mod home;
 mod page;
 mod penalties;
+mod players_table;
 mod public;
 mod results;
 mod schedule;
@@ -100,9 +101,10 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .merge(public::router())
         .merge(results::router())
         .merge(penalties::router())
-        .merge(schedule::router())
+        .merge(players_table::router())
         .merge(admin::router())
         .merge(console::router())
+        .merge(schedule::router())
         .nest("/static", static_files)
         .fallback(error::not_found)
         .with_state(state)

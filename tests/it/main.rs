@@ -7,5 +7,6 @@ mod demo;
 mod helpers;
 mod properties;
 mod support;
+mod tables;
 mod web;
 mod worked_examples;

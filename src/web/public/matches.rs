@@ -55,6 +55,8 @@ struct MatchPage {
     penalties: Vec<PenaltyView>,
     /// This match's own address, for the links to its card and history.
     base: String,
+    /// The printable score sheet.
+    sheet: String,
 }
 
 struct ResultView {
@@ -198,6 +200,7 @@ pub async fn page(
         result,
         penalties: penalty_views(&league, &penalties),
         base: format!("/leagues/{}/matches/{}", league.short_name, line.id),
+        sheet: format!("/leagues/{}/print/fixture/{}", league.short_name, line.id),
         league,
     };
     Ok(html(&page))

@@ -1,0 +1,325 @@
+//! How fast the public pages are served under concurrent load, beside a
+//! trivial route of the same server (a static file) as the ceiling.
+//!
+//! Builds a SQLite demo database like `boneyard demo --leagues 50` in a
+//! temporary directory (or opens the one at `BONEYARD_BENCH_DB`, filling it
+//! first if it is new), serves the real app in-process on 127.0.0.1, and
+//! drives it with concurrent keep-alive HTTP/1.1 clients over plain TCP.
+//! Prints requests per second and p50/p99 latency for each route.
+//!
+//! `cargo bench --bench pages`. Settings (environment):
+//! `BONEYARD_BENCH_DB` (a file path), `BONEYARD_BENCH_CLIENTS` (default 32),
+//! `BONEYARD_BENCH_REQUESTS` (per route, default 20000),
+//! `BONEYARD_BENCH_SECONDS` (most a route is driven for, default 15).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use boneyard::db::Db;
+use boneyard::demo::{DemoOptions, fill};
+use boneyard::web::{AppState, Settings, build_app};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// As the app's own addresses spell a name (`2026/27` -> `2026-27`).
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// Percent-encodes what is not safe in a path segment.
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// One keep-alive connection speaking just enough HTTP/1.1.
+struct Conn {
+    stream: TcpStream,
+    buf: Vec<u8>,
+    request: Vec<u8>,
+}
+
+impl Conn {
+    async fn open(addr: std::net::SocketAddr, path: &str) -> Conn {
+        let stream = TcpStream::connect(addr).await.expect("connect");
+        stream.set_nodelay(true).expect("nodelay");
+        Conn {
+            stream,
+            buf: Vec::with_capacity(64 * 1024),
+            request: format!("GET {path} HTTP/1.1\r\nHost: bench\r\nUser-Agent: bench\r\n\r\n")
+                .into_bytes(),
+        }
+    }
+
+    /// Sends the request and reads the whole response; returns the status
+    /// and the body's length.
+    async fn get(&mut self) -> (u16, usize) {
+        self.stream
+            .write_all(&self.request)
+            .await
+            .expect("write request");
+        let head_end = loop {
+            if let Some(i) = find(&self.buf, b"\r\n\r\n") {
+                break i + 4;
+            }
+            self.fill().await;
+        };
+        let head = String::from_utf8_lossy(&self.buf[..head_end]).to_ascii_lowercase();
+        let status: u16 = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .expect("a status line");
+        let length = head.lines().find_map(|l| {
+            l.strip_prefix("content-length:")
+                .and_then(|v| v.trim().parse::<usize>().ok())
+        });
+        self.buf.drain(..head_end);
+        let body = match length {
+            Some(n) => {
+                while self.buf.len() < n {
+                    self.fill().await;
+                }
+                self.buf.drain(..n);
+                n
+            }
+            None if head.contains("transfer-encoding: chunked") => self.chunked().await,
+            None => 0,
+        };
+        (status, body)
+    }
+
+    async fn chunked(&mut self) -> usize {
+        let mut total = 0;
+        loop {
+            let line_end = loop {
+                if let Some(i) = find(&self.buf, b"\r\n") {
+                    break i;
+                }
+                self.fill().await;
+            };
+            let size_text = String::from_utf8_lossy(&self.buf[..line_end]).to_string();
+            let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16)
+                .expect("a chunk size");
+            self.buf.drain(..line_end + 2);
+            while self.buf.len() < size + 2 {
+                self.fill().await;
+            }
+            self.buf.drain(..size + 2);
+            total += size;
+            if size == 0 {
+                return total;
+            }
+        }
+    }
+
+    async fn fill(&mut self) {
+        let mut chunk = [0u8; 16 * 1024];
+        let n = self.stream.read(&mut chunk).await.expect("read");
+        assert!(n > 0, "the server closed the connection");
+        self.buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+struct Figures {
+    requests: usize,
+    elapsed: Duration,
+    p50: Duration,
+    p99: Duration,
+    max: Duration,
+    bytes: usize,
+}
+
+/// `requests` GETs of `path` spread over `clients` connections, or as many
+/// as fit in `budget`.
+async fn load(
+    addr: std::net::SocketAddr,
+    path: &str,
+    clients: usize,
+    requests: usize,
+    budget: Duration,
+) -> Figures {
+    let left = Arc::new(AtomicUsize::new(requests));
+    let started = Instant::now();
+    let deadline = started + budget;
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let left = left.clone();
+        let path = path.to_owned();
+        tasks.push(tokio::spawn(async move {
+            let mut conn = Conn::open(addr, &path).await;
+            let mut times = Vec::new();
+            let mut bytes = 0;
+            while Instant::now() < deadline
+                && left
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                    .is_ok()
+            {
+                let t = Instant::now();
+                let (status, body) = conn.get().await;
+                times.push(t.elapsed());
+                assert_eq!(status, 200, "GET {path}");
+                bytes = body;
+            }
+            (times, bytes)
+        }));
+    }
+    let mut times = Vec::with_capacity(requests);
+    let mut bytes = 0;
+    for t in tasks {
+        let (mut ours, b) = t.await.expect("a client");
+        times.append(&mut ours);
+        bytes = bytes.max(b);
+    }
+    let elapsed = started.elapsed();
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    Figures {
+        requests: times.len(),
+        elapsed,
+        p50: at(0.50),
+        p99: at(0.99),
+        max: *times.last().unwrap(),
+        bytes,
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+struct TempDir(Option<PathBuf>);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.0 {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+async fn database() -> (Db, TempDir) {
+    let (path, temp) = match std::env::var("BONEYARD_BENCH_DB") {
+        Ok(path) => (PathBuf::from(path), TempDir(None)),
+        Err(_) => {
+            let dir = std::env::temp_dir().join(format!("boneyard-bench-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("a temporary directory");
+            (dir.join("demo.db"), TempDir(Some(dir)))
+        }
+    };
+    let db = Db::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .expect("open the database");
+    if db.leagues().await.expect("list leagues").is_empty() {
+        let options = DemoOptions {
+            leagues: 50,
+            ..DemoOptions::default()
+        };
+        let started = Instant::now();
+        println!(
+            "building the demo database (--leagues 50) at {}",
+            path.display()
+        );
+        let summary = fill(&db, &options).await.expect("the demo leagues");
+        println!("{summary}");
+        println!("built in {:.1} s", started.elapsed().as_secs_f64());
+    } else {
+        println!("reusing {}", path.display());
+    }
+    (db, temp)
+}
+
+/// A division table and a player table of the current season of a league
+/// in the middle of the list.
+async fn page_paths(db: &Db) -> (String, String) {
+    let leagues = db.leagues().await.expect("leagues");
+    let league = &leagues[leagues.len() / 2];
+    let seasons = db.seasons(league.id).await.expect("seasons");
+    let season = seasons.iter().max_by_key(|s| s.id).expect("a season");
+    let divisions = db.divisions(league.id, season.id).await.expect("divisions");
+    let division = divisions.first().expect("a division");
+    let base = format!("/leagues/{}", encode(&league.short_name));
+    (
+        format!("{base}/{}/{}", slug(&season.name), slug(&division.name)),
+        format!("{base}/players-table/{}", season.id),
+    )
+}
+
+fn main() {
+    let clients = env_number("BONEYARD_BENCH_CLIENTS", 32);
+    let requests = env_number("BONEYARD_BENCH_REQUESTS", 20_000);
+    let budget = Duration::from_secs(env_number("BONEYARD_BENCH_SECONDS", 15) as u64);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async move {
+        let (db, _temp) = database().await;
+        let (division, players) = page_paths(&db).await;
+        let app = build_app(AppState::new(db.clone()), Settings::default())
+            .await
+            .expect("the app");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("listen");
+        let addr = listener.local_addr().expect("an address");
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.expect("serve");
+        });
+        println!(
+            "{} cores, {clients} clients, {requests} requests a route",
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        );
+        println!(
+            "{:<52} {:>8} {:>10} {:>10} {:>10} {:>10} {:>8}",
+            "route", "requests", "req/s", "p50", "p99", "max", "bytes"
+        );
+        for path in ["/static/style.css", division.as_str(), players.as_str()] {
+            // Warm up: connections, caches, the database's pages.
+            load(addr, path, clients, requests / 10 + clients, budget / 5).await;
+            let f = load(addr, path, clients, requests, budget).await;
+            println!(
+                "{:<52} {:>8} {:>10.0} {:>10} {:>10} {:>10} {:>8}",
+                path,
+                f.requests,
+                f.requests as f64 / f.elapsed.as_secs_f64(),
+                ms(f.p50),
+                ms(f.p99),
+                ms(f.max),
+                f.bytes
+            );
+        }
+        db.close().await;
+    });
+}

@@ -1,0 +1,141 @@
+//! Per-player sums of a season for the player table: two queries, each
+//! grouped in the database, never one query per player or per match.
+//!
+//! Counted: finished games of the current version of each fixture's
+//! result, when that version is approved, in fixtures that are neither
+//! void nor walkovers. Late-arrival penalties come back raw (minutes), since
+//! what they are worth is the ruleset's business
+//! ([`Ruleset::late_penalty`](crate::rules::Ruleset::late_penalty)).
+
+use super::{LeagueId, PlayerId, Result, SeasonId, TeamId, read_pool};
+use crate::db::Db;
+
+/// The games a sum counts: joins over `f`, `v`, `b`, `g` and `gp` (a
+/// player's seat), then [`COUNTED_WHERE`].
+const COUNTED_JOINS: &str = "FROM fixtures f \
+     JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+     JOIN boards b ON b.version_id = v.id \
+     JOIN games g ON g.board_id = b.id \
+     JOIN game_players gp ON gp.game_id = g.id";
+
+/// The conditions on the games a sum counts, for league `$1` and season
+/// `$2`.
+const COUNTED_WHERE: &str = "WHERE f.league_id = $1 AND f.season_id = $2 AND f.status NOT IN ('void', 'walkover') \
+     AND v.status = 'approved' AND g.finished = TRUE \
+     AND v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
+       WHERE v2.fixture_id = v.fixture_id)";
+
+/// Whether the seat's side won (`1`/`0`), its total, and whether the set
+/// was won or lost 6-0 (hands-won: the loser's total is 0).
+const SEAT_FACTS: &str = "CAST(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END AS BIGINT) AS won, \
+     CAST(COALESCE(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END, 0) AS BIGINT) AS pegs, \
+     CAST(CASE WHEN g.format = 'hands-won' AND g.winner_side = gp.side \
+       AND COALESCE(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END, -1) = 0 \
+       THEN 1 ELSE 0 END AS BIGINT) AS set_won_6_0, \
+     CAST(CASE WHEN g.format = 'hands-won' AND g.winner_side = 1 - gp.side \
+       AND COALESCE(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END, -1) = 0 \
+       THEN 1 ELSE 0 END AS BIGINT) AS set_lost_6_0";
+
+/// A player's sums over a season's counted games.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PlayerStatLine {
+    pub player_id: PlayerId,
+    pub name: String,
+    /// The team they were registered for that season, if any.
+    pub team_id: Option<TeamId>,
+    pub team_name: Option<String>,
+    pub played: i64,
+    pub won: i64,
+    /// Their sides' totals added up (pegs, points, or games in the set).
+    pub pegs: i64,
+    /// Their plays scoring 8.
+    pub eights: i64,
+    /// Their plays that chipped out.
+    pub chip_outs: i64,
+    pub sets_won_6_0: i64,
+    pub sets_lost_6_0: i64,
+}
+
+/// An individual in-game penalty (`late` or `violation`) in a counted
+/// game, with what that game was for the player, so that a forfeit can
+/// take it back.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GamePenaltyLine {
+    pub player_id: PlayerId,
+    pub game_id: i64,
+    /// `late` or `violation`.
+    pub kind: String,
+    /// Minutes late (`late` only).
+    pub minutes: Option<i64>,
+    pub won: i64,
+    pub pegs: i64,
+    pub set_won_6_0: i64,
+    pub set_lost_6_0: i64,
+}
+
+impl Db {
+    /// Each player's sums over a season's counted games: one grouped
+    /// query. Eights and chip-outs are counted from the plays of the games
+    /// counted, reached through each game's hands (`player_id + 0` keeps
+    /// SQLite from scanning all of a player's plays, every season's,
+    /// through `plays_player` instead).
+    pub async fn player_stat_lines(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<PlayerStatLine>> {
+        let sql = format!(
+            "SELECT s.player_id, p.name, r.team_id, t.name AS team_name, \
+             CAST(COUNT(*) AS BIGINT) AS played, CAST(SUM(s.won) AS BIGINT) AS won, \
+             CAST(SUM(s.pegs) AS BIGINT) AS pegs, CAST(SUM(s.eights) AS BIGINT) AS eights, \
+             CAST(SUM(s.chip_outs) AS BIGINT) AS chip_outs, \
+             CAST(SUM(s.set_won_6_0) AS BIGINT) AS sets_won_6_0, \
+             CAST(SUM(s.set_lost_6_0) AS BIGINT) AS sets_lost_6_0 \
+             FROM (SELECT gp.player_id, {SEAT_FACTS}, \
+               (SELECT COUNT(*) FROM hands h JOIN plays pl ON pl.hand_id = h.id \
+                 WHERE h.game_id = g.id AND pl.player_id + 0 = gp.player_id AND pl.points = 8) \
+                 AS eights, \
+               (SELECT COUNT(*) FROM hands h JOIN plays pl ON pl.hand_id = h.id \
+                 WHERE h.game_id = g.id AND pl.player_id + 0 = gp.player_id AND pl.out = TRUE) \
+                 AS chip_outs \
+               {COUNTED_JOINS} {COUNTED_WHERE}) s \
+             JOIN players p ON p.id = s.player_id AND p.league_id = $1 \
+             LEFT JOIN registrations r ON r.league_id = $1 AND r.season_id = $2 \
+               AND r.player_id = s.player_id \
+             LEFT JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
+             GROUP BY s.player_id, p.name, r.team_id, t.name \
+             ORDER BY s.player_id"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, PlayerStatLine>(&sql)
+                .bind(league)
+                .bind(season)
+                .fetch_all(pool)
+                .await?),
+        )
+    }
+
+    /// The `late` and `violation` penalties of a season's counted games,
+    /// in game and record order: one query.
+    pub async fn game_penalty_lines(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<GamePenaltyLine>> {
+        let sql = format!(
+            "SELECT gp.player_id, g.id AS game_id, pen.kind, \
+             CAST(pen.minutes AS BIGINT) AS minutes, {SEAT_FACTS} \
+             {COUNTED_JOINS} \
+             JOIN game_penalties pen ON pen.game_id = g.id AND pen.player_id = gp.player_id \
+             {COUNTED_WHERE} AND pen.kind IN ('late', 'violation') \
+             ORDER BY g.id, pen.number"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, GamePenaltyLine>(&sql)
+                .bind(league)
+                .bind(season)
+                .fetch_all(pool)
+                .await?),
+        )
+    }
+}

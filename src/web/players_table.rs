@@ -1,0 +1,258 @@
+//! The player table of a season (LEAGUE.md, "Tables"):
+//! `GET /leagues/{league}/players-table/{season_id}?min=N`. Two aggregate
+//! queries (the players' sums and their individual penalties), whatever
+//! the number of players or matches.
+
+use std::collections::BTreeMap;
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use axum::routing::get;
+use serde::Deserialize;
+
+use crate::db::stats::{GamePenaltyLine, PlayerStatLine};
+use crate::db::{DbError, League, PlayerId, Season, SeasonId};
+use crate::league::players::{
+    GameFacts, IndividualPenalty, PlayerRow, Tally, apply_penalties, table,
+};
+use crate::rules::{Format, Ruleset};
+
+use super::AppState;
+use super::auth::MaybeUser;
+use super::error::{AppError, Result, urlencode};
+use super::page::{Ctx, html};
+use super::public::slug;
+
+/// Players with fewer games than this are listed unranked, unless the
+/// address asks for another minimum.
+const DEFAULT_MIN_GAMES: u32 = 3;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/leagues/{league}/players-table/{season}",
+        get(players_table),
+    )
+}
+
+#[derive(Deserialize)]
+pub struct TablePath {
+    league: String,
+    season: String,
+}
+
+#[derive(Deserialize)]
+pub struct TableQuery {
+    /// The minimum number of games to rank; empty or absent: the default.
+    min: Option<String>,
+}
+
+struct Crumb {
+    text: String,
+    href: String,
+}
+
+struct Row {
+    position: String,
+    name: String,
+    href: String,
+    team: String,
+    played: u32,
+    won: u32,
+    win_rate: String,
+    per_game: String,
+    pegs: u32,
+    eights: u32,
+    chip_outs: u32,
+    penalty_games: u32,
+    net: i64,
+    sets_won_6_0: u32,
+    sets_lost_6_0: u32,
+    forfeits: u32,
+}
+
+#[derive(Template)]
+#[template(path = "players_table.html")]
+struct Page {
+    ctx: Ctx,
+    crumbs: Vec<Crumb>,
+    league: League,
+    season: Season,
+    format_title: &'static str,
+    fives_and_threes: bool,
+    all_fives: bool,
+    hands_won: bool,
+    min: u32,
+    sections: Vec<Section>,
+}
+
+/// A table of the page: the ranked players, or those not ranked yet.
+struct Section {
+    heading: String,
+    caption: String,
+    /// Said instead of an empty table.
+    empty: String,
+    rows: Vec<Row>,
+}
+
+fn parse_min(q: &TableQuery) -> Result<u32> {
+    match q.min.as_deref().map(str::trim) {
+        None | Some("") => Ok(DEFAULT_MIN_GAMES),
+        Some(text) => text
+            .parse()
+            .map_err(|_| AppError::BadRequest(format!("`{text}` is not a whole number of games"))),
+    }
+}
+
+fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
+/// The sums of a stat line, as the league core takes them.
+pub fn tally(line: &PlayerStatLine) -> Tally {
+    Tally {
+        played: count(line.played),
+        won: count(line.won),
+        pegs: count(line.pegs),
+        eights: count(line.eights),
+        chip_outs: count(line.chip_outs),
+        penalty_games: 0,
+        forfeits: 0,
+        sets_6_0_won: count(line.sets_won_6_0),
+        sets_6_0_lost: count(line.sets_lost_6_0),
+    }
+}
+
+/// A penalty line as the league core takes it: `None` for a kind that is
+/// not individual.
+pub fn penalty(line: &GamePenaltyLine) -> Option<(PlayerId, i64, IndividualPenalty, GameFacts)> {
+    let penalty = match line.kind.as_str() {
+        "late" => IndividualPenalty::Late {
+            minutes: count(line.minutes.unwrap_or(0)),
+        },
+        "violation" => IndividualPenalty::Violation,
+        _ => return None,
+    };
+    let facts = GameFacts {
+        won: line.won != 0,
+        pegs: count(line.pegs),
+        set_6_0_won: line.set_won_6_0 != 0,
+        set_6_0_lost: line.set_lost_6_0 != 0,
+        ..GameFacts::default()
+    };
+    Some((line.player_id, line.game_id, penalty, facts))
+}
+
+fn per_game(n: f64) -> String {
+    format!("{n:.1}")
+}
+
+async fn players_table(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<TablePath>,
+    Query(q): Query<TableQuery>,
+) -> Result<Response> {
+    let min = parse_min(&q)?;
+    let db = state.db();
+    let league = db
+        .league_by_short_name(&p.league)
+        .await
+        .map_err(|e| match e {
+            DbError::NotFound(_) => AppError::NotFound(format!("The league `{}`", p.league)),
+            other => other.into(),
+        })?;
+    let season_missing = || AppError::NotFound(format!("The season `{}`", p.season));
+    let season_id: i64 = p.season.parse().map_err(|_| season_missing())?;
+    let season = db
+        .season(league.id, SeasonId(season_id))
+        .await
+        .map_err(|e| match e {
+            DbError::NotFound(_) => season_missing(),
+            other => other.into(),
+        })?;
+    let lines = db.player_stat_lines(league.id, season.id).await?;
+    let penalties = db.game_penalty_lines(league.id, season.id).await?;
+
+    let ruleset = season.ruleset().unwrap_or_else(|why| {
+        tracing::warn!(season = %season.id, %why, "unreadable ruleset; using the default");
+        Ruleset::new(season.format)
+    });
+    let mut tallies: BTreeMap<PlayerId, Tally> =
+        lines.iter().map(|l| (l.player_id, tally(l))).collect();
+    apply_penalties(&mut tallies, &ruleset, penalties.iter().filter_map(penalty));
+    let by_id: BTreeMap<PlayerId, &PlayerStatLine> =
+        lines.iter().map(|l| (l.player_id, l)).collect();
+    let players = table(season.format, min, tallies);
+
+    let league_href = format!("/leagues/{}", urlencode(&league.short_name));
+    let view = |r: &PlayerRow<PlayerId>| {
+        let line = by_id.get(&r.player);
+        let name = line.map_or_else(|| format!("Player {}", r.player), |l| l.name.clone());
+        let t = &r.tally;
+        Row {
+            position: r.position.map_or_else(String::new, |p| p.to_string()),
+            href: format!("{league_href}/players/{}-{}", r.player, slug(&name)),
+            name,
+            team: line.and_then(|l| l.team_name.clone()).unwrap_or_default(),
+            played: t.played,
+            won: t.won,
+            win_rate: format!("{:.0}%", t.win_rate() * 100.0),
+            per_game: per_game(t.pegs_per_game()),
+            pegs: t.pegs,
+            eights: t.eights,
+            chip_outs: t.chip_outs,
+            penalty_games: t.penalty_games,
+            net: t.net(),
+            sets_won_6_0: t.sets_6_0_won,
+            sets_lost_6_0: t.sets_6_0_lost,
+            forfeits: t.forfeits,
+        }
+    };
+    let page = Page {
+        ctx: user.ctx(),
+        crumbs: vec![
+            Crumb {
+                text: league.name.clone(),
+                href: league_href.clone(),
+            },
+            Crumb {
+                text: season.name.clone(),
+                href: format!("{league_href}/{}", slug(&season.name)),
+            },
+        ],
+        format_title: season.format.title(),
+        fives_and_threes: season.format == Format::FivesAndThrees,
+        all_fives: season.format == Format::AllFives,
+        hands_won: season.format == Format::HandsWon,
+        min,
+        sections: sections(
+            min,
+            players.ranked.iter().map(view).collect(),
+            players.unranked.iter().map(view).collect(),
+        ),
+        league,
+        season,
+    };
+    Ok(html(&page))
+}
+
+fn sections(min: u32, ranked: Vec<Row>, unranked: Vec<Row>) -> Vec<Section> {
+    let games = if min == 1 { "game" } else { "games" };
+    let mut out = vec![Section {
+        heading: String::new(),
+        caption: format!("Ranked players: at least {min} {games}, by win rate, then games won"),
+        empty: "Nobody has played enough games to be ranked yet.".into(),
+        rows: ranked,
+    }];
+    if !unranked.is_empty() {
+        out.push(Section {
+            heading: "Not ranked yet".into(),
+            caption: format!("Players with fewer than {min} {games}, by games played"),
+            empty: String::new(),
+            rows: unranked,
+        });
+    }
+    out
+}

@@ -1,0 +1,592 @@
+//! Property (SQLite only): after any sequence of result entries,
+//! corrections, approvals and other status changes, restores, and
+//! league-points penalties recorded and voided, the division table as the
+//! page computes it (the aggregate queries of `db::pages` and
+//! `standings::table`) equals one computed from scratch here: every
+//! current approved result's game records re-scored by the engine and
+//! summed by hand. The player table's sums are checked the same way.
+
+use std::collections::BTreeMap;
+
+use boneyard::db::pages::{FixtureScope, deductions, match_lines, scores_from_boards};
+use boneyard::db::*;
+use boneyard::league::match_format::{self, BoardSpec, MatchFormat};
+use boneyard::league::standings::{self, TieBreaker};
+use boneyard::rules::simulate::{Rng, Style, simulate_board};
+use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
+use proptest::prelude::*;
+
+use crate::support::{self, on_both};
+use crate::web::client::Client;
+
+const TEAMS: usize = 4;
+const PLAYERS: usize = 4;
+/// Round robin of four teams: three rounds of two fixtures.
+const PAIRINGS: [(u32, usize, usize); 6] = [
+    (1, 0, 1),
+    (1, 2, 3),
+    (2, 2, 0),
+    (2, 3, 1),
+    (3, 0, 3),
+    (3, 1, 2),
+];
+
+#[derive(Debug, Clone)]
+enum Op {
+    /// Enter a result (a correction when there is one already).
+    Write { fixture: usize, seed: u64 },
+    /// Set the current version's status.
+    Status { fixture: usize, status: u8 },
+    /// Restore one of the fixture's earlier versions.
+    Restore { fixture: usize, pick: usize },
+    /// Deduct league points from a team, in a fixture or not.
+    Penalty {
+        team: usize,
+        amount: i64,
+        fixture: Option<usize>,
+    },
+    /// Void (or un-void) one of the penalties recorded so far.
+    Void { pick: usize, void: bool },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let fixture = 0..PAIRINGS.len();
+    prop_oneof![
+        4 => (fixture.clone(), any::<u64>()).prop_map(|(fixture, seed)| Op::Write { fixture, seed }),
+        4 => (fixture.clone(), 0u8..6).prop_map(|(fixture, status)| Op::Status { fixture, status }),
+        2 => (fixture.clone(), 0usize..8).prop_map(|(fixture, pick)| Op::Restore { fixture, pick }),
+        1 => (0..TEAMS, 1i64..4, prop::option::of(fixture))
+            .prop_map(|(team, amount, fixture)| Op::Penalty { team, amount, fixture }),
+        1 => (0usize..8, any::<bool>()).prop_map(|(pick, void)| Op::Void { pick, void }),
+    ]
+}
+
+/// A small match: singles best of 3, singles, pairs.
+fn match_format() -> MatchFormat {
+    let mut format = MatchFormat::default_for(Format::FivesAndThrees);
+    format.boards = vec![
+        BoardSpec {
+            kind: match_format::BoardKind::Singles,
+            best_of: 3,
+        },
+        BoardSpec {
+            kind: match_format::BoardKind::Singles,
+            best_of: 1,
+        },
+        BoardSpec {
+            kind: match_format::BoardKind::Pairs,
+            best_of: 1,
+        },
+    ];
+    format
+}
+
+struct Setup {
+    league: LeagueId,
+    season: SeasonId,
+    division: DivisionId,
+    teams: Vec<TeamId>,
+    /// Per team: (id, name) of its players.
+    players: Vec<Vec<(PlayerId, String)>>,
+    fixtures: Vec<(FixtureId, usize, usize)>,
+    kind: PenaltyKindId,
+}
+
+async fn setup(db: &Db) -> Setup {
+    let league = db
+        .create_league(&NewLeague {
+            name: "Tables league".into(),
+            short_name: "tables".into(),
+            rules_summary: "Fives and threes to 61.".into(),
+            contact: "secretary@example.org".into(),
+        })
+        .await
+        .unwrap()
+        .id;
+    let season = db
+        .create_season(
+            league,
+            &NewSeason {
+                name: "2026/27".into(),
+                format: Format::FivesAndThrees,
+                options: serde_json::Map::new(),
+                match_format: serde_json::to_value(match_format()).unwrap(),
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let division = db
+        .create_division(league, season, "Premier", 0)
+        .await
+        .unwrap()
+        .id;
+    let mut teams = Vec::new();
+    let mut players = Vec::new();
+    for t in 0..TEAMS {
+        let team = db
+            .create_team(league, &format!("Team {t}"), None)
+            .await
+            .unwrap()
+            .id;
+        db.enter_team(league, season, division, team).await.unwrap();
+        let mut ours = Vec::new();
+        for i in 0..PLAYERS {
+            let name = format!("Player {t}{i}");
+            let p = db.create_player(league, &name).await.unwrap().id;
+            db.register_player(league, season, team, p).await.unwrap();
+            ours.push((p, name));
+        }
+        teams.push(team);
+        players.push(ours);
+    }
+    let mut fixtures = Vec::new();
+    for (round, home, away) in PAIRINGS {
+        let id = db
+            .create_fixture(
+                league,
+                &NewFixture {
+                    season_id: season,
+                    division_id: division,
+                    round: i64::from(round),
+                    starts_at: None,
+                    home_team_id: teams[home],
+                    away_team_id: teams[away],
+                    venue_id: None,
+                },
+            )
+            .await
+            .unwrap()
+            .id;
+        fixtures.push((id, home, away));
+    }
+    let kind = db
+        .add_penalty_kind(
+            league,
+            &NewPenaltyKind {
+                code: "points".into(),
+                name: "Points deduction".into(),
+                effect: PenaltyEffect::LeaguePoints,
+                amount: 1,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    Setup {
+        league,
+        season,
+        division,
+        teams,
+        players,
+        fixtures,
+        kind,
+    }
+}
+
+/// A whole match played by the simulator; with an odd seed the away
+/// players sit on side 0 of the records.
+fn simulated(s: &Setup, home: usize, away: usize, seed: u64) -> MatchResult {
+    let mut rng = Rng::new(seed);
+    let ruleset = Ruleset::new(Format::FivesAndThrees);
+    let swap = seed % 2 == 1;
+    let mut result = MatchResult::default();
+    let mut next = 0;
+    for spec in &match_format().boards {
+        let n = spec.kind.players_a_side();
+        let h: Vec<&(PlayerId, String)> = (0..n).map(|j| &s.players[home][next + j]).collect();
+        let a: Vec<&(PlayerId, String)> = (0..n).map(|j| &s.players[away][next + j]).collect();
+        next += n;
+        let (first, second) = if swap { (&a, &h) } else { (&h, &a) };
+        let players: Vec<String> = (0..n)
+            .flat_map(|j| [first[j].1.clone(), second[j].1.clone()])
+            .collect();
+        let sides: Vec<Vec<String>> = [first, second]
+            .iter()
+            .map(|side| side.iter().map(|p| p.1.clone()).collect())
+            .collect();
+        let records = simulate_board(
+            &ruleset,
+            &players,
+            &sides,
+            spec.best_of,
+            &mut rng,
+            &Style::default(),
+        );
+        result.boards.push(BoardResult {
+            kind: match spec.kind {
+                match_format::BoardKind::Singles => BoardKind::Singles,
+                match_format::BoardKind::Pairs => BoardKind::Pairs,
+            },
+            home: h.iter().map(|p| p.0).collect(),
+            away: a.iter().map(|p| p.0).collect(),
+            games: records
+                .into_iter()
+                .map(|record| {
+                    let o = score_record(&record).expect("the simulator plays by the rules");
+                    GameResult {
+                        outcome: Some(GameOutcome {
+                            totals: [i64::from(o.totals[0]), i64::from(o.totals[1])],
+                            winner: o.winner,
+                            finished: o.finished,
+                            next_pose: record.players.get(o.next_pose).cloned(),
+                        }),
+                        record,
+                    }
+                })
+                .collect(),
+        });
+    }
+    result
+}
+
+/// What the test remembers of each penalty: team index, amount, voided.
+struct PenaltyModel {
+    id: PenaltyId,
+    team: usize,
+    amount: i64,
+    voided: bool,
+}
+
+async fn apply(db: &Db, s: &Setup, ops: &[Op]) -> Vec<PenaltyModel> {
+    let mut penalties: Vec<PenaltyModel> = Vec::new();
+    for op in ops {
+        match *op {
+            Op::Write { fixture, seed } => {
+                let (id, home, away) = s.fixtures[fixture];
+                db.write_result(s.league, id, &simulated(s, home, away, seed), None)
+                    .await
+                    .unwrap();
+            }
+            Op::Status { fixture, status } => {
+                let status = match status {
+                    0 => ResultStatus::Entered,
+                    1 => ResultStatus::Confirmed,
+                    2 => ResultStatus::Disputed,
+                    _ => ResultStatus::Approved,
+                };
+                // Refused without a result yet: nothing to change.
+                let _ = db
+                    .set_result_status(s.league, s.fixtures[fixture].0, status, "", None)
+                    .await;
+            }
+            Op::Restore { fixture, pick } => {
+                let id = s.fixtures[fixture].0;
+                let versions = db.result_versions(s.league, id).await.unwrap();
+                if !versions.is_empty() {
+                    let version = versions[pick % versions.len()].version;
+                    db.restore_result(s.league, id, version, None)
+                        .await
+                        .unwrap();
+                }
+            }
+            Op::Penalty {
+                team,
+                amount,
+                fixture,
+            } => {
+                // A fixture penalty is given to one of that fixture's teams.
+                let (fixture_id, team) = match fixture {
+                    Some(f) => {
+                        let (id, home, away) = s.fixtures[f];
+                        (Some(id), if team % 2 == 0 { home } else { away })
+                    }
+                    None => (None, team),
+                };
+                let p = db
+                    .record_penalty(
+                        s.league,
+                        &NewPenalty {
+                            season_id: s.season,
+                            fixture_id,
+                            team_id: Some(s.teams[team]),
+                            player_id: None,
+                            kind_id: s.kind,
+                            amount,
+                            note: String::new(),
+                        },
+                        None,
+                    )
+                    .await
+                    .unwrap();
+                penalties.push(PenaltyModel {
+                    id: p.id,
+                    team,
+                    amount,
+                    voided: false,
+                });
+            }
+            Op::Void { pick, void } => {
+                if !penalties.is_empty() {
+                    let p = pick % penalties.len();
+                    if db
+                        .void_penalty(s.league, penalties[p].id, void, None)
+                        .await
+                        .is_ok()
+                    {
+                        penalties[p].voided = void;
+                    }
+                }
+            }
+        }
+    }
+    penalties
+}
+
+/// A team's line: played, won, drawn, lost, boards, games, pegs (for and
+/// against), deducted, points.
+type Line = [i64; 12];
+
+/// The table as the division page computes it.
+async fn page_table(db: &Db, s: &Setup) -> Vec<(TeamId, Line)> {
+    let format = match_format();
+    let scope = FixtureScope::Division(s.division);
+    let fixtures = db.fixture_lines(s.league, &scope).await.unwrap();
+    let boards = db.board_lines(s.league, &scope, true).await.unwrap();
+    let scores = scores_from_boards(&boards, &format);
+    let lines = match_lines(&fixtures, &scores, &format);
+    let deduction_lines = db.deduction_lines(s.league, s.season).await.unwrap();
+    let names: Vec<(i64, String)> = s
+        .teams
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.0, format!("Team {i}")))
+        .collect();
+    let teams: Vec<(i64, &str)> = names.iter().map(|(t, n)| (*t, n.as_str())).collect();
+    standings::table(
+        &teams,
+        &lines,
+        &deductions(&deduction_lines),
+        &format,
+        &TieBreaker::DEFAULT,
+        None,
+    )
+    .into_iter()
+    .map(|r| {
+        (
+            TeamId(r.team),
+            [
+                r.played,
+                r.won,
+                r.drawn,
+                r.lost,
+                r.boards_for,
+                r.boards_against,
+                r.games_for,
+                r.games_against,
+                r.pegs_for,
+                r.pegs_against,
+                r.deducted,
+            ]
+            .map(i64::from)
+            .into_iter()
+            .chain([r.points])
+            .collect::<Vec<_>>()
+            .try_into()
+            .unwrap(),
+        )
+    })
+    .collect()
+}
+
+/// Which side of a record a player sits on.
+fn side_of(record: &GameRecord, name: &str) -> usize {
+    record
+        .sides
+        .iter()
+        .position(|side| side.iter().any(|n| n == name))
+        .expect("the player is in the record")
+}
+
+/// Per player: played, won, pegs, eights, chip-outs.
+type PlayerSums = BTreeMap<PlayerId, [i64; 5]>;
+
+/// The table from scratch: the current version of each fixture's result,
+/// when approved, re-scored game by game, and everything summed here.
+async fn scratch_table(
+    db: &Db,
+    s: &Setup,
+    penalties: &[PenaltyModel],
+) -> (BTreeMap<TeamId, Line>, PlayerSums) {
+    let format = match_format();
+    let names: BTreeMap<PlayerId, &str> = s
+        .players
+        .iter()
+        .flatten()
+        .map(|(id, name)| (*id, name.as_str()))
+        .collect();
+    let mut table: BTreeMap<TeamId, Line> = s.teams.iter().map(|t| (*t, [0; 12])).collect();
+    let mut players = PlayerSums::new();
+    for &(fixture, home, away) in &s.fixtures {
+        let Some(stored) = db.result(s.league, fixture).await.unwrap() else {
+            continue;
+        };
+        if stored.version.status != ResultStatus::Approved {
+            continue;
+        }
+        let (mut boards, mut games, mut pegs) = ([0i64; 2], [0i64; 2], [0i64; 2]);
+        for (b, board) in stored.result.boards.iter().enumerate() {
+            let mut won = [0i64; 2];
+            for game in &board.games {
+                let o = score_record(&game.record).unwrap();
+                let home_side = side_of(&game.record, names[&board.home[0]]);
+                let sides = [home_side, 1 - home_side];
+                for t in 0..2 {
+                    if o.winner == Some(sides[t]) {
+                        won[t] += 1;
+                    }
+                    pegs[t] += i64::from(o.totals[sides[t]]);
+                }
+                if !o.finished {
+                    continue;
+                }
+                for name in &game.record.players {
+                    let id = *names.iter().find(|(_, n)| **n == name.as_str()).unwrap().0;
+                    let side = side_of(&game.record, name);
+                    let sums = players.entry(id).or_default();
+                    sums[0] += 1;
+                    sums[1] += i64::from(o.winner == Some(side));
+                    sums[2] += i64::from(o.totals[side]);
+                    for hand in &game.record.hands {
+                        for play in hand.plays.iter().filter(|pl| pl.by == *name) {
+                            sums[3] += i64::from(play.points == 8);
+                            sums[4] += i64::from(play.out);
+                        }
+                    }
+                }
+            }
+            let need = i64::from(format.boards[b].best_of / 2 + 1);
+            for t in 0..2 {
+                if won[t] >= need && won[t] > won[1 - t] {
+                    boards[t] += 1;
+                }
+                games[t] += won[t];
+            }
+        }
+        let (home_points, away_points) = format.match_points(
+            u32::try_from(boards[0]).unwrap(),
+            u32::try_from(boards[1]).unwrap(),
+        );
+        for (t, team, points) in [(0, home, home_points), (1, away, away_points)] {
+            let line = table.get_mut(&s.teams[team]).unwrap();
+            let o = 1 - t;
+            line[0] += 1;
+            match boards[t].cmp(&boards[o]) {
+                std::cmp::Ordering::Greater => line[1] += 1,
+                std::cmp::Ordering::Equal => line[2] += 1,
+                std::cmp::Ordering::Less => line[3] += 1,
+            }
+            line[4] += boards[t];
+            line[5] += boards[o];
+            line[6] += games[t];
+            line[7] += games[o];
+            line[8] += pegs[t];
+            line[9] += pegs[o];
+            line[11] += i64::from(points);
+        }
+    }
+    for p in penalties.iter().filter(|p| !p.voided) {
+        let line = table.get_mut(&s.teams[p.team]).unwrap();
+        line[10] += p.amount;
+        line[11] -= p.amount;
+    }
+    (table, players)
+}
+
+async fn check(db: Db, ops: Vec<Op>) {
+    let s = setup(&db).await;
+    let penalties = apply(&db, &s, &ops).await;
+    let shown = page_table(&db, &s).await;
+    let (expected, expected_players) = scratch_table(&db, &s, &penalties).await;
+
+    let shown_by_team: BTreeMap<TeamId, Line> = shown.iter().copied().collect();
+    assert_eq!(shown_by_team, expected, "after {ops:?}");
+    let points: Vec<i64> = shown.iter().map(|(_, line)| line[11]).collect();
+    assert!(
+        points.windows(2).all(|w| w[0] >= w[1]),
+        "the table is in order of points: {points:?}"
+    );
+
+    let stats = db.player_stat_lines(s.league, s.season).await.unwrap();
+    let stats: PlayerSums = stats
+        .into_iter()
+        .map(|l| {
+            (
+                l.player_id,
+                [l.played, l.won, l.pegs, l.eights, l.chip_outs],
+            )
+        })
+        .collect();
+    assert_eq!(stats, expected_players, "player sums after {ops:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        failure_persistence: None,
+        max_shrink_iters: 16,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn sqlite_division_table_equals_one_computed_from_scratch(
+        ops in prop::collection::vec(op(), 1..24)
+    ) {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(support::on_sqlite("tables_property", move |db| check(db, ops)));
+    }
+}
+
+async fn the_player_table_page_ranks_players_and_lists_the_rest(db: Db) {
+    let s = setup(&db).await;
+    let (fixture, home, away) = s.fixtures[0];
+    db.write_result(s.league, fixture, &simulated(&s, home, away, 4), None)
+        .await
+        .unwrap();
+    db.set_result_status(s.league, fixture, ResultStatus::Approved, "", None)
+        .await
+        .unwrap();
+    // Entered but not approved: not counted.
+    let (other, home2, away2) = s.fixtures[1];
+    db.write_result(s.league, other, &simulated(&s, home2, away2, 5), None)
+        .await
+        .unwrap();
+
+    let mut c = Client::new(&db).await;
+    let path = format!("/leagues/tables/players-table/{}", s.season);
+    let page = c.get(&format!("{path}?min=1")).await;
+    assert_eq!(page.status, axum::http::StatusCode::OK, "{}", page.body);
+    assert!(page.has("<caption>Ranked players: at least 1 game,"));
+    assert!(page.has("<th scope=\"col\" class=\"num\">Fifteens (8-point plays)</th>"));
+    assert!(page.has(&s.players[home][0].1));
+    assert!(
+        !page.has(&s.players[home2][0].1),
+        "unapproved results do not count"
+    );
+
+    let stats = db.player_stat_lines(s.league, s.season).await.unwrap();
+    assert_eq!(stats.len(), 8, "four players a team played");
+    assert!(
+        db.game_penalty_lines(s.league, s.season)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    let default = c.get(&path).await;
+    assert!(default.has("at least 3 games"));
+    assert!(default.has("Not ranked yet"), "boards 2 and 3 are one game");
+    let nobody = c.get(&format!("{path}?min=99")).await;
+    assert!(nobody.has("Nobody has played enough games to be ranked yet."));
+
+    let bad = c.get(&format!("{path}?min=lots")).await;
+    assert_eq!(bad.status, axum::http::StatusCode::BAD_REQUEST);
+    let missing = c.get("/leagues/tables/players-table/9999").await;
+    assert_eq!(missing.status, axum::http::StatusCode::NOT_FOUND);
+}
+
+on_both!(the_player_table_page_ranks_players_and_lists_the_rest);
