@@ -188,6 +188,30 @@ pub async fn restore(
     Ok(Redirect::to(&access.path("/history")).into_response())
 }
 
+/// A fixture's new status, everything else as it was; audited by the db.
+async fn set_status(
+    state: &AppState,
+    access: &FixtureAccess,
+    status: FixtureStatus,
+    conceded_by: Option<Side>,
+) -> Result<()> {
+    let change = FixtureChange {
+        status,
+        conceded_by,
+        ..FixtureChange::from(&access.fixture)
+    };
+    state
+        .db()
+        .update_fixture(
+            access.league.id,
+            access.fixture.id,
+            &change,
+            Some(access.user.id),
+        )
+        .await?;
+    Ok(())
+}
+
 pub async fn walkover(
     State(state): State<AppState>,
     access: FixtureAccess,
@@ -203,20 +227,7 @@ pub async fn walkover(
             ));
         }
     };
-    let change = FixtureChange {
-        status: FixtureStatus::Walkover,
-        conceded_by: Some(side),
-        ..FixtureChange::from(&access.fixture)
-    };
-    state
-        .db()
-        .update_fixture(
-            access.league.id,
-            access.fixture.id,
-            &change,
-            Some(access.user.id),
-        )
-        .await?;
+    set_status(&state, &access, FixtureStatus::Walkover, Some(side)).await?;
     Ok(Redirect::to(&access.path("")).into_response())
 }
 
@@ -226,20 +237,7 @@ pub async fn void(
     CsrfForm(_): CsrfForm<NoteForm>,
 ) -> Result<Response> {
     secretary_only(&access, "void a fixture")?;
-    let change = FixtureChange {
-        status: FixtureStatus::Void,
-        conceded_by: None,
-        ..FixtureChange::from(&access.fixture)
-    };
-    state
-        .db()
-        .update_fixture(
-            access.league.id,
-            access.fixture.id,
-            &change,
-            Some(access.user.id),
-        )
-        .await?;
+    set_status(&state, &access, FixtureStatus::Void, None).await?;
     Ok(Redirect::to(&access.path("")).into_response())
 }
 
