@@ -385,8 +385,6 @@ async fn captains_of_other_teams_are_refused(db: Db) {
         StatusCode::FORBIDDEN
     );
     // Even with a valid token of its own session, the post is refused.
-    let token = other.get("/sign-in").await;
-    let _ = token;
     let home_page = other.get("/").await;
     let csrf = home_page.csrf();
     let mut all: Vec<(&str, &str)> = vec![("csrf", csrf.as_str()), ("action", "submit")];
