@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{Db, DbError, LeagueId, Result, now, read_pool, write_tx};
+use crate::league::time::Zone;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct League {
@@ -14,6 +15,9 @@ pub struct League {
     pub short_name: String,
     pub rules_summary: String,
     pub contact: String,
+    /// Where the league plays: kick-offs are typed and shown in this zone.
+    #[sqlx(try_from = "String")]
+    pub time_zone: Zone,
     pub created_at: DateTime<Utc>,
 }
 
@@ -25,19 +29,33 @@ pub struct NewLeague {
     pub contact: String,
 }
 
-const COLUMNS: &str = "id, name, short_name, rules_summary, contact, created_at";
+const COLUMNS: &str = "id, name, short_name, rules_summary, contact, time_zone, created_at";
+
+/// The zone named `name`, or why it cannot be stored.
+fn zone(name: &str) -> Result<Zone> {
+    Zone::parse(name).map_err(|e| DbError::Invalid(e.to_string()))
+}
 
 impl Db {
+    /// A league in the default time zone ([`Zone::LONDON`]).
     pub async fn create_league(&self, new: &NewLeague) -> Result<League> {
+        self.create_league_in(new, Zone::LONDON.name()).await
+    }
+
+    /// A league whose kick-offs are in `time_zone`, an IANA name; another
+    /// name is [`DbError::Invalid`].
+    pub async fn create_league_in(&self, new: &NewLeague, time_zone: &str) -> Result<League> {
+        let zone = zone(time_zone)?;
         let sql = format!(
-            "INSERT INTO leagues (name, short_name, rules_summary, contact, created_at) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING {COLUMNS}"
+            "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
         );
         Ok(write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
             .bind(&new.name)
             .bind(&new.short_name)
             .bind(&new.rules_summary)
             .bind(&new.contact)
+            .bind(zone.name())
             .bind(now())
             .fetch_one(&mut *tx)
             .await?))
@@ -67,10 +85,19 @@ impl Db {
         Ok(read_pool!(self, pool => sqlx::query_as::<_, League>(&sql).fetch_all(pool).await?))
     }
 
-    pub async fn update_league(&self, id: LeagueId, new: &NewLeague) -> Result<League> {
+    /// The league's details and time zone (an IANA name; another name is
+    /// [`DbError::Invalid`]). Kick-offs already stored keep their instants:
+    /// a fixture at 19:30 in London shows as 14:30 after a move to New York.
+    pub async fn update_league(
+        &self,
+        id: LeagueId,
+        new: &NewLeague,
+        time_zone: &str,
+    ) -> Result<League> {
+        let zone = zone(time_zone)?;
         let sql = format!(
-            "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5 \
-             WHERE id = $1 RETURNING {COLUMNS}"
+            "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5, \
+             time_zone = $6 WHERE id = $1 RETURNING {COLUMNS}"
         );
         write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
             .bind(id)
@@ -78,6 +105,7 @@ impl Db {
             .bind(&new.short_name)
             .bind(&new.rules_summary)
             .bind(&new.contact)
+            .bind(zone.name())
             .fetch_optional(&mut *tx)
             .await?)
         .ok_or_else(|| DbError::not_found(format!("league {id}")))

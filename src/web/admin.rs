@@ -11,6 +11,7 @@ use serde::de::IgnoredAny;
 
 use crate::db::users::RoleHolder;
 use crate::db::{DbError, League, NewLeague, NewRole, RoleId, RoleKind};
+use crate::league::time::{COMMON_ZONES, DEFAULT_ZONE};
 
 use super::AppState;
 use super::account::{check_password, check_username};
@@ -40,16 +41,26 @@ pub struct LeagueForm {
     pub short_name: String,
     pub rules_summary: String,
     pub contact: String,
+    /// An IANA name; a form without the field is for the default zone.
+    pub time_zone: Option<String>,
 }
 
 impl LeagueForm {
-    fn check(&self, errors: &mut Errors) -> NewLeague {
-        NewLeague {
+    /// The league and its time zone's name, each field checked.
+    fn check(&self, errors: &mut Errors) -> (NewLeague, String) {
+        let new = NewLeague {
             name: form::text(errors, "name", &self.name, true, 100),
             short_name: form::slug(errors, "short_name", &self.short_name, 40),
             rules_summary: form::text(errors, "rules_summary", &self.rules_summary, false, 2000),
             contact: form::text(errors, "contact", &self.contact, false, 200),
-        }
+        };
+        let zone = form::time_zone(errors, "time_zone", self.zone_text());
+        (new, zone)
+    }
+
+    /// The time zone as typed, or the default when the form had none.
+    fn zone_text(&self) -> &str {
+        self.time_zone.as_deref().unwrap_or(DEFAULT_ZONE)
     }
 }
 
@@ -59,6 +70,8 @@ struct LeaguesPage {
     ctx: Ctx,
     leagues: Vec<League>,
     form: LeagueForm,
+    /// Time zones offered as one is typed.
+    zones: &'static [&'static str],
     errors: Errors,
 }
 
@@ -72,6 +85,7 @@ async fn leagues_page(
         ctx: admin.0.ctx(),
         leagues: state.db().leagues().await?,
         form,
+        zones: COMMON_ZONES,
         errors,
     };
     Ok(form::page(&page, &page.errors))
@@ -87,9 +101,9 @@ async fn create_league(
     CsrfForm(input): CsrfForm<LeagueForm>,
 ) -> Result<Response> {
     let mut errors = Errors::default();
-    let new = input.check(&mut errors);
+    let (new, zone) = input.check(&mut errors);
     if errors.is_empty() {
-        match state.db().create_league(&new).await {
+        match state.db().create_league_in(&new, &zone).await {
             Ok(league) => {
                 return Ok(form::done(&format!(
                     "/admin/leagues/{}/secretaries",

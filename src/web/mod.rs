@@ -22,6 +22,7 @@ mod admin;
 pub mod auth;
 mod console;
 mod csrf;
+mod dates;
 mod error;
 mod home;
 mod page;

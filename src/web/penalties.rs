@@ -19,6 +19,7 @@ use crate::db::{
 use super::AppState;
 use super::auth::Secretary;
 use super::csrf::CsrfForm;
+use super::dates::iso_day;
 use super::error::{AppError, Result};
 use super::page::{Ctx, html, invalid};
 
@@ -157,7 +158,7 @@ async fn page(
         }
         rows.push(PenaltyRow {
             id: p.id.0,
-            when: p.recorded_at.format("%Y-%m-%d").to_string(),
+            when: iso_day(sec.league.time_zone, p.recorded_at),
             against: match (p.team_id, p.player_id) {
                 (Some(t), _) => team_name.get(&t).map_or("?".into(), |n| n.to_string()),
                 (_, Some(pl)) => player_name.get(&pl).map_or("?".into(), |n| n.to_string()),
@@ -432,11 +433,11 @@ pub async fn fines(State(state): State<AppState>, sec: Secretary) -> Result<Resp
             }
             FineRow {
                 id: f.id.0,
-                when: f.created_at.format("%Y-%m-%d").to_string(),
+                when: iso_day(sec.league.time_zone, f.created_at),
                 who: name,
                 amount: money(f.amount_pence),
                 reason: f.reason.clone(),
-                paid: f.paid_at.map(|d| d.format("%Y-%m-%d").to_string()),
+                paid: f.paid_at.map(|d| iso_day(sec.league.time_zone, d)),
             }
         })
         .collect();

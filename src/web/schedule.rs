@@ -3,8 +3,9 @@
 //! iCalendar feeds of a team and a division, and the printouts (a team's
 //! fixture card, a fixture's score sheet).
 //!
-//! Times are stored in UTC. For now the kick-off typed is taken as UTC,
-//! and the pages say so.
+//! Times are stored in UTC. The kick-off typed is the league's own clock
+//! time (its time zone, summer time and all), and every page shows times in
+//! that zone; the calendar feeds give the UTC instants.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,12 +27,14 @@ use crate::db::{
 use crate::league::fixtures::{Draft, FixtureRequest, TeamSlot, generate};
 use crate::league::ical::{self, Event};
 use crate::league::match_format::{BoardKind, MatchFormat};
+use crate::league::time::{NoSuchTime, Zone};
 use crate::rules::ruleset::{PoseRule, Ruleset};
 
 use super::AppState;
 use super::auth::{MaybeUser, Secretary, league_from_path};
 use super::console::form::{self, Choice, Errors, FORM};
 use super::csrf::CsrfForm;
+use super::dates;
 use super::error::{AppError, Result};
 use super::page::{Ctx, html};
 
@@ -84,20 +87,12 @@ impl FromRequestParts<AppState> for InLeague {
     }
 }
 
-/// A date as a person reads it: `Thu 10 Sep 2026`.
-fn day(t: DateTime<Utc>) -> String {
-    t.format("%a %-d %b %Y").to_string()
-}
-
-/// A kick-off: `19:30 UTC`.
-fn clock(t: DateTime<Utc>) -> String {
-    t.format("%H:%M UTC").to_string()
-}
-
-fn when(t: Option<DateTime<Utc>>) -> String {
+/// A kick-off in the league's zone (`Thu 10 Sep 2026, 19:30`), or that
+/// there is none yet.
+fn when(zone: Zone, t: Option<DateTime<Utc>>) -> String {
     t.map_or_else(
         || "date to be arranged".to_owned(),
-        |t| format!("{} {}", day(t), clock(t)),
+        |t| dates::when(zone, t),
     )
 }
 
@@ -153,10 +148,10 @@ fn parse_time(value: &str) -> Option<NaiveTime> {
 }
 
 impl ScheduleForm {
-    fn defaults() -> ScheduleForm {
+    fn defaults(zone: Zone) -> ScheduleForm {
         ScheduleForm {
             meetings: "2".into(),
-            start: Utc::now().date_naive().format("%Y-%m-%d").to_string(),
+            start: dates::iso_day(zone, Utc::now()),
             weekday: weekday_name(Weekday::Thu).into(),
             kick_off: "19:30".into(),
             skip: String::new(),
@@ -215,9 +210,9 @@ impl ScheduleForm {
     }
 }
 
-/// What a draft is made from, as text: the same plan and teams give the
-/// same draft, so a save can check it is saving what was shown.
-fn fingerprint(plan: &Plan, entrants: &Entrants) -> String {
+/// What a draft is made from, as text: the same plan, teams and time zone
+/// give the same draft, so a save can check it is saving what was shown.
+fn fingerprint(plan: &Plan, entrants: &Entrants, zone: Zone) -> String {
     let skip: Vec<String> = plan.skip.iter().map(|d| d.to_string()).collect();
     let teams: Vec<String> = entrants
         .teams
@@ -225,11 +220,12 @@ fn fingerprint(plan: &Plan, entrants: &Entrants) -> String {
         .map(|t| format!("{}@{}", t.0, t.2.map_or(0, |v| v.0)))
         .collect();
     format!(
-        "{}/{}/{}/{}/{}/{}",
+        "{}/{}/{}/{}/{}/{}/{}",
         plan.meetings,
         plan.start,
         weekday_name(plan.weekday),
         plan.kick_off.format("%H:%M"),
+        zone,
         skip.join(","),
         teams.join(",")
     )
@@ -259,19 +255,23 @@ struct PairingView {
 struct SavedLine {
     id: FixtureId,
     round: i64,
+    /// In the league's zone.
     when: String,
+    /// Whether it has a date and time at all.
+    dated: bool,
     home: String,
     away: String,
     venue: String,
     status: &'static str,
 }
 
-impl From<&FixtureLine> for SavedLine {
-    fn from(f: &FixtureLine) -> SavedLine {
+impl SavedLine {
+    fn new(zone: Zone, f: &FixtureLine) -> SavedLine {
         SavedLine {
             id: f.id,
             round: f.round,
-            when: when(f.starts_at),
+            when: when(zone, f.starts_at),
+            dated: f.starts_at.is_some(),
             home: f.home_name.clone(),
             away: f.away_name.clone(),
             venue: f.venue_name.clone().unwrap_or_default(),
@@ -291,6 +291,8 @@ struct SchedulePage {
     form: ScheduleForm,
     meetings: Vec<Choice>,
     weekdays: Vec<Choice>,
+    /// The kick-off field's hint: which clock it is typed in.
+    kick_off_hint: String,
     errors: Errors,
     draft: Option<DraftView>,
     /// The fingerprint of the draft shown, for the save to check.
@@ -347,9 +349,9 @@ impl Entrants {
             .map(|r| RoundView {
                 number: r.number,
                 date: format!(
-                    "{} {}",
+                    "{}, {}",
                     r.date.format("%a %-d %b %Y"),
-                    draft.kick_off.format("%H:%M UTC")
+                    draft.kick_off.format("%H:%M")
                 ),
                 matches: r
                     .matches
@@ -374,12 +376,20 @@ impl Entrants {
         }
     }
 
-    fn fixtures(&self, season: &Season, division: &Division, draft: &Draft) -> Vec<NewFixture> {
+    /// The draft's fixtures, each round at `starts` (one instant a round,
+    /// from [`kick_offs`]).
+    fn fixtures(
+        &self,
+        season: &Season,
+        division: &Division,
+        draft: &Draft,
+        starts: &[DateTime<Utc>],
+    ) -> Vec<NewFixture> {
         draft
             .rounds
             .iter()
-            .flat_map(|r| {
-                let starts = draft.starts_at(r).and_utc();
+            .zip(starts)
+            .flat_map(|(r, &starts)| {
                 r.matches.iter().map(move |p| NewFixture {
                     season_id: season.id,
                     division_id: division.id,
@@ -392,6 +402,17 @@ impl Entrants {
             })
             .collect()
     }
+}
+
+/// The instant of each round's kick-off: its date at the kick-off typed,
+/// where the league plays. A kick-off the clocks skip on one of the dates
+/// (they go forward over it) is refused.
+fn kick_offs(zone: Zone, draft: &Draft) -> Result<Vec<DateTime<Utc>>, NoSuchTime> {
+    draft
+        .rounds
+        .iter()
+        .map(|r| zone.instant(r.date, draft.kick_off))
+        .collect()
 }
 
 struct Scheduling {
@@ -429,7 +450,7 @@ async fn scheduling(state: &AppState, league: &League, division: DivisionId) -> 
         .fixture_lines(league.id, &FixtureScope::Division(division.id))
         .await?
         .iter()
-        .map(SavedLine::from)
+        .map(|f| SavedLine::new(league.time_zone, f))
         .collect();
     Ok(Scheduling {
         season,
@@ -461,6 +482,10 @@ fn schedule_page(
             WEEKDAYS.map(|w| (weekday_name(w), weekday_name(w))),
             form.weekday.trim(),
         ),
+        kick_off_hint: format!(
+            "{} time: the same clock time on every date, summer or winter.",
+            sec.league.time_zone
+        ),
         league: sec.league,
         season: s.season,
         division: s.division,
@@ -479,7 +504,8 @@ async fn schedule(
     Path((_, division)): Path<(String, DivisionId)>,
 ) -> Result<Response> {
     let s = scheduling(&state, &sec.league, division).await?;
-    let page = schedule_page(sec, s, ScheduleForm::defaults(), Errors::default(), None);
+    let defaults = ScheduleForm::defaults(sec.league.time_zone);
+    let page = schedule_page(sec, s, defaults, Errors::default(), None);
     Ok(html(&page))
 }
 
@@ -516,8 +542,17 @@ async fn generate_season(
             return Ok(form::page(&page, &page.errors));
         }
     };
+    let zone = sec.league.time_zone;
+    let starts = match kick_offs(zone, &draft) {
+        Ok(starts) => starts,
+        Err(e) => {
+            errors.add("kick_off", e.to_string());
+            let page = schedule_page(sec, s, input, errors, None);
+            return Ok(form::page(&page, &page.errors));
+        }
+    };
     let view = s.entrants.view(&draft);
-    let shown = fingerprint(&plan, &s.entrants);
+    let shown = fingerprint(&plan, &s.entrants, zone);
     if input.action == "save" && input.previewed != shown {
         errors.add(
             FORM,
@@ -528,7 +563,7 @@ async fn generate_season(
         return Ok(form::conflict(&page));
     }
     if input.action == "save" {
-        let new = s.entrants.fixtures(&s.season, &s.division, &draft);
+        let new = s.entrants.fixtures(&s.season, &s.division, &draft, &starts);
         match state
             .db()
             .create_fixtures(sec.league.id, &new, Some(sec.user.id))
@@ -568,6 +603,8 @@ struct PostponeForm {
 struct PostponePage {
     ctx: Ctx,
     league: League,
+    /// The kick-off field's hint: which clock it is typed in.
+    time_hint: String,
     fixture: SavedLine,
     division_id: DivisionId,
     form: PostponeForm,
@@ -581,10 +618,12 @@ fn postpone_page(
     form: PostponeForm,
     errors: Errors,
 ) -> PostponePage {
+    let zone = sec.league.time_zone;
     PostponePage {
         ctx: sec.user.ctx(),
+        time_hint: format!("{zone} time, as HH:MM."),
         league: sec.league,
-        fixture: SavedLine::from(line),
+        fixture: SavedLine::new(zone, line),
         division_id: line.division_id,
         statuses: form::choices(
             [
@@ -622,14 +661,15 @@ async fn postpone_form(
     Path((_, fixture)): Path<(String, FixtureId)>,
 ) -> Result<Response> {
     let line = fixture_line(&state, &sec.league, fixture).await?;
+    let zone = sec.league.time_zone;
     let form = PostponeForm {
         date: line
             .starts_at
-            .map(|t| t.format("%Y-%m-%d").to_string())
+            .map(|t| dates::iso_day(zone, t))
             .unwrap_or_default(),
         time: line
             .starts_at
-            .map_or_else(|| "19:30".into(), |t| t.format("%H:%M").to_string()),
+            .map_or_else(|| "19:30".into(), |t| dates::clock(zone, t)),
         status: line.status.as_str().into(),
     };
     let mut errors = Errors::default();
@@ -685,7 +725,16 @@ async fn postpone(
         if time.is_none() {
             errors.add("time", "Give a time as HH:MM, for example 19:30.");
         }
-        date.zip(time).map(|(d, t)| d.and_time(t).and_utc())
+        // The time typed is the league's; one the clocks skip that night
+        // is no time at all.
+        date.zip(time)
+            .and_then(|(d, t)| match sec.league.time_zone.instant(d, t) {
+                Ok(at) => Some(at),
+                Err(e) => {
+                    errors.add("time", e.to_string());
+                    None
+                }
+            })
     };
     if let (true, Some(status)) = (errors.is_empty(), status) {
         let current = db.fixture(sec.league.id, fixture).await?;
@@ -722,6 +771,8 @@ fn ics_id(file: &str) -> Result<i64> {
         .ok_or_else(|| AppError::NotFound(format!("The calendar `{file}`")))
 }
 
+/// A feed's events: instants in UTC (`...Z`), which calendars show in
+/// their reader's own zone; the description gives the league's clock time.
 fn events(league: &League, lines: &[FixtureLine]) -> Vec<Event> {
     lines
         .iter()
@@ -734,9 +785,11 @@ fn events(league: &League, lines: &[FixtureLine]) -> Vec<Event> {
                 summary: format!("{} v {}", f.home_name, f.away_name),
                 location: f.venue_name.clone(),
                 description: format!(
-                    "{}, round {}.\nStatus: {}.\nTimes are in UTC.",
+                    "{}, round {}.\nKick-off: {} ({} time).\nStatus: {}.",
                     f.division_name,
                     f.round,
+                    dates::when(league.time_zone, start),
+                    league.time_zone,
                     f.status.as_str()
                 ),
                 cancelled: f.status == FixtureStatus::Void,
@@ -848,7 +901,7 @@ async fn team_card(
             let home = f.home_team_id == team.id;
             lines.push(CardLine {
                 round: f.round,
-                when: when(f.starts_at),
+                when: when(league.time_zone, f.starts_at),
                 home_or_away: if home { "Home" } else { "Away" },
                 opponent: if home { f.away_name } else { f.home_name },
                 venue: f.venue_name.unwrap_or_default(),
@@ -967,8 +1020,8 @@ async fn score_sheet(
         .collect();
     Ok(html(&SheetPage {
         ctx: user.ctx(),
+        fixture: SavedLine::new(league.time_zone, &line),
         league,
-        fixture: SavedLine::from(&line),
         division: line.division_name.clone(),
         season: season.name,
         boards,

@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::db::{Db, DbError, User};
+use crate::league::time::Zone;
 use crate::web::account::check_username;
 use crate::web::error::AppError;
 
@@ -190,6 +191,22 @@ pub fn slug(errors: &mut Errors, field: &'static str, value: &str, max: usize) -
         errors.add(field, "Start and end with a letter or digit.");
     }
     value.to_owned()
+}
+
+/// A time zone's IANA name (`Europe/London`), as stored; what was typed,
+/// trimmed, when it names no zone.
+pub fn time_zone(errors: &mut Errors, field: &'static str, value: &str) -> String {
+    match Zone::parse(value) {
+        Ok(zone) => zone.name().to_owned(),
+        Err(_) if value.trim().is_empty() => {
+            errors.add(field, "Fill this in, e.g. Europe/London.");
+            String::new()
+        }
+        Err(why) => {
+            errors.add(field, why.to_string());
+            value.trim().to_owned()
+        }
+    }
 }
 
 /// The database's refusal of a write, as an error beside `field`:

@@ -1,5 +1,5 @@
-//! The league's own details: name, rules summary, contact. The short name
-//! (in every address) is the administrator's to set.
+//! The league's own details: name, rules summary, contact, time zone. The
+//! short name (in every address) is the administrator's to set.
 
 use askama::Template;
 use axum::Router;
@@ -9,6 +9,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use crate::db::{League, NewLeague};
+use crate::league::time::COMMON_ZONES;
 use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
@@ -28,17 +29,22 @@ pub struct LeagueForm {
     pub name: String,
     pub rules_summary: String,
     pub contact: String,
+    /// An IANA name; a form without the field keeps the league's zone.
+    pub time_zone: Option<String>,
 }
 
 impl LeagueForm {
-    /// The league's details as typed, each checked; `short_name` is kept.
-    pub fn check(&self, short_name: &str, errors: &mut Errors) -> NewLeague {
-        NewLeague {
+    /// The league's details as typed, each checked, and its time zone's
+    /// name; `short_name` is kept.
+    pub fn check(&self, league: &League, errors: &mut Errors) -> (NewLeague, String) {
+        let new = NewLeague {
             name: form::text(errors, "name", &self.name, true, 100),
-            short_name: short_name.to_owned(),
+            short_name: league.short_name.clone(),
             rules_summary: form::text(errors, "rules_summary", &self.rules_summary, false, 2000),
             contact: form::text(errors, "contact", &self.contact, false, 200),
-        }
+        };
+        let typed = self.time_zone.as_deref().unwrap_or(league.time_zone.name());
+        (new, form::time_zone(errors, "time_zone", typed))
     }
 }
 
@@ -48,7 +54,19 @@ struct LeaguePage {
     ctx: Ctx,
     league: League,
     form: LeagueForm,
+    /// Time zones offered as one is typed.
+    zones: &'static [&'static str],
     errors: Errors,
+}
+
+impl LeaguePage {
+    /// The time zone field's text: as typed, or the league's.
+    fn zone_text(&self) -> &str {
+        self.form
+            .time_zone
+            .as_deref()
+            .unwrap_or(self.league.time_zone.name())
+    }
 }
 
 async fn show(sec: Secretary) -> Result<Response> {
@@ -56,11 +74,13 @@ async fn show(sec: Secretary) -> Result<Response> {
         name: sec.league.name.clone(),
         rules_summary: sec.league.rules_summary.clone(),
         contact: sec.league.contact.clone(),
+        time_zone: Some(sec.league.time_zone.name().to_owned()),
     };
     let page = LeaguePage {
         ctx: sec.user.ctx(),
         league: sec.league,
         form,
+        zones: COMMON_ZONES,
         errors: Errors::default(),
     };
     Ok(form::page(&page, &page.errors))
@@ -72,9 +92,9 @@ async fn save(
     CsrfForm(input): CsrfForm<LeagueForm>,
 ) -> Result<Response> {
     let mut errors = Errors::default();
-    let new = input.check(&sec.league.short_name, &mut errors);
+    let (new, zone) = input.check(&sec.league, &mut errors);
     if errors.is_empty() {
-        match state.db().update_league(sec.league.id, &new).await {
+        match state.db().update_league(sec.league.id, &new, &zone).await {
             Ok(league) => return Ok(form::done(&at(&league, ""))),
             Err(e) => form::refused(
                 e,
@@ -88,6 +108,7 @@ async fn save(
         ctx: sec.user.ctx(),
         league: sec.league,
         form: input,
+        zones: COMMON_ZONES,
         errors,
     };
     Ok(form::page(&page, &page.errors))

@@ -104,7 +104,7 @@ pub async fn home(
     let lines = db
         .fixture_lines(league.id, &FixtureScope::Season(season.id))
         .await?;
-    let (start, end) = today();
+    let (start, end) = today(league.time_zone);
     let mut recent: Vec<_> = lines
         .iter()
         .filter(|f| f.result_status.is_some() || f.status == FixtureStatus::Walkover)
@@ -343,7 +343,7 @@ pub async fn live(
     let db = state.db();
     let league = find_league(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
-    let (from, to) = today();
+    let (from, to) = today(league.time_zone);
     let lines = db
         .fixture_lines(league.id, &FixtureScope::Live { from, to })
         .await?;
@@ -358,7 +358,7 @@ pub async fn live(
     let page = LivePage {
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
-        today: super::day(from),
+        today: super::day(league.time_zone, from),
         rows: fixture_views(&league, &seasons, &formats, &lines, &scores),
         league,
     };

@@ -24,7 +24,7 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    Link, PenaltyView, division_href, find_league, league_href, match_format, not_found,
+    Link, PenaltyView, datetime, division_href, find_league, league_href, match_format, not_found,
     penalty_views, pending_words, player_href, season_href, team_href, when,
 };
 
@@ -187,8 +187,14 @@ pub async fn page(
             line.away_name.clone(),
             team_href(&league, line.away_team_id, &line.away_name),
         ),
-        when: line.starts_at.map(when).unwrap_or_default(),
-        datetime: line.starts_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+        when: line
+            .starts_at
+            .map(|t| when(league.time_zone, t))
+            .unwrap_or_default(),
+        datetime: line
+            .starts_at
+            .map(|t| datetime(league.time_zone, t))
+            .unwrap_or_default(),
         venue: line.venue_name.clone().unwrap_or_default(),
         division: Link::new(
             line.division_name.clone(),

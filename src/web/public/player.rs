@@ -16,8 +16,9 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    Link, PenaltyView, day, division_href, find_league, league_href, match_href, not_found,
-    penalty_views, pending_words, player_href, season_href, slug, split_id_slug, team_href,
+    Link, PenaltyView, datetime, day, division_href, find_league, league_href, match_href,
+    not_found, penalty_views, pending_words, player_href, season_href, slug, split_id_slug,
+    team_href,
 };
 
 /// Games the page lists.
@@ -161,8 +162,14 @@ pub async fn page(
             };
             let provisional = g.result_status != ResultStatus::Approved;
             GameView {
-                when: g.starts_at.map(day).unwrap_or_default(),
-                datetime: g.starts_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+                when: g
+                    .starts_at
+                    .map(|t| day(league.time_zone, t))
+                    .unwrap_or_default(),
+                datetime: g
+                    .starts_at
+                    .map(|t| datetime(league.time_zone, t))
+                    .unwrap_or_default(),
                 href: format!("{}#board-{}", match_href(&league, g.fixture_id), g.board),
                 fixture: format!("{} v {}", g.home_name, g.away_name),
                 team: format!("for {mine} against {theirs}"),

@@ -14,6 +14,7 @@ use crate::rules::GameRecord;
 
 use super::super::AppState;
 use super::super::csrf::CsrfForm;
+use super::super::dates::{iso_day, stamp};
 use super::super::error::{AppError, Result};
 use super::FixtureAccess;
 use super::card::{Fields, game_field, render_fields, slot_field};
@@ -212,7 +213,7 @@ pub async fn season_csv(
                 f.division_name.clone(),
                 f.round.to_string(),
                 f.starts_at
-                    .map_or_else(String::new, |d| d.format("%Y-%m-%d %H:%M").to_string()),
+                    .map_or_else(String::new, |d| stamp(league.time_zone, d)),
                 f.home_name.clone(),
                 f.away_name.clone(),
                 f.status.to_string(),
@@ -238,7 +239,7 @@ pub async fn season_csv(
                 p.id.to_string(),
                 String::new(),
                 p.fixture_round.map_or_else(String::new, |r| r.to_string()),
-                p.recorded_at.format("%Y-%m-%d").to_string(),
+                iso_day(league.time_zone, p.recorded_at),
                 String::new(),
                 String::new(),
                 String::new(),

@@ -34,11 +34,13 @@ async fn leagues_seasons_and_divisions(db: Db) {
                 name: "Dorset Dominoes League".into(),
                 ..new
             },
+            "Europe/London",
         )
         .await
         .unwrap();
     assert_eq!(renamed.name, "Dorset Dominoes League");
     assert_eq!(renamed.created_at, league.created_at);
+    assert_eq!(renamed.time_zone, league.time_zone);
 
     let options = serde_json::json!({"set_to": 7, "late_games": [[1, 1], [5, 2]]});
     let season = db

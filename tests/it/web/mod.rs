@@ -9,3 +9,4 @@ mod penalties;
 mod public;
 mod results;
 mod schedule;
+mod time_zone;

@@ -137,16 +137,17 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
     let mut w = world(&db).await;
     let page = w.sec.get(&schedule_path(&w)).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    assert!(page.has("Taken as UTC"), "{}", page.body);
+    assert!(
+        page.has("Europe/London time: the same clock time"),
+        "{}",
+        page.body
+    );
+    assert!(!page.has("UTC"), "{}", page.body);
 
     let page = send(&mut w, "preview").await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.has("10 rounds, 20 matches"), "{}", page.body);
-    assert!(
-        page.has("Round 1: Thu 3 Sep 2026 19:30 UTC"),
-        "{}",
-        page.body
-    );
+    assert!(page.has("Round 1: Thu 3 Sep 2026, 19:30"), "{}", page.body);
     assert!(page.has("Round 3: Thu 24 Sep 2026"), "{}", page.body);
     assert!(page.has("Bye: "), "{}", page.body);
     assert!(page.has("Crown, Anchor; Inn"), "{}", page.body);
@@ -198,8 +199,11 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
             f.home_team_id.max(f.away_team_id),
         );
         *pairs.entry(key).or_default() += 1;
+        // 19:30 in London: British Summer Time (18:30 UTC) until the
+        // clocks go back on 25 October 2026, Greenwich Mean Time after.
         let date = ROUND_DATES[(f.round - 1) as usize];
-        let expected: DateTime<Utc> = format!("{date}T19:30:00Z").parse().unwrap();
+        let hour = if date < "2026-10-25" { 18 } else { 19 };
+        let expected: DateTime<Utc> = format!("{date}T{hour}:30:00Z").parse().unwrap();
         assert_eq!(f.starts_at, Some(expected), "round {}", f.round);
         let home = db.team(w.l.league, f.home_team_id).await.unwrap();
         assert_eq!(f.venue_id, home.venue_id);
