@@ -9,6 +9,7 @@ use super::{
     Db, DbError, DivisionId, LeagueId, Result, SeasonId, UserId, json_text, now, parse_json,
     read_pool, write_tx,
 };
+use crate::league::settings::SeasonSettings;
 use crate::rules::{Format, Ruleset};
 
 /// A league's year, e.g. `2026/27`, with the ruleset its games are scored
@@ -25,6 +26,9 @@ pub struct Season {
     /// The match format (boards, points, walkover score, ...). Its shape is
     /// the league core's business; it is kept here as the JSON it gives.
     pub match_format: Value,
+    /// How results count and show (tie-breakers, minimum games to rank,
+    /// approval on confirmation): may change after results are in.
+    pub settings: Value,
     pub created_at: DateTime<Utc>,
 }
 
@@ -32,6 +36,11 @@ impl Season {
     /// The season's format with every option resolved.
     pub fn ruleset(&self) -> std::result::Result<Ruleset, String> {
         Ruleset::parse(self.format, Some(&self.options))
+    }
+
+    /// The season's settings, missing ones at their defaults.
+    pub fn settings(&self) -> std::result::Result<SeasonSettings, String> {
+        SeasonSettings::parse(&self.settings)
     }
 }
 
@@ -70,6 +79,7 @@ struct SeasonRow {
     format: String,
     options: String,
     match_format: String,
+    settings: String,
     created_at: DateTime<Utc>,
 }
 
@@ -84,6 +94,7 @@ impl TryFrom<SeasonRow> for Season {
             format: row.format.parse().map_err(DbError::Corrupt)?,
             options: parse_json("season options", &row.options)?,
             match_format: parse_json("season match format", &row.match_format)?,
+            settings: parse_json("season settings", &row.settings)?,
             created_at: row.created_at,
         })
     }
@@ -100,7 +111,7 @@ pub struct Division {
     pub position: i64,
 }
 
-const COLUMNS: &str = "id, league_id, name, format, options, match_format, created_at";
+const COLUMNS: &str = "id, league_id, name, format, options, match_format, settings, created_at";
 const DIVISION_COLUMNS: &str = "id, league_id, season_id, name, position";
 
 fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
@@ -110,12 +121,25 @@ fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
 }
 
 impl Db {
-    /// A new season; its options must make a valid ruleset for its format.
+    /// A new season with the default settings; its options must make a
+    /// valid ruleset for its format.
     pub async fn create_season(&self, league: LeagueId, new: &NewSeason) -> Result<Season> {
+        self.create_season_with(league, new, &SeasonSettings::default())
+            .await
+    }
+
+    /// A new season with its settings, in one statement.
+    pub async fn create_season_with(
+        &self,
+        league: LeagueId,
+        new: &NewSeason,
+        settings: &SeasonSettings,
+    ) -> Result<Season> {
         check_ruleset(new.format, &new.options)?;
+        settings.check().map_err(DbError::Invalid)?;
         let sql = format!(
-            "INSERT INTO seasons (league_id, name, format, options, match_format, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
+            "INSERT INTO seasons (league_id, name, format, options, match_format, settings, \
+             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"
         );
         write_tx!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
             .bind(league)
@@ -123,6 +147,7 @@ impl Db {
             .bind(new.format.as_str())
             .bind(json_text(&new.options))
             .bind(json_text(&new.match_format))
+            .bind(json_text(&settings.to_value()))
             .bind(now())
             .fetch_one(&mut *tx)
             .await?)
@@ -273,6 +298,43 @@ impl Db {
             .await?)
         .ok_or_else(|| DbError::not_found(format!("season {id}")))?
         .try_into()
+    }
+
+    /// Changes a season's settings, audited. Allowed with results in: the
+    /// tables are computed from the results as they are shown.
+    pub async fn set_season_settings(
+        &self,
+        league: LeagueId,
+        id: SeasonId,
+        settings: &SeasonSettings,
+        by: Option<UserId>,
+    ) -> Result<Season> {
+        settings.check().map_err(DbError::Invalid)?;
+        let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
+        let update = format!(
+            "UPDATE seasons SET settings = $3 WHERE league_id = $1 AND id = $2 \
+             RETURNING {COLUMNS}"
+        );
+        Ok(write_tx!(self, tx => {
+            let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
+                .bind(league)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+                .try_into()?;
+            let after: Season = sqlx::query_as::<_, SeasonRow>(&update)
+                .bind(league)
+                .bind(id)
+                .bind(json_text(&settings.to_value()))
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "settings")
+                .before(Some(&before.settings))
+                .after(Some(&after.settings)));
+            after
+        }))
     }
 
     /// Whether any fixture of the season has a result: then its ruleset

@@ -6,4 +6,6 @@ pub mod fixtures;
 pub mod ical;
 pub mod match_format;
 pub mod players;
+pub mod settings;
 pub mod standings;
+pub mod time;

@@ -53,6 +53,32 @@ impl TieBreaker {
         TieBreaker::PegsDifference,
     ];
 
+    /// Every rule, in the order a form lists them.
+    pub const ALL: [TieBreaker; 6] = [
+        TieBreaker::Points,
+        TieBreaker::BoardDifference,
+        TieBreaker::BoardsWon,
+        TieBreaker::HeadToHead,
+        TieBreaker::PegsDifference,
+        TieBreaker::GamesDifference,
+    ];
+
+    /// The name a stored setting and a form use.
+    pub fn key(self) -> &'static str {
+        match self {
+            TieBreaker::Points => "points",
+            TieBreaker::BoardDifference => "board_difference",
+            TieBreaker::BoardsWon => "boards_won",
+            TieBreaker::HeadToHead => "head_to_head",
+            TieBreaker::PegsDifference => "pegs_difference",
+            TieBreaker::GamesDifference => "games_difference",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<TieBreaker> {
+        TieBreaker::ALL.into_iter().find(|r| r.key() == key)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             TieBreaker::Points => "points",
@@ -286,6 +312,15 @@ mod tests {
     const TEAMS: [(i64, &str); 4] = [(1, "Anchor"), (2, "Bell"), (3, "Crown"), (4, "Dolphin")];
 
     #[test]
+    fn keys_are_the_stored_names() {
+        for rule in TieBreaker::ALL {
+            assert_eq!(serde_json::to_value(rule).unwrap(), rule.key());
+            assert_eq!(TieBreaker::from_key(rule.key()), Some(rule));
+        }
+        assert_eq!(TieBreaker::from_key("coin_toss"), None);
+    }
+
+    #[test]
     fn counts_and_points() {
         let f = MatchFormat::default_for(Format::FivesAndThrees);
         let t = table(
@@ -337,6 +372,38 @@ mod tests {
         assert_eq!(
             t[1].separated_by,
             Some(Separation::Rule(TieBreaker::Points))
+        );
+    }
+
+    #[test]
+    fn the_season_order_decides() {
+        let f = MatchFormat {
+            points: crate::league::match_format::Points {
+                board: 0,
+                ..MatchFormat::default_for(Format::FivesAndThrees).points
+            },
+            ..MatchFormat::default_for(Format::FivesAndThrees)
+        };
+        // Anchor wins 9-0 with few pegs; Bell wins 5-4 with many.
+        let mut big = line(1, 1, 3, [9, 0]);
+        big.pegs = [100, 90];
+        let mut close = line(1, 2, 4, [5, 4]);
+        close.pegs = [400, 100];
+        let matches = [big, close];
+        let order = |rules: &[TieBreaker]| {
+            table(&TEAMS, &matches, &[], &f, rules, None)
+                .iter()
+                .map(|r| r.team)
+                .take(2)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(order(&TieBreaker::DEFAULT), [1, 2]);
+        let pegs_first = [TieBreaker::Points, TieBreaker::PegsDifference];
+        assert_eq!(order(&pegs_first), [2, 1]);
+        let t = table(&TEAMS, &matches, &[], &f, &pegs_first, None);
+        assert_eq!(
+            t[0].separated_by,
+            Some(Separation::Rule(TieBreaker::PegsDifference))
         );
     }
 

@@ -17,6 +17,7 @@ use crate::db::{DbError, League, PlayerId, Season, SeasonId};
 use crate::league::players::{
     GameFacts, IndividualPenalty, PlayerRow, Tally, apply_penalties, table,
 };
+use crate::league::settings::SeasonSettings;
 use crate::rules::{Format, Ruleset};
 
 use super::AppState;
@@ -24,10 +25,6 @@ use super::auth::MaybeUser;
 use super::error::{AppError, Result, urlencode};
 use super::page::{Ctx, html};
 use super::public::slug;
-
-/// Players with fewer games than this are listed unranked, unless the
-/// address asks for another minimum.
-const DEFAULT_MIN_GAMES: u32 = 3;
 
 pub fn router() -> Router<AppState> {
     Router::new().route(
@@ -44,7 +41,8 @@ pub struct TablePath {
 
 #[derive(Deserialize)]
 pub struct TableQuery {
-    /// The minimum number of games to rank; empty or absent: the default.
+    /// The minimum number of games to rank; empty or absent: the season's
+    /// setting.
     min: Option<String>,
 }
 
@@ -84,6 +82,8 @@ struct Page {
     all_fives: bool,
     hands_won: bool,
     min: u32,
+    /// The season's minimum, shown when the address asks for another.
+    setting: u32,
     sections: Vec<Section>,
 }
 
@@ -96,9 +96,9 @@ struct Section {
     rows: Vec<Row>,
 }
 
-fn parse_min(q: &TableQuery) -> Result<u32> {
+fn parse_min(q: &TableQuery, setting: u32) -> Result<u32> {
     match q.min.as_deref().map(str::trim) {
-        None | Some("") => Ok(DEFAULT_MIN_GAMES),
+        None | Some("") => Ok(setting),
         Some(text) => text
             .parse()
             .map_err(|_| AppError::BadRequest(format!("`{text}` is not a whole number of games"))),
@@ -154,7 +154,6 @@ async fn players_table(
     Path(p): Path<TablePath>,
     Query(q): Query<TableQuery>,
 ) -> Result<Response> {
-    let min = parse_min(&q)?;
     let db = state.db();
     let league = db
         .league_by_short_name(&p.league)
@@ -172,6 +171,14 @@ async fn players_table(
             DbError::NotFound(_) => season_missing(),
             other => other.into(),
         })?;
+    let setting = season
+        .settings()
+        .unwrap_or_else(|why| {
+            tracing::warn!(season = %season.id, %why, "unreadable settings; using the defaults");
+            SeasonSettings::default()
+        })
+        .min_games;
+    let min = parse_min(&q, setting)?;
     let lines = db.player_stat_lines(league.id, season.id).await?;
     let penalties = db.game_penalty_lines(league.id, season.id).await?;
 
@@ -227,6 +234,7 @@ async fn players_table(
         all_fives: season.format == Format::AllFives,
         hands_won: season.format == Format::HandsWon,
         min,
+        setting,
         sections: sections(
             min,
             players.ranked.iter().map(view).collect(),

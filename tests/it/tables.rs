@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use boneyard::db::pages::{FixtureScope, deductions, match_lines, scores_from_boards};
 use boneyard::db::*;
 use boneyard::league::match_format::{self, BoardSpec, MatchFormat};
+use boneyard::league::settings::SeasonSettings;
 use boneyard::league::standings::{self, TieBreaker};
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
@@ -47,6 +48,8 @@ enum Op {
     },
     /// Void (or un-void) one of the penalties recorded so far.
     Void { pick: usize, void: bool },
+    /// Set the season's tie-breakers to these, in this order.
+    Order { rules: Vec<TieBreaker> },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -58,6 +61,11 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..TEAMS, 1i64..4, prop::option::of(fixture))
             .prop_map(|(team, amount, fixture)| Op::Penalty { team, amount, fixture }),
         1 => (0usize..8, any::<bool>()).prop_map(|(pick, void)| Op::Void { pick, void }),
+        1 => (Just(TieBreaker::ALL.to_vec()).prop_shuffle(), 1usize..=TieBreaker::ALL.len())
+            .prop_map(|(mut rules, n)| {
+                rules.truncate(n);
+                Op::Order { rules }
+            }),
     ]
 }
 
@@ -252,6 +260,15 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op]) -> Vec<PenaltyModel> {
     let mut penalties: Vec<PenaltyModel> = Vec::new();
     for op in ops {
         match *op {
+            Op::Order { ref rules } => {
+                let settings = SeasonSettings {
+                    tie_breakers: rules.clone(),
+                    ..SeasonSettings::default()
+                };
+                db.set_season_settings(s.league, s.season, &settings, None)
+                    .await
+                    .unwrap();
+            }
             Op::Write { fixture, seed } => {
                 let (id, home, away) = s.fixtures[fixture];
                 db.write_result(s.league, id, &simulated(s, home, away, seed), None)
@@ -353,12 +370,13 @@ async fn page_table(db: &Db, s: &Setup) -> Vec<(TeamId, Line)> {
         .map(|(i, t)| (t.0, format!("Team {i}")))
         .collect();
     let teams: Vec<(i64, &str)> = names.iter().map(|(t, n)| (*t, n.as_str())).collect();
+    let season = db.season(s.league, s.season).await.unwrap();
     standings::table(
         &teams,
         &lines,
         &deductions(&deduction_lines),
         &format,
-        &TieBreaker::DEFAULT,
+        &season.settings().unwrap().tie_breakers,
         None,
     )
     .into_iter()
@@ -501,11 +519,38 @@ async fn check(db: Db, ops: Vec<Op>) {
 
     let shown_by_team: BTreeMap<TeamId, Line> = shown.iter().copied().collect();
     assert_eq!(shown_by_team, expected, "after {ops:?}");
-    let points: Vec<i64> = shown.iter().map(|(_, line)| line[11]).collect();
-    assert!(
-        points.windows(2).all(|w| w[0] >= w[1]),
-        "the table is in order of points: {points:?}"
-    );
+    // Each team is above the next by the first of the season's rules they
+    // differ on, as far as rules other than head-to-head decide it.
+    let rules = match ops.iter().rev().find_map(|op| match op {
+        Op::Order { rules } => Some(rules.clone()),
+        _ => None,
+    }) {
+        Some(rules) => rules,
+        None => TieBreaker::DEFAULT.to_vec(),
+    };
+    for pair in shown.windows(2) {
+        let (above, below) = (expected[&pair[0].0], expected[&pair[1].0]);
+        for rule in &rules {
+            let value = |l: Line| match rule {
+                TieBreaker::Points => l[11],
+                TieBreaker::BoardDifference => l[4] - l[5],
+                TieBreaker::BoardsWon => l[4],
+                TieBreaker::GamesDifference => l[6] - l[7],
+                TieBreaker::PegsDifference => l[8] - l[9],
+                TieBreaker::HeadToHead => 0,
+            };
+            if *rule == TieBreaker::HeadToHead {
+                break;
+            }
+            assert!(
+                value(above) >= value(below),
+                "{rule:?} orders {above:?} above {below:?}, rules {rules:?}, after {ops:?}"
+            );
+            if value(above) > value(below) {
+                break;
+            }
+        }
+    }
 
     let stats = db.player_stat_lines(s.league, s.season).await.unwrap();
     let stats: PlayerSums = stats

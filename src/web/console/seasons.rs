@@ -2,7 +2,9 @@
 //! a typed field with the format's default filled in) and a match format
 //! (boards, points, pairings). Both are checked by the core
 //! (`Ruleset::parse`, `MatchFormat::check`); the database refuses to change
-//! them once the season has results, and the form says so.
+//! them once the season has results, and the form says so. The season's
+//! settings (tie-breakers in order, minimum games to rank, approval on
+//! confirmation) can change at any time: the tables follow.
 //!
 //! Changing the format in the select and saving shows that format's
 //! options with their defaults, to check before saving again: the page
@@ -18,6 +20,8 @@ use serde_json::{Map, Value};
 
 use crate::db::{DbError, League, NewSeason, Season, SeasonId};
 use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
+use crate::league::settings::{MAX_MIN_GAMES, SeasonSettings};
+use crate::league::standings::TieBreaker;
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
 use crate::web::AppState;
@@ -85,6 +89,32 @@ pub struct SeasonForm {
     pub points_loss: String,
     pub losing_bonus: String,
     pub pairings: String,
+    pub tie_breaker_1: String,
+    pub tie_breaker_2: String,
+    pub tie_breaker_3: String,
+    pub tie_breaker_4: String,
+    pub tie_breaker_5: String,
+    pub tie_breaker_6: String,
+    pub min_games: String,
+    /// `secretary` or `confirmation`: who approves a result.
+    pub approval: String,
+}
+
+/// The tie-breaker fields, first rule first: one select for each rule.
+const TIE_BREAKER_FIELDS: [&str; 6] = [
+    "tie_breaker_1",
+    "tie_breaker_2",
+    "tie_breaker_3",
+    "tie_breaker_4",
+    "tie_breaker_5",
+    "tie_breaker_6",
+];
+
+/// One tie-breaker select of the form.
+pub struct TieBreakerField {
+    pub id: &'static str,
+    pub label: String,
+    pub options: Vec<Choice>,
 }
 
 /// What a valid form gives.
@@ -92,11 +122,19 @@ struct Rules {
     name: String,
     ruleset: Ruleset,
     match_format: MatchFormat,
+    settings: SeasonSettings,
 }
 
 impl SeasonForm {
-    /// The form for a ruleset and match format, as they are.
-    fn of(name: &str, r: &Ruleset, mf: &MatchFormat) -> SeasonForm {
+    /// The form for a ruleset, match format and settings, as they are.
+    fn of(name: &str, r: &Ruleset, mf: &MatchFormat, settings: &SeasonSettings) -> SeasonForm {
+        let rule = |i: usize| {
+            settings
+                .tie_breakers
+                .get(i)
+                .map_or("", |r| r.key())
+                .to_owned()
+        };
         let singles = mf
             .boards
             .iter()
@@ -160,15 +198,130 @@ impl SeasonForm {
                 Pairings::Secretary => "secretary",
             }
             .into(),
+            tie_breaker_1: rule(0),
+            tie_breaker_2: rule(1),
+            tie_breaker_3: rule(2),
+            tie_breaker_4: rule(3),
+            tie_breaker_5: rule(4),
+            tie_breaker_6: rule(5),
+            min_games: settings.min_games.to_string(),
+            approval: if settings.approve_on_confirmation {
+                "confirmation"
+            } else {
+                "secretary"
+            }
+            .into(),
         }
     }
 
-    /// A format's defaults (RULES.md, LEAGUE.md).
-    fn defaults(name: &str, format: Format) -> SeasonForm {
+    fn tie_breakers_typed(&self) -> [&str; 6] {
+        [
+            &self.tie_breaker_1,
+            &self.tie_breaker_2,
+            &self.tie_breaker_3,
+            &self.tie_breaker_4,
+            &self.tie_breaker_5,
+            &self.tie_breaker_6,
+        ]
+        .map(String::as_str)
+    }
+
+    /// The six selects of the tie-breakers, each with every rule and
+    /// "nothing more" (ends the list).
+    pub fn tie_breaker_fields(&self) -> Vec<TieBreakerField> {
+        let ordinals = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"];
+        TIE_BREAKER_FIELDS
+            .into_iter()
+            .zip(self.tie_breakers_typed())
+            .zip(ordinals)
+            .enumerate()
+            .map(|(i, ((id, typed), ordinal))| TieBreakerField {
+                id,
+                label: if i == 0 {
+                    "Order teams by".into()
+                } else {
+                    format!("{ordinal} rule, for teams still level")
+                },
+                options: form::choices(
+                    std::iter::once(("", "Nothing more: level teams are listed by name"))
+                        .filter(|_| i > 0)
+                        .chain(TieBreaker::ALL.map(|r| (r.key(), r.label()))),
+                    typed,
+                ),
+            })
+            .collect()
+    }
+
+    pub fn approvals(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("secretary", "A secretary approves each result"),
+                (
+                    "confirmation",
+                    "The other captain's confirmation approves it",
+                ),
+            ],
+            &self.approval,
+        )
+    }
+
+    /// The settings typed: the rules in order up to the first left empty
+    /// (one after an empty one, or a repeat, is refused beside its field).
+    fn settings(&self, errors: &mut Errors) -> Option<SeasonSettings> {
+        let mut rules = Vec::new();
+        let mut ended = false;
+        for (field, typed) in TIE_BREAKER_FIELDS
+            .into_iter()
+            .zip(self.tie_breakers_typed())
+        {
+            let typed = typed.trim();
+            if typed.is_empty() {
+                ended = true;
+                continue;
+            }
+            match TieBreaker::from_key(typed) {
+                None => errors.add(field, "Choose one of the rules."),
+                Some(_) if ended => errors.add(
+                    field,
+                    "A rule after \"nothing more\" would never be used: move it up or clear it.",
+                ),
+                Some(rule) if rules.contains(&rule) => {
+                    errors.add(field, format!("{} is already in the list.", rule.label()))
+                }
+                Some(rule) => rules.push(rule),
+            }
+        }
+        if rules.is_empty() && errors.get(TIE_BREAKER_FIELDS[0]).is_none() {
+            errors.add(
+                TIE_BREAKER_FIELDS[0],
+                "Choose the rule teams are ordered by.",
+            );
+        }
+        let max = i64::from(MAX_MIN_GAMES);
+        let min_games = form::whole(errors, "min_games", &self.min_games, 0, max) as u32;
+        let approve_on_confirmation = match self.approval.as_str() {
+            "secretary" => false,
+            "confirmation" => true,
+            _ => {
+                errors.add("approval", "Choose one of the options.");
+                false
+            }
+        };
+        let settings = SeasonSettings {
+            tie_breakers: rules,
+            min_games,
+            approve_on_confirmation,
+        };
+        (errors.is_empty() && settings.check().is_ok()).then_some(settings)
+    }
+
+    /// A format's defaults (RULES.md, LEAGUE.md), with `settings`.
+    fn defaults(name: &str, format: Format, settings: &SeasonSettings) -> SeasonForm {
         SeasonForm::of(
             name,
             &Ruleset::new(format),
             &MatchFormat::default_for(format),
+            settings,
         )
     }
 
@@ -282,6 +435,7 @@ impl SeasonForm {
             }
         };
         let match_format = self.match_format(errors);
+        let settings = self.settings(errors);
         if !errors.is_empty() {
             return None;
         }
@@ -289,6 +443,7 @@ impl SeasonForm {
             name,
             ruleset: ruleset?,
             match_format: match_format?,
+            settings: settings?,
         })
     }
 
@@ -447,19 +602,40 @@ fn late_games(text: &str) -> Option<Vec<(u32, u32)>> {
         .collect()
 }
 
-/// A season's rules as its form shows them: a stored match format that
-/// cannot be read shows the format's default, and says so.
-fn stored(season: &Season) -> (Ruleset, MatchFormat, Option<String>) {
+/// A season's rules and settings as its form shows them: a stored match
+/// format or settings that cannot be read show the defaults, and say so.
+struct Stored {
+    ruleset: Ruleset,
+    match_format: MatchFormat,
+    settings: SeasonSettings,
+    note: Option<String>,
+}
+
+fn stored(season: &Season) -> Stored {
     let ruleset = season
         .ruleset()
         .unwrap_or_else(|_| Ruleset::new(season.format));
-    match MatchFormat::parse(season.format, &season.match_format) {
-        Ok(mf) => (ruleset, mf, None),
-        Err(_) => (
-            ruleset,
-            MatchFormat::default_for(season.format),
-            Some("The stored match format could not be read: the defaults are shown.".into()),
-        ),
+    let mut unread = Vec::new();
+    let match_format =
+        MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|_| {
+            unread.push("match format");
+            MatchFormat::default_for(season.format)
+        });
+    let settings = season.settings().unwrap_or_else(|_| {
+        unread.push("settings");
+        SeasonSettings::default()
+    });
+    let note = (!unread.is_empty()).then(|| {
+        format!(
+            "The stored {} could not be read: the defaults are shown.",
+            unread.join(" and ")
+        )
+    });
+    Stored {
+        ruleset,
+        match_format,
+        settings,
+        note,
     }
 }
 
@@ -536,15 +712,20 @@ async fn new_form(sec: Secretary, Query(q): Query<FormatQuery>) -> Result<Respon
         season: None,
         has_results: false,
         note: None,
-        form: SeasonForm::defaults("", format),
+        form: SeasonForm::defaults("", format, &SeasonSettings::default()),
         errors: Errors::default(),
     };
     Ok(form::page(&page, &page.errors))
 }
 
-/// The form again for the format just picked, its defaults filled in.
+/// The form again for the format just picked, its defaults filled in (the
+/// settings typed are kept when they can be read).
 fn switch(page: &mut SeasonPage, format: Format) {
-    page.form = SeasonForm::defaults(&page.form.name, format);
+    let settings = page
+        .form
+        .settings(&mut Errors::default())
+        .unwrap_or_default();
+    page.form = SeasonForm::defaults(&page.form.name, format, &settings);
     page.note = Some(format!(
         "Now showing the options and match format of {} with their defaults: check them, then save.",
         format.title()
@@ -576,7 +757,11 @@ async fn create(
             options: rules.ruleset.options(),
             match_format: rules.match_format.to_value(),
         };
-        match state.db().create_season(page.league.id, &new).await {
+        let created = state
+            .db()
+            .create_season_with(page.league.id, &new, &rules.settings)
+            .await;
+        match created {
             Ok(season) => {
                 return Ok(form::done(&at(
                     &page.league,
@@ -597,13 +782,13 @@ async fn edit(
 ) -> Result<Response> {
     let db = state.db();
     let season = db.season(sec.league.id, id).await?;
-    let (ruleset, mf, note) = stored(&season);
+    let s = stored(&season);
     let page = SeasonPage {
         ctx: sec.user.ctx(),
         has_results: db.season_has_results(sec.league.id, id).await?,
         league: sec.league,
-        note,
-        form: SeasonForm::of(&season.name, &ruleset, &mf),
+        note: s.note,
+        form: SeasonForm::of(&season.name, &s.ruleset, &s.match_format, &s.settings),
         season: Some(season),
         errors: Errors::default(),
     };
@@ -646,9 +831,9 @@ async fn update(
         page.errors.add("name", DUPLICATE);
         return Ok(form::page(&page, &page.errors));
     }
-    // ...then the rules, which the database refuses once there are results.
-    let (ruleset, mf, _) = stored(&season);
-    if rules.ruleset != ruleset || rules.match_format != mf {
+    // ...then the rules, which the database refuses once there are results...
+    let before = stored(&season);
+    if rules.ruleset != before.ruleset || rules.match_format != before.match_format {
         let written = db
             .set_season_rules(
                 league,
@@ -671,6 +856,17 @@ async fn update(
             }
             Err(e) => return Err(e.into()),
         }
+    }
+    // ...then the settings, which may change at any time.
+    if rules.settings != before.settings || season.settings().is_err() {
+        let written = db
+            .set_season_settings(league, id, &rules.settings, Some(sec.user.id))
+            .await;
+        if let Err(DbError::Invalid(why)) = written {
+            page.errors.add(FORM, why);
+            return Ok(form::page(&page, &page.errors));
+        }
+        written?;
     }
     if rules.name != season.name {
         if let Err(e) = db.rename_season(league, id, &rules.name).await {

@@ -18,7 +18,7 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
     FixtureView, Link, day, division_href, find_division, find_season, fixture_views, league_href,
-    match_format, season_href, team_href,
+    match_format, season_href, settings, team_href,
 };
 
 #[derive(Deserialize)]
@@ -47,6 +47,8 @@ struct TablePage {
     after: Option<u32>,
     rounds: Vec<RoundChoice>,
     rows: Vec<TableRow>,
+    /// How the table is ordered, in a sentence.
+    order: String,
     /// Which rule separated teams level on points, in sentences.
     separations: Vec<String>,
     /// Points deducted, with their reasons.
@@ -135,17 +137,12 @@ pub async fn table(
         .filter(|d| names.contains_key(&d.team_id.0))
         .cloned()
         .collect();
-    let rows = standings_table(
-        &teams,
-        &lines,
-        &deductions(&ours),
-        &format,
-        &TieBreaker::DEFAULT,
-        after,
-    );
+    let rules = settings(&season).tie_breakers;
+    let rows = standings_table(&teams, &lines, &deductions(&ours), &format, &rules, after);
 
     let counts = |round: i64| after.is_none_or(|a| round <= i64::from(a));
-    let separations = separations(&rows, &names);
+    let separations = separations(&rows, &names, &rules);
+    let order = order_note(&rules);
     let deductions = ours
         .iter()
         .filter(|d| d.round.is_none_or(counts))
@@ -180,7 +177,7 @@ pub async fn table(
         .map(|(round, date)| RoundChoice {
             round,
             label: match date {
-                Some(t) => format!("After round {round} ({})", day(t)),
+                Some(t) => format!("After round {round} ({})", day(league.time_zone, t)),
                 None => format!("After round {round}"),
             },
             selected: after == Some(round),
@@ -217,6 +214,7 @@ pub async fn table(
                 points: r.points,
             })
             .collect(),
+        order,
         separations,
         deductions,
         pending,
@@ -227,17 +225,42 @@ pub async fn table(
     Ok(html(&page))
 }
 
-/// For each team placed above the next one while level on points, the
-/// rule that separated them.
-fn separations(rows: &[crate::league::standings::Row], names: &HashMap<i64, &str>) -> Vec<String> {
+/// How the season orders its table: "Teams are ordered by points; teams
+/// level on points are separated by board difference, then ...".
+fn order_note(rules: &[TieBreaker]) -> String {
+    let labels: Vec<&str> = rules.iter().map(|r| r.label()).collect();
+    match labels.split_first() {
+        None => "Teams are listed by name.".into(),
+        Some((first, [])) => {
+            format!("Teams are ordered by {first}; teams level on it are listed by name.")
+        }
+        Some((first, rest)) => format!(
+            "Teams are ordered by {first}; teams level on {first} are separated by {}.",
+            rest.join(", then ")
+        ),
+    }
+}
+
+/// For each team placed above the next one while level on the season's
+/// first rule (points, as a rule), the rule that separated them.
+fn separations(
+    rows: &[crate::league::standings::Row],
+    names: &HashMap<i64, &str>,
+    rules: &[TieBreaker],
+) -> Vec<String> {
     let name = |team: i64| names.get(&team).copied().unwrap_or("?");
+    let level_on = |rule: TieBreaker| {
+        let before = rules.iter().take_while(|r| **r != rule);
+        before.map(|r| r.label()).collect::<Vec<_>>().join(", ")
+    };
     rows.windows(2)
         .filter_map(|pair| {
             let (above, below) = (name(pair[0].team), name(pair[1].team));
             match pair[0].separated_by? {
-                Separation::Rule(TieBreaker::Points) => None,
+                Separation::Rule(rule) if rules.first() == Some(&rule) => None,
                 Separation::Rule(rule) => Some(format!(
-                    "{above} and {below} are level on points; {above} is placed higher on {}.",
+                    "{above} and {below} are level on {}; {above} is placed higher on {}.",
+                    level_on(rule),
                     rule.label()
                 )),
                 Separation::Level => Some(format!(
@@ -294,7 +317,7 @@ pub async fn fixtures(
             _ => rounds.push(RoundFixtures {
                 round: line.round,
                 caption: match line.starts_at {
-                    Some(t) => format!("Round {}, {}", line.round, day(t)),
+                    Some(t) => format!("Round {}, {}", line.round, day(league.time_zone, t)),
                     None => format!("Round {}", line.round),
                 },
                 rows: vec![view],

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use axum::Router;
 use axum::routing::get;
-use chrono::{DateTime, NaiveTime, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::db::pages::{
     BoardLine, FixtureLine, PenaltyLine, Score, fixture_score, scores_from_boards,
@@ -24,8 +24,11 @@ use crate::db::{
     Season, SeasonId, Side, TeamId,
 };
 use crate::league::match_format::MatchFormat;
+use crate::league::settings::SeasonSettings;
+use crate::league::time::Zone;
 
 use super::AppState;
+use super::dates;
 use super::error::{AppError, Result, urlencode};
 
 mod division;
@@ -162,6 +165,15 @@ fn match_format(season: &Season) -> MatchFormat {
     })
 }
 
+/// A season's settings; unreadable ones are logged and read as the
+/// defaults, so the pages still show.
+fn settings(season: &Season) -> SeasonSettings {
+    season.settings().unwrap_or_else(|why| {
+        tracing::warn!(season = %season.id, %why, "unreadable season settings; using the defaults");
+        SeasonSettings::default()
+    })
+}
+
 /// Every season's match format, for listings that span seasons.
 fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat> {
     seasons.iter().map(|s| (s.id, match_format(s))).collect()
@@ -170,21 +182,24 @@ fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat> {
 // ---------------------------------------------------------------------------
 // Dates
 
-/// A date as a person reads it: `Thu 10 Sep 2026`.
-fn day(t: DateTime<Utc>) -> String {
-    t.format("%a %-d %b %Y").to_string()
+/// A date as a person reads it, in the league's zone: `Thu 10 Sep 2026`.
+fn day(zone: Zone, t: DateTime<Utc>) -> String {
+    dates::day(zone, t)
 }
 
-/// A date and time: `Thu 10 Sep 2026, 19:30 UTC`. Times are kept in UTC;
-/// leagues have no time zone of their own yet, so the page says so.
-fn when(t: DateTime<Utc>) -> String {
-    format!("{}, {} UTC", day(t), t.format("%H:%M"))
+/// A date and time in the league's zone: `Thu 10 Sep 2026, 19:30`.
+fn when(zone: Zone, t: DateTime<Utc>) -> String {
+    dates::when(zone, t)
 }
 
-/// The start of today (UTC) and of tomorrow.
-fn today() -> (DateTime<Utc>, DateTime<Utc>) {
-    let start = Utc::now().date_naive().and_time(NaiveTime::MIN).and_utc();
-    (start, start + chrono::Duration::days(1))
+/// The same as an ISO time with the zone's offset, for `<time datetime>`.
+fn datetime(zone: Zone, t: DateTime<Utc>) -> String {
+    dates::datetime(zone, t)
+}
+
+/// The start of today where the league plays, and of tomorrow.
+fn today(zone: Zone) -> (DateTime<Utc>, DateTime<Utc>) {
+    zone.today(Utc::now())
 }
 
 // ---------------------------------------------------------------------------
@@ -258,8 +273,14 @@ fn fixture_view(
     FixtureView {
         href: match_href(league, line.id),
         round: line.round,
-        when: line.starts_at.map(when).unwrap_or_default(),
-        datetime: line.starts_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+        when: line
+            .starts_at
+            .map(|t| when(league.time_zone, t))
+            .unwrap_or_default(),
+        datetime: line
+            .starts_at
+            .map(|t| datetime(league.time_zone, t))
+            .unwrap_or_default(),
         division: Link::new(
             line.division_name.clone(),
             division_href(league, season_name, &line.division_name),
@@ -375,7 +396,7 @@ fn penalty_view(league: &League, p: &PenaltyLine) -> PenaltyView {
     };
     let fixture = p.fixture_id.map(|id| {
         let text = match (p.fixture_round, p.fixture_starts_at) {
-            (Some(round), Some(t)) => format!("round {round} match, {}", day(t)),
+            (Some(round), Some(t)) => format!("round {round} match, {}", day(league.time_zone, t)),
             (Some(round), None) => format!("round {round} match"),
             _ => "the match".to_owned(),
         };
@@ -388,7 +409,7 @@ fn penalty_view(league: &League, p: &PenaltyLine) -> PenaltyView {
         fixture,
         season: p.season_name.clone(),
         note: p.note.clone(),
-        recorded: day(p.recorded_at),
+        recorded: day(league.time_zone, p.recorded_at),
         withdrawn: p.voided_at.is_some(),
     }
 }

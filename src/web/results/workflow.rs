@@ -10,7 +10,6 @@ use serde::Deserialize;
 use crate::db::{
     FixtureChange, FixtureStatus, ResultStatus, ResultVersion, RoleKind, Side, UserId,
 };
-use crate::league::match_format::MatchFormat;
 
 use super::super::AppState;
 use super::super::csrf::CsrfForm;
@@ -91,9 +90,8 @@ pub async fn confirm(
             version.status
         )));
     }
-    let mf = MatchFormat::parse(access.season.format, &access.season.match_format)
-        .map_err(AppError::Internal)?;
-    let (status, note) = if mf.approve_on_confirmation {
+    let settings = access.season.settings().map_err(AppError::Internal)?;
+    let (status, note) = if settings.approve_on_confirmation {
         (ResultStatus::Approved, "approved on confirmation")
     } else {
         (ResultStatus::Confirmed, "")
@@ -290,7 +288,7 @@ pub async fn history(State(state): State<AppState>, access: FixtureAccess) -> Re
                 .created_by
                 .and_then(|u| names.get(&u).cloned())
                 .unwrap_or_else(|| "—".into()),
-            at: v.created_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+            at: crate::web::dates::stamp(access.league.time_zone, v.created_at),
             restored_from: v.restored_from,
             current: Some(v.version) == last,
         })

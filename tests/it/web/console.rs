@@ -16,6 +16,7 @@ on_both!(
     league_details_are_edited,
     seasons_are_created_and_edited,
     season_rules_are_fixed_once_there_are_results,
+    season_settings_change_with_results_and_the_pages_follow,
     divisions_are_created_and_edited,
     venues_are_created_and_edited,
     teams_are_created_edited_and_entered,
@@ -315,6 +316,14 @@ fn season_fields<'a>(name: &'a str, format: &'a str) -> Vec<(&'a str, &'a str)> 
         ("points_loss", "0"),
         ("losing_bonus", "1"),
         ("pairings", "secretary"),
+        ("tie_breaker_1", "points"),
+        ("tie_breaker_2", "board_difference"),
+        ("tie_breaker_3", "boards_won"),
+        ("tie_breaker_4", "head_to_head"),
+        ("tie_breaker_5", "pegs_difference"),
+        ("tie_breaker_6", ""),
+        ("min_games", "3"),
+        ("approval", "secretary"),
     ]
 }
 
@@ -529,6 +538,14 @@ async fn season_rules_are_fixed_once_there_are_results(db: Db) {
         "points_loss",
         "losing_bonus",
         "pairings",
+        "tie_breaker_1",
+        "tie_breaker_2",
+        "tie_breaker_3",
+        "tie_breaker_4",
+        "tie_breaker_5",
+        "tie_breaker_6",
+        "min_games",
+        "approval",
     ]
     .into_iter()
     .map(|f| (f.to_owned(), value_of(&page, f)))
@@ -547,6 +564,140 @@ async fn season_rules_are_fixed_once_there_are_results(db: Db) {
         (after.format, after.options),
         (before.format, before.options)
     );
+}
+
+/// Every field of the season form, as the page shows it.
+fn season_form_values(page: &Page) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = season_fields("", "")
+        .into_iter()
+        .map(|(f, _)| f)
+        .filter(|f| *f != "shown" && tag_of_exists(page, f))
+        .map(|f| (f.to_owned(), value_of(page, f)))
+        .collect();
+    fields.push(("shown".into(), value_of(page, "format")));
+    fields
+}
+
+fn tag_of_exists(page: &Page, field: &str) -> bool {
+    page.body.contains(&format!("name=\"{field}\""))
+}
+
+async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    db.write_result(l.league, l.fixture, &sample_result(&l), None)
+        .await
+        .unwrap();
+    let edit = console(&l, &format!("/seasons/{}", l.season));
+    let page = sec.get(&edit).await;
+    assert!(page.has("This season has results"), "{}", page.body);
+    // The defaults are shown: LEAGUE.md's order, 3 games, the secretary.
+    assert_eq!(value_of(&page, "tie_breaker_1"), "points");
+    assert_eq!(value_of(&page, "tie_breaker_4"), "head_to_head");
+    assert_eq!(value_of(&page, "tie_breaker_6"), "");
+    assert_eq!(value_of(&page, "min_games"), "3");
+    assert_eq!(value_of(&page, "approval"), "secretary");
+    let stored = season_form_values(&page);
+    let stored: Vec<(&str, &str)> = stored
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let before = db.season(l.league, l.season).await.unwrap();
+
+    // Refused, each beside its field, and nothing written.
+    for (changes, field, says) in [
+        (
+            vec![("tie_breaker_2", "points")],
+            "tie_breaker_2",
+            "already in the list",
+        ),
+        (
+            vec![("tie_breaker_3", ""), ("tie_breaker_4", "games_difference")],
+            "tie_breaker_4",
+            "would never be used",
+        ),
+        (
+            vec![("tie_breaker_1", "coin_toss")],
+            "tie_breaker_1",
+            "Choose one of the rules",
+        ),
+        (vec![("min_games", "lots")], "min_games", "whole number"),
+        (vec![("min_games", "1001")], "min_games", "whole number"),
+        (
+            vec![("approval", "whoever")],
+            "approval",
+            "Choose one of the options",
+        ),
+    ] {
+        let page = sec
+            .submit(&edit, &edit, &with(stored.clone(), &changes))
+            .await;
+        refused(&page);
+        assert!(
+            error_beside(&page, field).contains(says),
+            "{changes:?}: {}",
+            error_beside(&page, field)
+        );
+        assert_eq!(db.season(l.league, l.season).await.unwrap(), before);
+    }
+
+    // Changed although the season has results: the ruleset stays.
+    let changes = [
+        ("tie_breaker_2", "pegs_difference"),
+        ("tie_breaker_3", "head_to_head"),
+        ("tie_breaker_4", ""),
+        ("tie_breaker_5", ""),
+        ("min_games", "1"),
+        ("approval", "confirmation"),
+    ];
+    let page = sec.submit(&edit, &edit, &with(stored, &changes)).await;
+    redirected(&page, "/leagues/home/console/seasons");
+    let after = db.season(l.league, l.season).await.unwrap();
+    let settings = after.settings().unwrap();
+    use boneyard::league::standings::TieBreaker;
+    assert_eq!(
+        settings.tie_breakers,
+        [
+            TieBreaker::Points,
+            TieBreaker::PegsDifference,
+            TieBreaker::HeadToHead
+        ]
+    );
+    assert_eq!(settings.min_games, 1);
+    assert!(settings.approve_on_confirmation);
+    assert_eq!(
+        (after.format, &after.options, &after.match_format),
+        (before.format, &before.options, &before.match_format)
+    );
+    let audit = db
+        .audit_entries(l.league, "season", l.season.0)
+        .await
+        .unwrap();
+    let last = audit.last().expect("the change is audited");
+    assert_eq!(last.action, "settings");
+
+    // The pages follow.
+    let mut visitor = sec.stranger();
+    let table = visitor.get("/leagues/home/2026-27/premier").await;
+    assert!(
+        table.has(
+            "Teams are ordered by points; teams level on points are separated by \
+             pegs difference, then head-to-head."
+        ),
+        "{}",
+        table.body
+    );
+    let players = visitor
+        .get(&format!("/leagues/home/players-table/{}", l.season))
+        .await;
+    assert!(
+        players.has("ranks players with at least 1 game."),
+        "{}",
+        players.body
+    );
+    let players = visitor
+        .get(&format!("/leagues/home/players-table/{}?min=4", l.season))
+        .await;
+    assert!(players.has("this view uses 4"), "{}", players.body);
 }
 
 async fn divisions_are_created_and_edited(db: Db) {

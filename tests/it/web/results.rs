@@ -15,6 +15,7 @@ on_both!(
     a_whole_match_entered_through_the_card_scores_as_boneyard_score,
     an_impossible_play_is_refused_and_the_rest_kept,
     submit_dispute_correct_confirm_approve_and_restore,
+    confirmation_approves_when_the_season_says_so,
     captains_of_other_teams_are_refused,
     a_secretary_records_walkovers_and_void_fixtures,
     season_csv_neutralises_formulas,
@@ -255,6 +256,63 @@ async fn an_impossible_play_is_refused_and_the_rest_kept(db: Db) {
     let first_line = other.lines().nth(1).unwrap();
     assert!(page.has(first_line));
     assert!(db.result(LeagueId(1), m.fixture).await.unwrap().is_none());
+}
+
+async fn confirmation_approves_when_the_season_says_so(db: Db) {
+    let m = setup(&db).await;
+    let league = LeagueId(1);
+    let season = db.seasons(league).await.unwrap()[0].id;
+    let scope = boneyard::db::pages::FixtureScope::One(m.fixture);
+    let mut home = client(&db, "home").await;
+    let mut away = client(&db, "away").await;
+    // By default a confirmed result still waits for a secretary...
+    let (fields, _) = simulated_card(&m, 5);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    let page = away.get(&m.path("/history")).await;
+    let confirmed = away
+        .post(&m.path("/confirm"), &[("csrf", &page.csrf())])
+        .await;
+    assert_eq!(
+        confirmed.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        confirmed.body
+    );
+    let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
+    assert_eq!(v.status, ResultStatus::Confirmed);
+    assert!(
+        db.board_lines(league, &scope, true)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // ...and with the setting on, the other captain's confirmation approves
+    // a correction, which then counts.
+    let settings = boneyard::league::settings::SeasonSettings {
+        approve_on_confirmation: true,
+        ..Default::default()
+    };
+    db.set_season_settings(league, season, &settings, None)
+        .await
+        .unwrap();
+    let (fields, _) = simulated_card(&m, 6);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    let page = away.get(&m.path("/history")).await;
+    let confirmed = away
+        .post(&m.path("/confirm"), &[("csrf", &page.csrf())])
+        .await;
+    assert_eq!(
+        confirmed.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        confirmed.body
+    );
+    let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
+    assert_eq!(
+        (v.version, v.status, v.status_note.as_str()),
+        (2, ResultStatus::Approved, "approved on confirmation")
+    );
+    assert_eq!(db.board_lines(league, &scope, true).await.unwrap().len(), 3);
 }
 
 async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {

@@ -1,0 +1,132 @@
+//! A season's settings for how its results count and show, as opposed to
+//! how its games are played: the order of the tie-breakers, the minimum
+//! games to rank in the player table, and whether the other captain's
+//! confirmation approves a result. Unlike the ruleset and the match format,
+//! these may change after results are in: the tables follow.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::standings::TieBreaker;
+
+/// Most games a minimum to rank may ask for: a season is never longer.
+pub const MAX_MIN_GAMES: u32 = 1_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SeasonSettings {
+    /// Rules applied in order to teams level on everything before them.
+    pub tie_breakers: Vec<TieBreaker>,
+    /// Games a player must have played to be ranked in the player table.
+    pub min_games: u32,
+    /// The other captain's confirmation approves a result, without waiting
+    /// for a secretary.
+    pub approve_on_confirmation: bool,
+}
+
+impl Default for SeasonSettings {
+    /// LEAGUE.md's defaults; 3 games to rank.
+    fn default() -> SeasonSettings {
+        SeasonSettings {
+            tie_breakers: TieBreaker::DEFAULT.to_vec(),
+            min_games: 3,
+            approve_on_confirmation: false,
+        }
+    }
+}
+
+impl SeasonSettings {
+    /// Reads stored settings; missing fields take their defaults.
+    pub fn parse(value: &Value) -> Result<SeasonSettings, String> {
+        let s: SeasonSettings =
+            serde_json::from_value(value.clone()).map_err(|e| format!("season settings: {e}"))?;
+        s.check()?;
+        Ok(s)
+    }
+
+    /// Refuses an order of tie-breakers that names no rule or one rule twice,
+    /// and a minimum no season could reach.
+    pub fn check(&self) -> Result<(), String> {
+        if self.tie_breakers.is_empty() {
+            return Err("the tie-breakers need at least one rule".into());
+        }
+        for (i, rule) in self.tie_breakers.iter().enumerate() {
+            if self.tie_breakers[..i].contains(rule) {
+                return Err(format!(
+                    "the tie-breaker `{}` is listed twice",
+                    rule.label()
+                ));
+            }
+        }
+        if self.min_games > MAX_MIN_GAMES {
+            return Err(format!(
+                "the minimum games to rank is at most {MAX_MIN_GAMES}"
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("plain data serializes")
+    }
+
+    /// "points, then board difference, then head-to-head".
+    pub fn describe_tie_breakers(&self) -> String {
+        self.tie_breakers
+            .iter()
+            .map(|r| r.label())
+            .collect::<Vec<_>>()
+            .join(", then ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn empty_is_the_default_and_round_trips() {
+        let d = SeasonSettings::parse(&json!({})).unwrap();
+        assert_eq!(d, SeasonSettings::default());
+        assert_eq!(d.tie_breakers, TieBreaker::DEFAULT);
+        assert_eq!(SeasonSettings::parse(&d.to_value()).unwrap(), d);
+        assert_eq!(
+            d.describe_tie_breakers(),
+            "points, then board difference, then boards won, then head-to-head, then pegs difference"
+        );
+    }
+
+    #[test]
+    fn a_stored_order_is_kept() {
+        let s = SeasonSettings::parse(&json!({
+            "tie_breakers": ["points", "head_to_head", "games_difference"],
+            "min_games": 5,
+        }))
+        .unwrap();
+        assert_eq!(
+            s.tie_breakers,
+            [
+                TieBreaker::Points,
+                TieBreaker::HeadToHead,
+                TieBreaker::GamesDifference
+            ]
+        );
+        assert_eq!(s.min_games, 5);
+        assert!(!s.approve_on_confirmation);
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        for bad in [
+            json!({"tie_breakers": []}),
+            json!({"tie_breakers": ["points", "points"]}),
+            json!({"tie_breakers": ["coin_toss"]}),
+            json!({"min_games": -1}),
+            json!({"min_games": 1_001}),
+            json!({"colour": "red"}),
+        ] {
+            assert!(SeasonSettings::parse(&bad).is_err(), "{bad}");
+        }
+    }
+}
