@@ -18,10 +18,10 @@
 //! The plan (names, schedules, line-ups, games) is plain functions; only
 //! [`fill`] and its helpers touch the database, through [`Db`]'s own API.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc, Weekday};
+use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc, Weekday};
 use serde_json::Map;
 
 use crate::db::{
@@ -30,7 +30,9 @@ use crate::db::{
     NewPenaltyKind, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId, ResultStatus,
     SeasonId, Side, TeamId, VenueId,
 };
-use crate::league::match_format::{self, BoardSpec, MatchFormat};
+use crate::league::fixtures::{self, FixtureRequest, TeamSlot};
+use crate::league::match_format::{BoardSpec, MatchFormat};
+use crate::league::time::Zone;
 use crate::rules::simulate::{Rng, Style, simulate_board};
 use crate::rules::{Format, Ruleset, score_record};
 
@@ -313,7 +315,7 @@ fn player_name(rng: &mut Rng, used: &mut HashSet<String>) -> String {
 fn players_needed(boards: &[BoardSpec]) -> usize {
     let singles = boards
         .iter()
-        .filter(|b| b.kind == match_format::BoardKind::Singles)
+        .filter(|b| b.kind == BoardKind::Singles)
         .count();
     let pairs = boards.len() - singles;
     singles.max(2 * pairs)
@@ -454,110 +456,35 @@ fn penalty_kinds(format: Format) -> Vec<&'static KindSpec> {
 // ---------------------------------------------------------------------------
 // Fixtures
 
-// TODO: use league::fixtures (now in the tree); this is the least the demo
-// needs.
-/// A double round robin of `n` slots by the circle method: rounds of
-/// `(home, away)` slot pairs, the second half the first with home and away
-/// swapped. An odd `n` gives each round one slot a bye.
-fn double_round_robin(n: usize) -> Vec<Vec<(usize, usize)>> {
-    if n < 2 {
-        return Vec::new();
-    }
-    let m = n + n % 2;
-    let mut ring: Vec<usize> = (0..m).collect();
-    let mut rounds = Vec::with_capacity(2 * (m - 1));
-    for r in 0..m - 1 {
-        let mut round = Vec::with_capacity(m / 2);
-        for i in 0..m / 2 {
-            let (a, b) = (ring[i], ring[m - 1 - i]);
-            if a >= n || b >= n {
-                continue;
-            }
-            // The fixed slot alternates; the others keep their row, which
-            // alternates them too as the ring turns.
-            let a_home = if i == 0 { r % 2 == 0 } else { i % 2 == 1 };
-            round.push(if a_home { (a, b) } else { (b, a) });
-        }
-        rounds.push(round);
-        ring[1..].rotate_right(1);
-    }
-    let second: Vec<Vec<(usize, usize)>> = rounds
-        .iter()
-        .map(|round| round.iter().map(|&(h, a)| (a, h)).collect())
-        .collect();
-    rounds.extend(second);
-    rounds
+/// A time in England (the demo leagues' time zone), in UTC; 8pm always
+/// exists.
+fn in_england(local: NaiveDateTime) -> DateTime<Utc> {
+    Zone::LONDON
+        .instant(local.date(), local.time())
+        .unwrap_or_else(|_| local.and_utc())
 }
 
-/// Disjoint pairs of slots never at home on the same night: two teams of a
-/// one-table pub go there.
-fn complementary_slots(n: usize, rounds: &[Vec<(usize, usize)>]) -> Vec<(usize, usize)> {
-    let mut home = vec![vec![false; rounds.len()]; n];
-    for (r, round) in rounds.iter().enumerate() {
-        for &(h, _) in round {
-            home[h][r] = true;
-        }
+/// A season's fixtures of one division by the league's generator: home
+/// and away, one round a week on `weekday` from the first of September of
+/// `year`, at 8pm, over Christmas week. Teams sharing a pub are kept apart
+/// on its nights as its tables require.
+fn season_request(
+    year: i32,
+    weekday: Weekday,
+    teams: &[TeamSlot],
+    venue_tables: BTreeMap<i64, u32>,
+) -> FixtureRequest {
+    let start = NaiveDate::from_ymd_opt(year, 9, 1).expect("1 September exists");
+    let christmas = NaiveDate::from_ymd_opt(year, 12, 20).expect("20 December exists");
+    FixtureRequest {
+        teams: teams.to_vec(),
+        meetings: 2,
+        start,
+        weekday,
+        kick_off: chrono::NaiveTime::from_hms_opt(20, 0, 0).expect("8pm exists"),
+        skip: christmas.iter_days().take(15).collect(),
+        venue_tables,
     }
-    let mut used = vec![false; n];
-    let mut pairs = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            if used[a] || used[b] {
-                continue;
-            }
-            if (0..rounds.len()).all(|r| !(home[a][r] && home[b][r])) {
-                used[a] = true;
-                used[b] = true;
-                pairs.push((a, b));
-            }
-        }
-    }
-    pairs
-}
-
-/// The last Sunday of a month.
-fn last_sunday(year: i32, month: u32) -> NaiveDate {
-    let mut day = NaiveDate::from_ymd_opt(year, month, 1)
-        .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
-        .and_then(|d| d.pred_opt())
-        .expect("a month has a last day");
-    while day.weekday() != Weekday::Sun {
-        day = day.pred_opt().expect("dates before a Sunday exist");
-    }
-    day
-}
-
-/// 8pm in England on `date`, in UTC (British Summer Time from the last
-/// Sunday of March to the last Sunday of October).
-fn eight_pm(date: NaiveDate) -> DateTime<Utc> {
-    let year = date.year();
-    let summer = date >= last_sunday(year, 3) && date < last_sunday(year, 10);
-    let hour = if summer { 19 } else { 20 };
-    date.and_hms_opt(hour, 0, 0)
-        .expect("19:00 and 20:00 exist")
-        .and_utc()
-}
-
-/// The nights of a season's rounds: from the first `weekday` of September
-/// of `year`, fortnightly (weekly when there are more than 16 rounds),
-/// skipping Christmas week.
-fn round_dates(year: i32, weekday: Weekday, rounds: usize) -> Vec<DateTime<Utc>> {
-    let mut day = NaiveDate::from_ymd_opt(year, 9, 1).expect("1 September exists");
-    while day.weekday() != weekday {
-        day = day.succ_opt().expect("September has more days");
-    }
-    let step = Duration::weeks(if rounds > 16 { 1 } else { 2 });
-    let christmas =
-        |d: NaiveDate| (d.month() == 12 && d.day() >= 20) || (d.month() == 1 && d.day() <= 3);
-    let mut dates = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        while christmas(day) {
-            day += Duration::weeks(1);
-        }
-        dates.push(eight_pm(day));
-        day += step;
-    }
-    dates
 }
 
 fn season_name(year: i32) -> String {
@@ -577,8 +504,6 @@ struct TeamPlan {
     name: String,
     venue: usize,
     division: usize,
-    /// Its place in the division's schedule.
-    slot: usize,
 }
 
 struct LeaguePlan {
@@ -588,7 +513,6 @@ struct LeaguePlan {
     contact: String,
     weekday: Weekday,
     divisions: Vec<String>,
-    teams_per_division: usize,
     /// LEAGUE.md's default for the format, every season.
     match_format: MatchFormat,
     venues: Vec<VenuePlan>,
@@ -639,7 +563,6 @@ fn plan_league(
         short_name,
         weekday,
         divisions: division_names(format, divisions),
-        teams_per_division,
         match_format: MatchFormat::default_for(format),
         venues,
         teams,
@@ -647,15 +570,14 @@ fn plan_league(
 }
 
 /// The league's pubs and teams, division by division: mostly a team a pub,
-/// some pubs with two (`Crown A`, `Crown B`). Two teams of a one-table pub
-/// take schedule slots that are never at home on the same night.
+/// some pubs with two (`Crown A`, `Crown B`), some of those with one table
+/// (the fixture generator keeps such teams apart on its nights).
 fn plan_clubs(
     divisions: usize,
     per_division: usize,
     towns: &[&str],
     rng: &mut Rng,
 ) -> (Vec<VenuePlan>, Vec<TeamPlan>) {
-    let schedule = double_round_robin(per_division);
     let mut pubs: Vec<&str> = PUBS.to_vec();
     rng.shuffle(&mut pubs);
     let mut next_pub = 0;
@@ -664,33 +586,13 @@ fn plan_clubs(
     let mut venues = Vec::new();
     let mut teams = Vec::new();
     for division in 0..divisions {
-        let mut free: Vec<usize> = (0..per_division).collect();
-        rng.shuffle(&mut free);
-        let mut pairs = complementary_slots(per_division, &schedule);
-        rng.shuffle(&mut pairs);
-        while !free.is_empty() {
-            let two = free.len() >= 2 && rng.chance(250);
+        let mut left = per_division;
+        while left > 0 {
+            let two = left >= 2 && rng.chance(250);
             let one_table = two && rng.chance(500);
-            let mut tables = 1;
-            let slots: Vec<usize> = if !two {
-                free.pop().into_iter().collect()
-            } else {
-                let pair = pairs
-                    .iter()
-                    .position(|&(a, b)| free.contains(&a) && free.contains(&b))
-                    .filter(|_| one_table);
-                match pair {
-                    Some(p) => {
-                        let (a, b) = pairs.swap_remove(p);
-                        free.retain(|&s| s != a && s != b);
-                        vec![a, b]
-                    }
-                    None => {
-                        tables = 2;
-                        free.split_off(free.len() - 2)
-                    }
-                }
-            };
+            let tables = if two && !one_table { 2 } else { 1 };
+            let here = if two { 2 } else { 1 };
+            left -= here;
             let pub_name = pubs[next_pub % pubs.len()];
             let town = pick(rng, towns);
             next_pub += 1;
@@ -712,10 +614,9 @@ fn plan_clubs(
                 tables,
             });
             let venue = venues.len() - 1;
-            let letters = ["A", "B"];
-            for (k, &slot) in slots.iter().enumerate() {
-                let name = if slots.len() == 2 {
-                    format!("{short} {}", letters[k])
+            for letter in ["A", "B"].into_iter().take(here) {
+                let name = if here == 2 {
+                    format!("{short} {letter}")
                 } else {
                     short.clone()
                 };
@@ -723,7 +624,6 @@ fn plan_clubs(
                     name: unique(name, &mut team_names),
                     venue,
                     division,
-                    slot,
                 });
             }
         }
@@ -797,16 +697,15 @@ fn play_match(
         away: Vec::new(),
     };
     for board in boards {
-        let (kind, h, a): (BoardKind, Vec<&Member>, Vec<&Member>) = match board.kind {
-            match_format::BoardKind::Singles => {
+        let kind = board.kind;
+        let (h, a): (Vec<&Member>, Vec<&Member>) = match kind {
+            BoardKind::Singles => {
                 singles += 1;
-                let (h, a) = (&home[singles - 1], &away[singles - 1]);
-                (BoardKind::Singles, vec![h], vec![a])
+                (vec![&home[singles - 1]], vec![&away[singles - 1]])
             }
-            match_format::BoardKind::Pairs => {
+            BoardKind::Pairs => {
                 pairs += 1;
-                let (h, a) = (&home_pairs[pairs - 1], &away_pairs[pairs - 1]);
-                (BoardKind::Pairs, h.clone(), a.clone())
+                (home_pairs[pairs - 1].clone(), away_pairs[pairs - 1].clone())
             }
         };
         // Order of play alternates sides: home, away, home, away.
@@ -856,7 +755,8 @@ struct TeamState {
     id: TeamId,
     venue: VenueId,
     division: usize,
-    slot: usize,
+    /// Its pub's tables.
+    tables: u32,
     roster: Vec<Member>,
     captains: Vec<PlayerId>,
 }
@@ -974,7 +874,7 @@ impl<'a> LeagueWriter<'a> {
                 id: db.create_team(league, &t.name, Some(venue)).await?.id,
                 venue,
                 division: t.division,
-                slot: t.slot,
+                tables: u32::try_from(plan.venues[t.venue].tables).unwrap_or(1),
                 roster: Vec::new(),
                 captains: Vec::new(),
             });
@@ -1080,26 +980,46 @@ impl<'a> LeagueWriter<'a> {
         Ok(())
     }
 
-    /// Every fixture of the season, round by round across the divisions,
-    /// at the home team's pub.
+    /// Every fixture of the season as the league's generator makes it,
+    /// round by round across the divisions, at the home team's pub.
     async fn create_fixtures(&mut self, season: &SeasonState) -> Result<Vec<Planned>, DemoError> {
-        let per_division = self.plan.teams_per_division;
-        let schedule = double_round_robin(per_division);
-        let dates = round_dates(season.year, self.plan.weekday, schedule.len());
-        let mut by_slot = vec![vec![0; per_division]; season.divisions.len()];
-        for (i, t) in self.teams.iter().enumerate() {
-            by_slot[t.division][t.slot] = i;
+        let index: HashMap<i64, usize> = self
+            .teams
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.0, i))
+            .collect();
+        let mut drafts = Vec::with_capacity(season.divisions.len());
+        for d in 0..season.divisions.len() {
+            let ours = self.teams.iter().filter(|t| t.division == d);
+            let slots: Vec<TeamSlot> = ours
+                .clone()
+                .map(|t| TeamSlot {
+                    team: t.id.0,
+                    venue: Some(t.venue.0),
+                })
+                .collect();
+            let tables = ours.map(|t| (t.venue.0, t.tables)).collect();
+            let request = season_request(season.year, self.plan.weekday, &slots, tables);
+            drafts.push(
+                fixtures::generate(&request)
+                    .map_err(|e| DemoError::Options(format!("fixtures: {e}")))?,
+            );
         }
+        let rounds = drafts.iter().map(|d| d.rounds.len()).max().unwrap_or(0);
         let mut out = Vec::new();
-        for (r, round) in schedule.iter().enumerate() {
-            for (d, &division) in season.divisions.iter().enumerate() {
-                for &(h, a) in round {
-                    let (home, away) = (by_slot[d][h], by_slot[d][a]);
+        for r in 0..rounds {
+            for (draft, &division) in drafts.iter().zip(&season.divisions) {
+                let Some(round) = draft.rounds.get(r) else {
+                    continue;
+                };
+                for pairing in &round.matches {
+                    let (home, away) = (index[&pairing.home], index[&pairing.away]);
                     let new = NewFixture {
                         season_id: season.id,
                         division_id: division,
-                        round: r as i64 + 1,
-                        starts_at: Some(dates[r]),
+                        round: i64::from(round.number),
+                        starts_at: Some(in_england(draft.starts_at(round))),
                         home_team_id: self.teams[home].id,
                         away_team_id: self.teams[away].id,
                         venue_id: Some(self.teams[home].venue),

@@ -741,18 +741,8 @@ fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
 }
 
-/// Games a side must win to take board `number` (1-based): the match
-/// format's, or 1 for a board the format does not list.
-fn games_to_win(format: &MatchFormat, number: i64) -> u32 {
-    usize::try_from(number - 1)
-        .ok()
-        .and_then(|i| format.boards.get(i))
-        .map_or(1, MatchFormat::games_to_win)
-}
-
-/// Each fixture's score from its board lines: a board goes to the side that
-/// won the games it needed (and more than the other side); a board not
-/// played out goes to neither.
+/// Each fixture's score from its board lines, each board to the side
+/// [`MatchFormat::board_winner`] gives it to.
 pub fn scores_from_boards(boards: &[BoardLine], format: &MatchFormat) -> HashMap<FixtureId, Score> {
     let mut out: HashMap<FixtureId, Score> = HashMap::new();
     for b in boards {
@@ -762,13 +752,13 @@ pub fn scores_from_boards(boards: &[BoardLine], format: &MatchFormat) -> HashMap
             pegs: [0, 0],
             status: Some(b.status),
         });
-        let need = games_to_win(format, b.board);
         let games = [count(b.home_games), count(b.away_games)];
-        for side in 0..2 {
-            if games[side] >= need && games[side] > games[1 - side] {
-                score.boards[side] += 1;
-            }
-            score.games[side] += games[side];
+        let number = usize::try_from(b.board).unwrap_or(0);
+        if let Some(side) = format.board_winner(number, games) {
+            score.boards[side] += 1;
+        }
+        for (total, won) in score.games.iter_mut().zip(games) {
+            *total += won;
         }
         score.pegs[0] += count(b.home_pegs);
         score.pegs[1] += count(b.away_pegs);
@@ -776,15 +766,12 @@ pub fn scores_from_boards(boards: &[BoardLine], format: &MatchFormat) -> HashMap
     out
 }
 
-/// The walkover score of LEAGUE.md: every board to the side that did not
-/// concede, with the games that win each; no pegs.
+/// The walkover score ([`MatchFormat::walkover`]); no pegs.
 pub fn walkover_score(format: &MatchFormat, conceded_by: Side) -> Score {
-    let boards = u32::try_from(format.boards.len()).unwrap_or(u32::MAX);
-    let games = format.boards.iter().map(MatchFormat::games_to_win).sum();
-    let (boards, games) = match conceded_by {
-        Side::Home => ([0, boards], [0, games]),
-        Side::Away => ([boards, 0], [games, 0]),
-    };
+    let (boards, games) = format.walkover(match conceded_by {
+        Side::Home => 0,
+        Side::Away => 1,
+    });
     Score {
         boards,
         games,

@@ -25,29 +25,8 @@ use super::{
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BoardKind {
-    /// One player a side.
-    Singles,
-    /// Two players a side.
-    Pairs,
-}
-
-text_enum!(BoardKind {
-    Singles = "singles",
-    Pairs = "pairs",
-});
-
-impl BoardKind {
-    /// Players each side fields on such a board.
-    pub fn players_a_side(self) -> usize {
-        match self {
-            BoardKind::Singles => 1,
-            BoardKind::Pairs => 2,
-        }
-    }
-}
+/// The match format's board kinds are the ones results store.
+pub use crate::league::match_format::BoardKind;
 
 /// Where a result stands (LEAGUE.md, "Entering a result").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -521,7 +500,7 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
             });
         }
         boards.push(BoardResult {
-            kind: b.kind.parse()?,
+            kind: b.kind.parse().map_err(DbError::Corrupt)?,
             home,
             away,
             games: board_games,

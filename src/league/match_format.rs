@@ -6,14 +6,35 @@ use serde_json::Value;
 
 use crate::rules::Format;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A board's kind: one player a side or two. Results store it by
+/// [`BoardKind::as_str`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoardKind {
     Singles,
     Pairs,
 }
 
+impl std::str::FromStr for BoardKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BoardKind, String> {
+        match s {
+            "singles" => Ok(BoardKind::Singles),
+            "pairs" => Ok(BoardKind::Pairs),
+            other => Err(format!("unknown board kind `{other}`")),
+        }
+    }
+}
+
+impl std::fmt::Display for BoardKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl BoardKind {
+    /// Players each side fields on such a board.
     pub fn players_a_side(self) -> usize {
         match self {
             BoardKind::Singles => 1,
@@ -69,10 +90,6 @@ pub struct MatchFormat {
     pub points: Points,
     pub walkover: Walkover,
     pub pairings: Pairings,
-    /// The other captain's confirmation approves a result, without waiting
-    /// for a secretary.
-    #[serde(default)]
-    pub approve_on_confirmation: bool,
 }
 
 /// Most boards a fixture may have: a long card, not a typo of 90.
@@ -107,7 +124,6 @@ impl MatchFormat {
             },
             walkover: Walkover::AllBoards,
             pairings: Pairings::Captains,
-            approve_on_confirmation: false,
         }
     }
 
@@ -150,6 +166,31 @@ impl MatchFormat {
     /// Games a side must win to take a board.
     pub fn games_to_win(board: &BoardSpec) -> u32 {
         board.best_of / 2 + 1
+    }
+
+    /// Which side (0 home, 1 away) takes board `number` (1-based) having
+    /// won `games`: the side that won the games the board needs, and more
+    /// than the other; neither for a board not played out. A board the
+    /// format does not list needs one game.
+    pub fn board_winner(&self, number: usize, games: [u32; 2]) -> Option<usize> {
+        let need = number
+            .checked_sub(1)
+            .and_then(|i| self.boards.get(i))
+            .map_or(1, MatchFormat::games_to_win);
+        (0..2).find(|&side| games[side] >= need && games[side] > games[1 - side])
+    }
+
+    /// The walkover score of LEAGUE.md when side `conceding` (0 home, 1
+    /// away) concedes: every board, with the games that win each, to the
+    /// other side; boards then games, home first.
+    pub fn walkover(&self, conceding: usize) -> ([u32; 2], [u32; 2]) {
+        let boards = u32::try_from(self.boards.len()).unwrap_or(u32::MAX);
+        let games = self.boards.iter().map(MatchFormat::games_to_win).sum();
+        if conceding == 0 {
+            ([0, boards], [0, games])
+        } else {
+            ([boards, 0], [games, 0])
+        }
     }
 
     /// League points for a match that ended `home` boards to `away`.
@@ -221,6 +262,18 @@ mod tests {
         assert_eq!(f.match_points(4, 5), (5, 7));
         assert_eq!(f.match_points(3, 6), (3, 8));
         assert_eq!(f.match_points(0, 0), (1, 1));
+    }
+
+    #[test]
+    fn boards_and_walkovers() {
+        let f = MatchFormat::default_for(Format::AllFives);
+        assert_eq!(f.board_winner(1, [2, 1]), Some(0));
+        assert_eq!(f.board_winner(2, [1, 2]), Some(1));
+        assert_eq!(f.board_winner(3, [1, 1]), None, "not played out");
+        assert_eq!(f.board_winner(4, [1, 0]), None, "best of 3 needs 2");
+        assert_eq!(f.board_winner(9, [1, 0]), Some(0), "unlisted: one game");
+        assert_eq!(f.walkover(0), ([0, 4], [0, 8]));
+        assert_eq!(f.walkover(1), ([4, 0], [8, 0]));
     }
 
     #[test]

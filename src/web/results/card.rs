@@ -10,8 +10,8 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::db::{
-    BoardKind, BoardResult, FixtureChange, FixtureStatus, GameOutcome, GameResult, MatchResult,
-    Player, PlayerId, ResultStatus,
+    BoardResult, FixtureChange, FixtureStatus, GameOutcome, GameResult, MatchResult, Player,
+    PlayerId, ResultStatus,
 };
 use crate::league::board::{BoardEntry, read_board};
 use crate::league::card::{game_text, seat_letter};
@@ -353,10 +353,6 @@ impl Card {
 
     /// The boards as a match result: the played boards, in order.
     fn result(&self) -> MatchResult {
-        let kind = |k: match_format::BoardKind| match k {
-            match_format::BoardKind::Singles => BoardKind::Singles,
-            match_format::BoardKind::Pairs => BoardKind::Pairs,
-        };
         MatchResult {
             boards: self
                 .boards
@@ -364,7 +360,7 @@ impl Card {
                 .zip(&self.format.boards)
                 .filter(|(b, _)| !b.empty)
                 .map(|(b, spec)| BoardResult {
-                    kind: kind(spec.kind),
+                    kind: spec.kind,
                     home: b.home.clone(),
                     away: b.away.clone(),
                     games: b
