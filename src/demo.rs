@@ -484,6 +484,7 @@ fn season_request(
         kick_off: chrono::NaiveTime::from_hms_opt(20, 0, 0).expect("8pm exists"),
         skip: christmas.iter_days().take(15).collect(),
         venue_tables,
+        booked: Vec::new(),
     }
 }
 

@@ -68,6 +68,19 @@ pub struct FixtureRequest {
     /// venue also hosts another division, give the tables left for this one.
     #[serde(default)]
     pub venue_tables: BTreeMap<i64, u32>,
+    /// Matches a venue already hosts on a night, from other divisions'
+    /// saved fixtures: they take its tables, and teams are placed to keep
+    /// off those nights where they can.
+    #[serde(default)]
+    pub booked: Vec<Booking>,
+}
+
+/// Home matches of other divisions at a venue on one date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Booking {
+    pub venue: i64,
+    pub date: NaiveDate,
+    pub matches: u32,
 }
 
 /// A generated season, not yet saved.
@@ -109,6 +122,9 @@ pub struct VenueClash {
     pub tables: u32,
     /// The teams at home there that night.
     pub home: Vec<i64>,
+    /// Matches of other divisions there that night.
+    #[serde(default)]
+    pub booked: u32,
 }
 
 /// Why a request cannot be turned into a season.
@@ -141,18 +157,18 @@ impl Draft {
 pub fn generate(req: &FixtureRequest) -> Result<Draft, FixtureError> {
     validate(req)?;
     let n = req.teams.len();
-    let venues = Venues::new(req);
 
     // Positions: 0..n are the teams' places; with an odd n, position n is
     // the phantom, the fixed point of the circle.
     let positions = n + n % 2;
     let leg = circle(positions);
     let season = legs(&leg, req.meetings as usize);
+    let dates = dates(req, season.len())?;
+    let venues = Venues::new(req, &dates);
     let team_at = place(&leg, &season, n, &venues);
 
     let plan = in_teams(&season, &team_at);
 
-    let dates = dates(req, plan.len())?;
     let rounds: Vec<Round> = plan
         .iter()
         .zip(dates)
@@ -215,10 +231,12 @@ struct Venues {
     /// For each team (by index in the request), its venue's index.
     of: Vec<Option<usize>>,
     tables: Vec<u32>,
+    /// For each venue and round, the tables other divisions take.
+    booked: Vec<Vec<u32>>,
 }
 
 impl Venues {
-    fn new(req: &FixtureRequest) -> Self {
+    fn new(req: &FixtureRequest, dates: &[NaiveDate]) -> Self {
         let mut index: BTreeMap<i64, usize> = BTreeMap::new();
         let mut tables = Vec::new();
         let of = req
@@ -233,7 +251,23 @@ impl Venues {
                 })
             })
             .collect();
-        Venues { of, tables }
+        let mut booked = vec![vec![0; dates.len()]; tables.len()];
+        for b in &req.booked {
+            let Some(&v) = index.get(&b.venue) else {
+                continue;
+            };
+            for (r, date) in dates.iter().enumerate() {
+                if *date == b.date {
+                    booked[v][r] += b.matches;
+                }
+            }
+        }
+        Venues { of, tables, booked }
+    }
+
+    /// Home matches of this division venue `v` can host in round `r`.
+    fn free(&self, v: usize, r: usize) -> u32 {
+        self.tables[v].saturating_sub(self.booked[v][r])
     }
 }
 
@@ -400,7 +434,7 @@ fn placed_cost(
                 .iter()
                 .filter(|&&p| sides[p][r] == Some(true))
                 .count() as u32;
-            home.saturating_sub(venues.tables[v])
+            home.saturating_sub(venues.free(v, r))
         })
         .sum()
 }
@@ -494,6 +528,10 @@ fn find_clashes(rounds: &[Round], req: &FixtureRequest) -> Vec<VenueClash> {
         .iter()
         .filter_map(|s| s.venue.map(|v| (s.team, v)))
         .collect();
+    let mut booked: BTreeMap<(i64, NaiveDate), u32> = BTreeMap::new();
+    for b in &req.booked {
+        *booked.entry((b.venue, b.date)).or_default() += b.matches;
+    }
     let mut clashes = Vec::new();
     for round in rounds {
         let mut home: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
@@ -504,13 +542,15 @@ fn find_clashes(rounds: &[Round], req: &FixtureRequest) -> Vec<VenueClash> {
         }
         for (venue, teams) in home {
             let tables = req.venue_tables.get(&venue).copied().unwrap_or(1);
-            if teams.len() > tables as usize {
+            let booked = booked.get(&(venue, round.date)).copied().unwrap_or(0);
+            if teams.len() as u64 + u64::from(booked) > u64::from(tables) {
                 clashes.push(VenueClash {
                     round: round.number,
                     date: round.date,
                     venue,
                     tables,
                     home: teams,
+                    booked,
                 });
             }
         }
@@ -520,8 +560,13 @@ fn find_clashes(rounds: &[Round], req: &FixtureRequest) -> Vec<VenueClash> {
 
 fn describe(c: &VenueClash) -> String {
     let teams: Vec<String> = c.home.iter().map(i64::to_string).collect();
+    let others = match c.booked {
+        0 => String::new(),
+        1 => " and 1 of another division".into(),
+        n => format!(" and {n} of other divisions"),
+    };
     format!(
-        "round {} ({}): venue {} has {} home matches (teams {}) but {} table{}",
+        "round {} ({}): venue {} has {} home matches (teams {}){others} but {} table{}",
         c.round,
         c.date,
         c.venue,
@@ -558,6 +603,7 @@ mod tests {
             kick_off: NaiveTime::from_hms_opt(19, 30, 0).unwrap(),
             skip: vec![date(2026, 12, 24), date(2026, 12, 31), date(2026, 12, 25)],
             venue_tables: BTreeMap::new(),
+            booked: Vec::new(),
         }
     }
 
@@ -683,6 +729,13 @@ mod tests {
                 }
             }
             for (v, count) in home {
+                let booked: u32 = req
+                    .booked
+                    .iter()
+                    .filter(|b| b.venue == v && b.date == round.date)
+                    .map(|b| b.matches)
+                    .sum();
+                let count = count + booked as usize;
                 if count > req.venue_tables.get(&v).copied().unwrap_or(1) as usize {
                     seen.push((round.number, v));
                 }
@@ -849,6 +902,92 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The home nights at venue `v` of a saved draft, as another division
+    /// sees them.
+    fn bookings(req: &FixtureRequest, draft: &Draft, v: i64) -> Vec<Booking> {
+        let at_v: BTreeSet<i64> = req
+            .teams
+            .iter()
+            .filter(|s| s.venue == Some(v))
+            .map(|s| s.team)
+            .collect();
+        draft
+            .rounds
+            .iter()
+            .filter(|r| r.matches.iter().any(|m| at_v.contains(&m.home)))
+            .map(|r| Booking {
+                venue: v,
+                date: r.date,
+                matches: 1,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn another_divisions_nights_at_a_shared_pub_are_kept_free() {
+        // Crown A plays in one division and Crown B in another; the Crown
+        // has one table. The second division, generated after the first is
+        // saved, keeps Crown B at home on the other nights.
+        for n in (2..=24).step_by(2) {
+            for meetings in 1..=3 {
+                let mut first = request(n, meetings);
+                first.teams[n / 2].venue = Some(7);
+                let saved = generate(&first).unwrap();
+                let mut second = request(n, meetings);
+                for slot in &mut second.teams {
+                    slot.team += 1;
+                }
+                second.teams[0].venue = Some(7);
+                second.booked = bookings(&first, &saved, 7);
+                let draft = generate(&second).unwrap();
+                check(&second, &draft).unwrap_or_else(|e| panic!("{n} teams: {e}"));
+                assert!(
+                    draft.clashes.is_empty(),
+                    "{n} teams, {meetings} meetings: {:?}",
+                    draft.warnings
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_venue_booked_every_night_clashes_with_a_warning() {
+        let mut req = request(4, 2);
+        req.teams[0].venue = Some(9);
+        let dates = generate(&req)
+            .unwrap()
+            .rounds
+            .iter()
+            .map(|r| r.date)
+            .collect::<Vec<_>>();
+        req.booked = dates
+            .iter()
+            .map(|&date| Booking {
+                venue: 9,
+                date,
+                matches: 1,
+            })
+            .collect();
+        let draft = generate(&req).unwrap();
+        check(&req, &draft).unwrap();
+        // Its team's three home matches all clash.
+        assert_eq!(draft.clashes.len(), 3, "{:?}", draft.warnings);
+        assert!(
+            draft
+                .clashes
+                .iter()
+                .all(|c| c.booked == 1 && c.home.len() == 1)
+        );
+        assert!(
+            draft.warnings[0].contains("and 1 of another division"),
+            "{}",
+            draft.warnings[0]
+        );
+        // With a second table, nothing does.
+        req.venue_tables.insert(9, 2);
+        assert!(generate(&req).unwrap().clashes.is_empty());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::db::{
     Division, DivisionId, FixtureChange, FixtureId, FixtureStatus, League, NewFixture, Season,
     TeamId, VenueId,
 };
-use crate::league::fixtures::{Draft, FixtureRequest, TeamSlot, generate};
+use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
 use crate::league::ical::{self, Event};
 use crate::league::match_format::{BoardKind, MatchFormat};
 use crate::league::time::{NoSuchTime, Zone};
@@ -219,15 +219,21 @@ fn fingerprint(plan: &Plan, entrants: &Entrants, zone: Zone) -> String {
         .iter()
         .map(|t| format!("{}@{}", t.0, t.2.map_or(0, |v| v.0)))
         .collect();
+    let booked: Vec<String> = entrants
+        .booked
+        .iter()
+        .map(|b| format!("{}@{}x{}", b.venue, b.date, b.matches))
+        .collect();
     format!(
-        "{}/{}/{}/{}/{}/{}/{}",
+        "{}/{}/{}/{}/{}/{}/{}/{}",
         plan.meetings,
         plan.start,
         weekday_name(plan.weekday),
         plan.kick_off.format("%H:%M"),
         zone,
         skip.join(","),
-        teams.join(",")
+        teams.join(","),
+        booked.join(",")
     )
 }
 
@@ -305,6 +311,8 @@ struct Entrants {
     /// Team id, name, home venue.
     teams: Vec<(TeamId, String, Option<VenueId>)>,
     venues: BTreeMap<VenueId, (String, i64)>,
+    /// Other divisions' home matches at this division's venues, by night.
+    booked: Vec<Booking>,
 }
 
 impl Entrants {
@@ -339,7 +347,30 @@ impl Entrants {
                 .iter()
                 .map(|(id, (_, tables))| (id.0, (*tables).clamp(0, u32::MAX as i64) as u32))
                 .collect(),
+            booked: self.booked.clone(),
         }
+    }
+
+    /// A venue clash in words, with names.
+    fn clash(&self, c: &VenueClash) -> String {
+        let venue = self
+            .venues
+            .get(&VenueId(c.venue))
+            .map_or_else(|| format!("venue {}", c.venue), |v| v.0.clone());
+        let teams: Vec<String> = c.home.iter().map(|t| self.name(*t)).collect();
+        let others = match c.booked {
+            0 => String::new(),
+            1 => ", and a match of another division,".into(),
+            n => format!(", and {n} matches of other divisions,"),
+        };
+        format!(
+            "Round {} ({}): {venue} has {} at home{others} but {} table{}.",
+            c.round,
+            c.date.format("%a %-d %b %Y"),
+            teams.join(" and "),
+            c.tables,
+            if c.tables == 1 { "" } else { "s" },
+        )
     }
 
     fn view(&self, draft: &Draft) -> DraftView {
@@ -372,7 +403,7 @@ impl Entrants {
         DraftView {
             matches: rounds.iter().map(|r| r.matches.len()).sum(),
             rounds,
-            warnings: draft.warnings.clone(),
+            warnings: draft.clashes.iter().map(|c| self.clash(c)).collect(),
         }
     }
 
@@ -422,6 +453,35 @@ struct Scheduling {
     saved: Vec<SavedLine>,
 }
 
+/// Home matches of other divisions at `venues`, counted by venue and local
+/// date (a void fixture takes no table).
+fn bookings(
+    zone: Zone,
+    lines: &[FixtureLine],
+    division: DivisionId,
+    venues: &BTreeSet<VenueId>,
+) -> Vec<Booking> {
+    let mut nights: BTreeMap<(i64, NaiveDate), u32> = BTreeMap::new();
+    for f in lines {
+        if f.division_id == division || f.status == FixtureStatus::Void {
+            continue;
+        }
+        if let (Some(v), Some(at)) = (f.venue_id, f.starts_at)
+            && venues.contains(&v)
+        {
+            *nights.entry((v.0, zone.local(at).date())).or_default() += 1;
+        }
+    }
+    nights
+        .into_iter()
+        .map(|((venue, date), matches)| Booking {
+            venue,
+            date,
+            matches,
+        })
+        .collect()
+}
+
 async fn scheduling(state: &AppState, league: &League, division: DivisionId) -> Result<Scheduling> {
     let db = state.db();
     let division = db.division(league.id, division).await?;
@@ -433,7 +493,7 @@ async fn scheduling(state: &AppState, league: &League, division: DivisionId) -> 
         .filter(|e| e.division_id == division.id)
         .map(|e| e.team_id)
         .collect();
-    let teams = db
+    let teams: Vec<(TeamId, String, Option<VenueId>)> = db
         .teams(league.id)
         .await?
         .into_iter()
@@ -446,16 +506,26 @@ async fn scheduling(state: &AppState, league: &League, division: DivisionId) -> 
         .into_iter()
         .map(|v| (v.id, (v.name, v.tables)))
         .collect();
-    let saved = db
-        .fixture_lines(league.id, &FixtureScope::Division(division.id))
-        .await?
+    // One query for the season: this division's saved fixtures, and the
+    // nights other divisions already use its teams' venues.
+    let lines = db
+        .fixture_lines(league.id, &FixtureScope::Season(season.id))
+        .await?;
+    let saved = lines
         .iter()
+        .filter(|f| f.division_id == division.id)
         .map(|f| SavedLine::new(league.time_zone, f))
         .collect();
+    let ours: BTreeSet<VenueId> = teams.iter().filter_map(|t| t.2).collect();
+    let booked = bookings(league.time_zone, &lines, division.id, &ours);
     Ok(Scheduling {
         season,
         division,
-        entrants: Entrants { teams, venues },
+        entrants: Entrants {
+            teams,
+            venues,
+            booked,
+        },
         saved,
     })
 }

@@ -15,6 +15,7 @@ use crate::support::{League as Setup, league, on_both};
 on_both!(
     preview_saves_nothing_and_save_writes_the_season,
     a_second_save_is_refused_with_a_message,
+    a_pub_shared_across_divisions_is_never_double_booked,
     only_the_league_secretary_may_generate_or_postpone,
     postponing_moves_one_fixture_and_no_other,
     calendars_parse_back_with_every_dated_fixture,
@@ -230,6 +231,124 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
     // The page now lists the saved fixtures.
     let page = w.sec.get(&schedule_path(&w)).await;
     assert!(page.has("20 fixtures are saved"), "{}", page.body);
+}
+
+/// A division of four: the first team at `venue`, the others without one.
+async fn division_of_four(
+    db: &Db,
+    w: &World,
+    name: &str,
+    position: i64,
+    teams: [&str; 4],
+    venue: VenueId,
+) -> DivisionId {
+    let division = db
+        .create_division(w.l.league, w.l.season, name, position)
+        .await
+        .unwrap()
+        .id;
+    for (i, team) in teams.into_iter().enumerate() {
+        let at = (i == 0).then_some(venue);
+        let team = db.create_team(w.l.league, team, at).await.unwrap().id;
+        db.enter_team(w.l.league, w.l.season, division, team)
+            .await
+            .unwrap();
+    }
+    division
+}
+
+/// Previews a division's season with `FIELDS`, then saves what it showed;
+/// returns the preview.
+async fn preview_and_save(w: &mut World, division: DivisionId) -> super::client::Page {
+    let path = format!("/leagues/sched/schedule/{division}");
+    let mut fields = FIELDS.to_vec();
+    fields.push(("action", "preview"));
+    let preview = w.sec.submit(&path, &path, &fields).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let shown = previewed(&preview);
+    let token = preview.csrf();
+    fields.pop();
+    fields.extend([
+        ("action", "save"),
+        ("previewed", shown.as_str()),
+        ("csrf", token.as_str()),
+    ]);
+    let saved = w.sec.post(&path, &fields).await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    preview
+}
+
+async fn a_pub_shared_across_divisions_is_never_double_booked(db: Db) {
+    let mut w = world(&db).await;
+    let crown = db
+        .create_venue(
+            w.l.league,
+            &NewVenue {
+                name: "The Crown".into(),
+                address: "3 Market Square".into(),
+                tables: 1,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let third = division_of_four(
+        &db,
+        &w,
+        "Third",
+        2,
+        ["Crown A", "Fox", "Hare", "Owl"],
+        crown,
+    )
+    .await;
+    let fourth = division_of_four(
+        &db,
+        &w,
+        "Fourth",
+        3,
+        ["Crown B", "Stag", "Swan", "Wren"],
+        crown,
+    )
+    .await;
+    preview_and_save(&mut w, third).await;
+    // The second division knows the Crown's nights from the first.
+    let preview = preview_and_save(&mut w, fourth).await;
+    assert!(
+        preview.has("No venue has more home matches on a night than it has tables."),
+        "{}",
+        preview.body
+    );
+    let mut nights: BTreeMap<String, u32> = BTreeMap::new();
+    for division in [third, fourth] {
+        for f in db.division_fixtures(w.l.league, division).await.unwrap() {
+            if f.venue_id == Some(crown) {
+                *nights.entry(f.starts_at.unwrap().to_string()).or_default() += 1;
+            }
+        }
+    }
+    // Crown A and Crown B are at home three times each, never together.
+    assert_eq!(nights.len(), 6, "{nights:?}");
+    assert!(nights.values().all(|n| *n == 1), "{nights:?}");
+
+    // A third Crown team finds every night taken: the clashes are named.
+    let fifth = division_of_four(
+        &db,
+        &w,
+        "Fifth",
+        4,
+        ["Crown C", "Lamb", "Mole", "Vole"],
+        crown,
+    )
+    .await;
+    let path = format!("/leagues/sched/schedule/{fifth}");
+    let mut fields = FIELDS.to_vec();
+    fields.push(("action", "preview"));
+    let preview = w.sec.submit(&path, &path, &fields).await;
+    assert!(
+        preview.has("The Crown has Crown C at home, and a match of another division, but 1 table."),
+        "{}",
+        preview.body
+    );
 }
 
 async fn a_second_save_is_refused_with_a_message(db: Db) {
