@@ -14,6 +14,7 @@ use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
+use crate::web::public::address_clash;
 
 use super::form::{self, Errors};
 use super::{PREFIX, at, missing};
@@ -136,6 +137,10 @@ async fn create(
     let mut errors = Errors::default();
     let (name, position) = input.check(&mut errors);
     if errors.is_empty() {
+        let divisions = db.divisions(sec.league.id, season.id).await?;
+        refuse_address(&mut errors, &name, &divisions, None);
+    }
+    if errors.is_empty() {
         match db
             .create_division(sec.league.id, season.id, &name, position)
             .await
@@ -150,6 +155,25 @@ async fn create(
         }
     }
     list_page(&state, sec, season, Some(input), errors).await
+}
+
+/// Refuses a name whose page address another division of the season has
+/// (`editing` is left out; the same name is [`DUPLICATE`], said by the
+/// database).
+fn refuse_address(
+    errors: &mut Errors,
+    name: &str,
+    divisions: &[Division],
+    editing: Option<DivisionId>,
+) {
+    let others: Vec<&str> = divisions
+        .iter()
+        .filter(|d| Some(d.id) != editing && d.name != name)
+        .map(|d| d.name.as_str())
+        .collect();
+    if let Some(why) = address_clash(name, &others, &[]) {
+        errors.add("name", why);
+    }
 }
 
 /// The season and its division named by the address; a division of
@@ -201,6 +225,10 @@ async fn update(
     let (season, division) = season_division(&state, &sec.league, season, division).await?;
     let mut errors = Errors::default();
     let (name, position) = input.check(&mut errors);
+    if errors.is_empty() {
+        let divisions = state.db().divisions(sec.league.id, season.id).await?;
+        refuse_address(&mut errors, &name, &divisions, Some(division.id));
+    }
     if errors.is_empty() {
         match state
             .db()

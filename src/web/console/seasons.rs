@@ -29,6 +29,7 @@ use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::{Ctx, html};
+use crate::web::public::{TAKEN_SEGMENTS, address_clash};
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};
@@ -718,6 +719,20 @@ async fn new_form(sec: Secretary, Query(q): Query<FormatQuery>) -> Result<Respon
     Ok(form::page(&page, &page.errors))
 }
 
+/// Refuses a name whose page address another season, or another page of
+/// the league, has (a name that is the same is [`DUPLICATE`], said by the
+/// database); says whether it did.
+fn refuse_address(errors: &mut Errors, name: &str, others: &[&str]) -> bool {
+    let others: Vec<&str> = others.iter().copied().filter(|o| *o != name).collect();
+    match address_clash(name, &others, &TAKEN_SEGMENTS) {
+        Some(why) => {
+            errors.add("name", why);
+            true
+        }
+        None => false,
+    }
+}
+
 /// The form again for the format just picked, its defaults filled in (the
 /// settings typed are kept when they can be read).
 fn switch(page: &mut SeasonPage, format: Format) {
@@ -750,7 +765,13 @@ async fn create(
         switch(&mut page, format);
         return Ok(html(&page));
     }
-    if let Some(rules) = page.form.check(&mut page.errors) {
+    let check = page.form.check(&mut page.errors);
+    if let Some(rules) = &check {
+        let seasons = state.db().seasons(page.league.id).await?;
+        let names: Vec<&str> = seasons.iter().map(|s| s.name.as_str()).collect();
+        refuse_address(&mut page.errors, &rules.name, &names);
+    }
+    if let Some(rules) = check.filter(|_| page.errors.is_empty()) {
         let new = NewSeason {
             name: rules.name,
             format: rules.ruleset.format,
@@ -822,13 +843,17 @@ async fn update(
     };
     // Nothing written unless all of it can be: the name first, against the
     // league's other seasons...
-    let taken = db
-        .seasons(league)
-        .await?
-        .iter()
-        .any(|s| s.id != id && s.name == rules.name);
-    if taken {
+    let seasons = db.seasons(league).await?;
+    if seasons.iter().any(|s| s.id != id && s.name == rules.name) {
         page.errors.add("name", DUPLICATE);
+        return Ok(form::page(&page, &page.errors));
+    }
+    let others: Vec<&str> = seasons
+        .iter()
+        .filter(|s| s.id != id)
+        .map(|s| s.name.as_str())
+        .collect();
+    if refuse_address(&mut page.errors, &rules.name, &others) {
         return Ok(form::page(&page, &page.errors));
     }
     // ...then the rules, which the database refuses once there are results...

@@ -58,6 +58,46 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------------------
 // Addresses
 
+/// The first segments after `/leagues/{league}/` that other pages use: a
+/// season whose name gave one of them would have no page of its own.
+pub const TAKEN_SEGMENTS: [&str; 13] = [
+    "calendar",
+    "console",
+    "fines",
+    "fixtures",
+    "live",
+    "matches",
+    "penalties",
+    "players",
+    "players-table",
+    "print",
+    "schedule",
+    "seasons",
+    "teams",
+];
+
+/// Why a page named `name` could not have an address of its own among
+/// `siblings` (the others named in the same place, itself left out) and
+/// the `taken` segments: none at all, another page's, or a sibling's.
+pub fn address_clash(name: &str, siblings: &[&str], taken: &[&str]) -> Option<String> {
+    let address = slug(name);
+    if address == "-" {
+        return Some(
+            "Give a name with a letter or digit: the page's address is made of them.".into(),
+        );
+    }
+    if taken.contains(&address.as_str()) {
+        return Some(format!(
+            "The address …/{address} belongs to another page of the league: add to the name, e.g. a year."
+        ));
+    }
+    siblings.iter().find(|s| slug(s) == address).map(|other| {
+        format!(
+            "{other} already has the address …/{address}: choose a name that differs in more than capitals or punctuation."
+        )
+    })
+}
+
 /// A name made URL-safe: lowercase, each run of anything but letters and
 /// digits one `-`, none at either end (`2026/27` -> `2026-27`).
 pub fn slug(name: &str) -> String {
@@ -431,6 +471,25 @@ mod tests {
         assert_eq!(slug("Café Ωmega"), "café-ωmega");
         assert_eq!(slug("<script>"), "script");
         assert_eq!(slug("!!"), "-");
+    }
+
+    #[test]
+    fn addresses_that_cannot_be_had() {
+        assert!(address_clash("2026/27", &["2025/26"], &TAKEN_SEGMENTS).is_none());
+        assert!(
+            address_clash("Live", &[], &TAKEN_SEGMENTS)
+                .unwrap()
+                .contains("…/live")
+        );
+        assert!(address_clash("Players Table", &[], &TAKEN_SEGMENTS).is_some());
+        assert!(address_clash("Players Table 2026", &[], &TAKEN_SEGMENTS).is_none());
+        assert!(
+            address_clash("!!!", &[], &[])
+                .unwrap()
+                .contains("letter or digit")
+        );
+        let same = address_clash("2026-27", &["2026/27"], &[]).unwrap();
+        assert!(same.starts_with("2026/27 already has"), "{same}");
     }
 
     #[test]

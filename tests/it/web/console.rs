@@ -18,6 +18,7 @@ on_both!(
     season_rules_are_fixed_once_there_are_results,
     season_settings_change_with_results_and_the_pages_follow,
     divisions_are_created_and_edited,
+    names_without_an_address_of_their_own_are_refused,
     venues_are_created_and_edited,
     teams_are_created_edited_and_entered,
     players_are_created_renamed_and_registered,
@@ -698,6 +699,61 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
         .get(&format!("/leagues/home/players-table/{}?min=4", l.season))
         .await;
     assert!(players.has("this view uses 4"), "{}", players.body);
+}
+
+async fn names_without_an_address_of_their_own_are_refused(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let new = console(&l, "/seasons/new");
+    let seasons = db.seasons(l.league).await.unwrap();
+    for (name, says) in [
+        ("Live", "belongs to another page"),
+        ("Players-Table", "belongs to another page"),
+        ("2026-27", "2026/27 already has the address …/2026-27"),
+        ("//", "letter or digit"),
+    ] {
+        let page = sec
+            .submit(&new, &new, &season_fields(name, "fives-and-threes"))
+            .await;
+        refused(&page);
+        assert!(
+            error_beside(&page, "name").contains(says),
+            "{name}: {}",
+            error_beside(&page, "name")
+        );
+    }
+    assert_eq!(db.seasons(l.league).await.unwrap(), seasons);
+    // A season renamed onto another's address is refused too.
+    let page = sec
+        .submit(&new, &new, &season_fields("2027/28", "fives-and-threes"))
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let later = db.seasons(l.league).await.unwrap()[0].clone();
+    let edit = console(&l, &format!("/seasons/{}", later.id));
+    let page = sec
+        .submit(&edit, &edit, &season_fields("2026 27", "fives-and-threes"))
+        .await;
+    refused(&page);
+    assert!(error_beside(&page, "name").contains("already has the address"));
+    assert_eq!(db.season(l.league, later.id).await.unwrap().name, "2027/28");
+
+    // Divisions of a season: the same.
+    let list = console(&l, &format!("/seasons/{}/divisions", l.season));
+    for (name, says) in [
+        ("PREMIER!", "Premier already has the address …/premier"),
+        ("--", "letter or digit"),
+    ] {
+        let page = sec
+            .submit(&list, &list, &[("name", name), ("position", "1")])
+            .await;
+        refused(&page);
+        assert!(error_beside(&page, "name").contains(says), "{name}");
+    }
+    assert_eq!(db.divisions(l.league, l.season).await.unwrap().len(), 1);
+    // A division may be called Live: its address is under its season's.
+    let page = sec
+        .submit(&list, &list, &[("name", "Live"), ("position", "1")])
+        .await;
+    redirected(&page, &list);
 }
 
 async fn divisions_are_created_and_edited(db: Db) {
