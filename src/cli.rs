@@ -45,6 +45,11 @@ pub struct ServeArgs {
     /// Mark cookies Secure: set this when users reach the app over https.
     #[arg(long, env = "BONEYARD_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// Requests come through a proxy or load balancer that appends the
+    /// client's address to X-Forwarded-For (the sign-in throttle counts by
+    /// it). Never set this when clients reach the app directly.
+    #[arg(long, env = "BONEYARD_BEHIND_PROXY")]
+    pub behind_proxy: bool,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -131,6 +136,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 .unwrap_or_else(|| DEFAULT_LISTEN.parse().expect("a valid address")),
             demo: false,
             secure_cookies: std::env::var("BONEYARD_SECURE_COOKIES").is_ok_and(|v| v == "true"),
+            behind_proxy: std::env::var("BONEYARD_BEHIND_PROXY").is_ok_and(|v| v == "true"),
         })
     });
     match command {
@@ -214,6 +220,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     }
     let settings = crate::web::Settings {
         secure_cookies: args.secure_cookies,
+        behind_proxy: args.behind_proxy,
     };
     crate::web::serve(db, args.listen, settings)
         .await

@@ -37,6 +37,7 @@ pub mod seasons;
 pub mod sessions;
 pub mod stats;
 pub mod teams;
+pub mod throttle;
 pub mod users;
 pub mod venues;
 

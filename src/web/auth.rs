@@ -2,18 +2,18 @@
 //! throttle, and typed extractors so a handler cannot forget a check.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
+use chrono::{DateTime, TimeDelta, Utc};
 use tower_sessions::Session;
 
-use crate::db::{League, Role, RoleKind, UserId};
+use crate::db::{Db, League, Result as DbResult, Role, RoleKind, UserId};
 
 use super::AppState;
 use super::csrf::{self, session_error};
@@ -64,47 +64,98 @@ pub fn decoy_hash() -> String {
 }
 
 /// Failed sign-ins allowed per account, and per address, in one window.
-const ACCOUNT_FAILURES: u32 = 5;
-const ADDRESS_FAILURES: u32 = 20;
+const ACCOUNT_FAILURES: i64 = 5;
+const ADDRESS_FAILURES: i64 = 20;
 const WINDOW: Duration = Duration::from_secs(15 * 60);
 
-/// Counts failed sign-ins per account and per address. Kept in memory: each
-/// app server throttles what it sees.
-#[derive(Default)]
-pub struct Throttle {
-    failures: Mutex<HashMap<String, (u32, Instant)>>,
+/// Counts failed sign-ins per account and per address, in the database:
+/// every app server sharing it throttles the same counts.
+pub struct Throttle<'a> {
+    pub db: &'a Db,
 }
 
-impl Throttle {
+impl Throttle<'_> {
+    fn window_start(now: DateTime<Utc>) -> DateTime<Utc> {
+        now - TimeDelta::from_std(WINDOW).expect("a quarter of an hour fits")
+    }
+
     /// `Some(wait)` when either key has failed too often lately.
-    pub fn blocked(&self, account: &str, address: &str) -> Option<Duration> {
-        let map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        [
-            (account_key(account), ACCOUNT_FAILURES),
-            (address_key(address), ADDRESS_FAILURES),
-        ]
-        .into_iter()
-        .filter_map(|(key, limit)| {
-            let &(count, since) = map.get(&key)?;
-            let left = WINDOW.checked_sub(now.duration_since(since))?;
-            (count >= limit).then_some(left)
-        })
-        .max()
+    pub async fn blocked(&self, account: &str, address: &str) -> DbResult<Option<Duration>> {
+        let now = Utc::now();
+        let (account, address) = (account_key(account), address_key(address));
+        let counts = self
+            .db
+            .sign_in_failures(&account, &address, Self::window_start(now))
+            .await?;
+        Ok(counts
+            .iter()
+            .filter(|c| {
+                let limit = if c.key == account {
+                    ACCOUNT_FAILURES
+                } else {
+                    ADDRESS_FAILURES
+                };
+                c.failures >= limit
+            })
+            .filter_map(|c| {
+                (c.first_at + TimeDelta::from_std(WINDOW).ok()? - now)
+                    .to_std()
+                    .ok()
+            })
+            .max())
     }
 
-    pub fn failed(&self, account: &str, address: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        map.retain(|_, (_, since)| now.duration_since(*since) < WINDOW);
-        for key in [account_key(account), address_key(address)] {
-            map.entry(key).or_insert((0, now)).0 += 1;
+    pub async fn failed(&self, account: &str, address: &str) -> DbResult<()> {
+        let now = Utc::now();
+        let keys = [account_key(account), address_key(address)];
+        self.db
+            .record_sign_in_failure(&[&keys[0], &keys[1]], now, Self::window_start(now))
+            .await
+    }
+
+    pub async fn succeeded(&self, account: &str) -> DbResult<()> {
+        self.db.clear_sign_in_failures(&account_key(account)).await
+    }
+}
+
+#[cfg(test)]
+mod client_addr_tests {
+    use axum::http::Request;
+
+    use super::*;
+
+    async fn addr(proxy: bool, forwarded: &[&str]) -> String {
+        let mut req = Request::get("/sign-in");
+        for f in forwarded {
+            req = req.header("x-forwarded-for", *f);
         }
+        let (mut parts, ()) = req.body(()).unwrap().into_parts();
+        parts
+            .extensions
+            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 1], 5000))));
+        if proxy {
+            parts.extensions.insert(BehindProxy);
+        }
+        let Ok(ClientAddr(a)) = ClientAddr::from_request_parts(&mut parts, &()).await;
+        a
     }
 
-    pub fn succeeded(&self, account: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        map.remove(&account_key(account));
+    #[tokio::test]
+    async fn the_address_is_the_proxys_last_entry_only_behind_a_proxy() {
+        // Directly reached: a forged header changes nothing.
+        assert_eq!(addr(false, &["203.0.113.9"]).await, "10.0.0.1");
+        // Behind a proxy: the entry it appended, not the client's own.
+        assert_eq!(
+            addr(true, &["198.51.100.1, 203.0.113.9"]).await,
+            "203.0.113.9"
+        );
+        assert_eq!(
+            addr(true, &["198.51.100.1", "203.0.113.7"]).await,
+            "203.0.113.7"
+        );
+        // No usable header: the peer.
+        assert_eq!(addr(true, &[]).await, "10.0.0.1");
+        assert_eq!(addr(true, &["not an address"]).await, "10.0.0.1");
     }
 }
 
@@ -116,19 +167,38 @@ fn address_key(address: &str) -> String {
     format!("address:{address}")
 }
 
-/// The client's address, for the throttle; "local" when the request did not
-/// come over a socket (tests).
+/// Put in the requests' extensions when the app runs behind a proxy that
+/// appends the client's address to `X-Forwarded-For`.
+#[derive(Debug, Clone, Copy)]
+pub struct BehindProxy;
+
+/// The client's address, for the throttle: the socket's peer, or behind a
+/// proxy the last `X-Forwarded-For` entry (the one the proxy added; earlier
+/// ones are the client's to forge); "local" when the request did not come
+/// over a socket (tests).
 pub struct ClientAddr(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientAddr(
+        let forwarded = parts
+            .extensions
+            .get::<BehindProxy>()
+            .and_then(|_| parts.headers.get_all("x-forwarded-for").iter().next_back())
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|ip| ip.trim().parse::<IpAddr>().ok());
+        let peer = || {
             parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
-                .map_or_else(|| "local".to_owned(), |c| c.0.ip().to_string()),
+                .map(|c| c.0.ip())
+        };
+        Ok(ClientAddr(
+            forwarded
+                .or_else(peer)
+                .map_or_else(|| "local".to_owned(), |ip| ip.to_string()),
         ))
     }
 }

@@ -42,7 +42,6 @@ pub struct AppState {
 
 struct Inner {
     db: Db,
-    throttle: auth::Throttle,
     /// A hash checked against when a username is unknown, so that refusing
     /// it takes as long as refusing a wrong password.
     decoy_hash: String,
@@ -53,7 +52,6 @@ impl AppState {
         AppState {
             inner: Arc::new(Inner {
                 db,
-                throttle: auth::Throttle::default(),
                 decoy_hash: auth::decoy_hash(),
             }),
         }
@@ -68,6 +66,10 @@ impl AppState {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings {
     pub secure_cookies: bool,
+    /// Requests come through a proxy (a load balancer) that appends the
+    /// client's address to `X-Forwarded-For`: the sign-in throttle counts
+    /// by that address, not the proxy's.
+    pub behind_proxy: bool,
 }
 
 /// Largest request body accepted: a whole match's game records fit easily.
@@ -116,7 +118,11 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .layer(always(header::X_FRAME_OPTIONS, "DENY"))
         .layer(always(header::REFERRER_POLICY, "same-origin"))
         .layer(TraceLayer::new_for_http());
-    Ok(app)
+    Ok(if settings.behind_proxy {
+        app.layer(axum::Extension(auth::BehindProxy))
+    } else {
+        app
+    })
 }
 
 /// A header every response carries unless its handler set its own.

@@ -13,6 +13,7 @@ on_both!(
     sign_in_renews_the_session_and_sign_out_ends_it,
     forms_without_the_token_are_refused,
     failed_sign_ins_are_throttled,
+    app_servers_sharing_a_database_share_the_throttle,
     unknown_addresses_get_the_404_page_and_headers,
     a_nul_byte_anywhere_is_no_server_error,
 );
@@ -197,6 +198,74 @@ async fn failed_sign_ins_are_throttled(db: Db) {
     assert_eq!(blocked.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(blocked.has("Too many failed attempts"));
     assert!(!c.get("/").await.has("Sign out"));
+}
+
+/// One failed sign-in as `username` on `server`.
+async fn fail(server: &mut Client, username: &str) -> StatusCode {
+    let page = server.get("/sign-in").await;
+    server
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &page.csrf()),
+                ("username", username),
+                ("password", "not the password"),
+            ],
+        )
+        .await
+        .status
+}
+
+async fn app_servers_sharing_a_database_share_the_throttle(db: Db) {
+    admin(&db).await;
+    // Three app servers on one database, as behind a load balancer.
+    let mut servers = [
+        Client::new(&db).await,
+        Client::new(&db).await,
+        Client::new(&db).await,
+    ];
+    let mut failed = 0;
+    for i in [0, 1, 0, 1] {
+        let status = fail(&mut servers[i], "admin").await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        failed += 1;
+    }
+    // A success on one forgets the account's failures on all.
+    let c = &mut servers[2];
+    let page = c.get("/sign-in").await;
+    let fields = [
+        ("csrf", page.csrf()),
+        ("username", "ADMIN ".to_owned()),
+        ("password", ADMIN_PASSWORD.to_owned()),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let signed_in = c.post("/sign-in", &fields).await;
+    assert_eq!(
+        signed_in.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        signed_in.body
+    );
+    // The rest from a browser not signed in, on the same server.
+    servers[2] = servers[2].stranger();
+    for i in [0, 1, 2, 0, 1] {
+        let status = fail(&mut servers[i], "admin").await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        failed += 1;
+    }
+    // The fifth failure since, counted across servers, blocks the account
+    // on a server that saw only one of them.
+    let mut d = servers[2].stranger();
+    assert_eq!(fail(&mut d, "admin").await, StatusCode::TOO_MANY_REQUESTS);
+    // Other accounts are blocked once the address has failed 20 times
+    // (every request here comes from the same, local, address).
+    while failed < 20 {
+        let status = fail(&mut servers[failed % 3], &format!("nobody{failed}")).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        failed += 1;
+    }
+    let status = fail(&mut servers[0], "somebody").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
 
 async fn unknown_addresses_get_the_404_page_and_headers(db: Db) {

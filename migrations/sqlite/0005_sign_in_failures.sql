@@ -1,0 +1,7 @@
+-- Failed sign-ins per account and per address, kept in the database so
+-- that every app server sharing it throttles the same counts.
+CREATE TABLE sign_in_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL CHECK (failures >= 1),
+    first_at TEXT NOT NULL
+) STRICT;
