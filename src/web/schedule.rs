@@ -666,6 +666,8 @@ struct PostponeForm {
     date: String,
     time: String,
     status: String,
+    /// `yes`: keep the date although the venue is full that night.
+    clash_ok: String,
 }
 
 #[derive(Template)]
@@ -680,6 +682,9 @@ struct PostponePage {
     form: PostponeForm,
     statuses: Vec<Choice>,
     errors: Errors,
+    /// The venue is full on the date asked: the form offers to move it
+    /// anyway.
+    clash: bool,
 }
 
 fn postpone_page(
@@ -703,8 +708,38 @@ fn postpone_page(
             form.status.trim(),
         ),
         form,
+        clash: errors.get("clash_ok").is_some(),
         errors,
     }
+}
+
+/// What else the fixture's venue hosts on the local date of `at`, when
+/// that leaves no table for it: the other fixtures' names, and the tables.
+async fn venue_full(
+    state: &AppState,
+    league: &League,
+    line: &FixtureLine,
+    at: DateTime<Utc>,
+) -> Result<Option<(Vec<String>, i64)>> {
+    let Some(venue) = line.venue_id else {
+        return Ok(None);
+    };
+    let db = state.db();
+    let tables = db.venue(league.id, venue).await?.tables;
+    let day = league.time_zone.local(at).date();
+    let others: Vec<String> = db
+        .fixture_lines(league.id, &FixtureScope::Season(line.season_id))
+        .await?
+        .iter()
+        .filter(|f| f.id != line.id && f.venue_id == Some(venue))
+        .filter(|f| f.status != FixtureStatus::Void)
+        .filter(|f| {
+            f.starts_at
+                .is_some_and(|t| league.time_zone.local(t).date() == day)
+        })
+        .map(|f| format!("{} v {}", f.home_name, f.away_name))
+        .collect();
+    Ok((others.len() as i64 >= tables).then_some((others, tables)))
 }
 
 async fn fixture_line(state: &AppState, league: &League, id: FixtureId) -> Result<FixtureLine> {
@@ -741,6 +776,7 @@ async fn postpone_form(
             .starts_at
             .map_or_else(|| "19:30".into(), |t| dates::clock(zone, t)),
         status: line.status.as_str().into(),
+        clash_ok: String::new(),
     };
     let mut errors = Errors::default();
     if !movable(&line) {
@@ -806,6 +842,24 @@ async fn postpone(
                 }
             })
     };
+    // A venue full that night is said, and kept only when asked again.
+    let day = |t: DateTime<Utc>| sec.league.time_zone.local(t).date();
+    if let (true, Some(at)) = (errors.is_empty(), starts_at)
+        && input.clash_ok != "yes"
+        && line.starts_at.map(day) != Some(day(at))
+        && let Some((others, tables)) = venue_full(&state, &sec.league, &line, at).await?
+    {
+        errors.add(
+            "clash_ok",
+            format!(
+                "{} already has {} that night and {tables} table{}. Tick this and save again \
+                 to keep the date anyway.",
+                line.venue_name.as_deref().unwrap_or("The venue"),
+                others.join(" and "),
+                if tables == 1 { "" } else { "s" },
+            ),
+        );
+    }
     if let (true, Some(status)) = (errors.is_empty(), status) {
         let current = db.fixture(sec.league.id, fixture).await?;
         let change = FixtureChange {

@@ -18,6 +18,7 @@ on_both!(
     a_pub_shared_across_divisions_is_never_double_booked,
     only_the_league_secretary_may_generate_or_postpone,
     postponing_moves_one_fixture_and_no_other,
+    postponing_onto_a_full_night_asks_first,
     calendars_parse_back_with_every_dated_fixture,
     printouts_show_the_boards_and_the_draw,
 );
@@ -484,6 +485,46 @@ async fn only_the_league_secretary_may_generate_or_postpone(db: Db) {
     assert_eq!(f.status, FixtureStatus::Scheduled);
     // The secretary of this league may.
     assert_eq!(w.sec.get(&path).await.status, StatusCode::OK);
+}
+
+async fn postponing_onto_a_full_night_asks_first(db: Db) {
+    let mut w = world(&db).await;
+    assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
+    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    // Two nights the one-table Bell hosts a match.
+    let bell = db.team(w.l.league, w.teams[1]).await.unwrap().venue_id;
+    let at_bell: Vec<&Fixture> = fixtures.iter().filter(|f| f.venue_id == bell).collect();
+    let (moved, taken) = (at_bell[0], at_bell[1]);
+    assert_ne!(moved.starts_at, taken.starts_at);
+    let night = taken.starts_at.unwrap().format("%Y-%m-%d").to_string();
+    let path = format!("/leagues/sched/fixtures/{}/postpone", moved.id);
+    let fields = [
+        ("status", "scheduled"),
+        ("date", night.as_str()),
+        ("time", "20:00"),
+    ];
+    let page = w.sec.submit(&path, &path, &fields).await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    let why = error_beside(&page, "clash_ok");
+    let home = db.team(w.l.league, taken.home_team_id).await.unwrap().name;
+    assert!(why.contains("The Bell, Lower Street already has"), "{why}");
+    assert!(why.contains(&home) && why.contains("1 table."), "{why}");
+    assert_eq!(db.fixture(w.l.league, moved.id).await.unwrap(), *moved);
+    // Asked again, the date is kept.
+    let mut fields = fields.to_vec();
+    fields.push(("clash_ok", "yes"));
+    let page = w.sec.submit(&path, &path, &fields).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let after = db.fixture(w.l.league, moved.id).await.unwrap();
+    assert_eq!(
+        after.starts_at.unwrap().format("%Y-%m-%d").to_string(),
+        night
+    );
 }
 
 async fn postponing_moves_one_fixture_and_no_other(db: Db) {
