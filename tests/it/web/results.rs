@@ -265,20 +265,24 @@ async fn confirmation_approves_when_the_season_says_so(db: Db) {
     let scope = boneyard::db::pages::FixtureScope::One(m.fixture);
     let mut home = client(&db, "home").await;
     let mut away = client(&db, "away").await;
+    // The home captain enters a card, the away captain confirms it.
+    let mut enter_and_confirm = async |seed| {
+        let (fields, _) = simulated_card(&m, seed);
+        submit_card(&mut home, &m, &fields, "submit").await;
+        let page = away.get(&m.path("/history")).await;
+        let confirmed = away
+            .post(&m.path("/confirm"), &[("csrf", &page.csrf())])
+            .await;
+        assert_eq!(
+            confirmed.status,
+            StatusCode::SEE_OTHER,
+            "{}",
+            confirmed.body
+        );
+        db.result(league, m.fixture).await.unwrap().unwrap().version
+    };
     // By default a confirmed result still waits for a secretary...
-    let (fields, _) = simulated_card(&m, 5);
-    submit_card(&mut home, &m, &fields, "submit").await;
-    let page = away.get(&m.path("/history")).await;
-    let confirmed = away
-        .post(&m.path("/confirm"), &[("csrf", &page.csrf())])
-        .await;
-    assert_eq!(
-        confirmed.status,
-        StatusCode::SEE_OTHER,
-        "{}",
-        confirmed.body
-    );
-    let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
+    let v = enter_and_confirm(5).await;
     assert_eq!(v.status, ResultStatus::Confirmed);
     assert!(
         db.board_lines(league, &scope, true)
@@ -295,19 +299,7 @@ async fn confirmation_approves_when_the_season_says_so(db: Db) {
     db.set_season_settings(league, season, &settings, None)
         .await
         .unwrap();
-    let (fields, _) = simulated_card(&m, 6);
-    submit_card(&mut home, &m, &fields, "submit").await;
-    let page = away.get(&m.path("/history")).await;
-    let confirmed = away
-        .post(&m.path("/confirm"), &[("csrf", &page.csrf())])
-        .await;
-    assert_eq!(
-        confirmed.status,
-        StatusCode::SEE_OTHER,
-        "{}",
-        confirmed.body
-    );
-    let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
+    let v = enter_and_confirm(6).await;
     assert_eq!(
         (v.version, v.status, v.status_note.as_str()),
         (2, ResultStatus::Approved, "approved on confirmation")
