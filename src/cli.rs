@@ -98,6 +98,14 @@ pub enum Command {
     /// Manage accounts from the command line.
     #[command(subcommand)]
     User(UserCommand),
+    /// Copy a SQLite database to a new file while the app runs (a Postgres
+    /// database is backed up with pg_dump).
+    Backup {
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// The copy's file; it must not exist yet.
+        file: std::path::PathBuf,
+    },
     /// Score a game record (RULES.md) and print the result as JSON.
     Score {
         /// The record's file, or `-` for standard input.
@@ -148,6 +156,7 @@ pub fn run(cli: Cli) -> ExitCode {
             admin,
             secretary,
         }) => async_command("user add", add_user(username, db, admin, secretary)),
+        Command::Backup { db, file } => async_command("backup", backup(db, file)),
         Command::Score { file } => match score_file(&file) {
             Ok(json) => {
                 println!("{json}");
@@ -242,6 +251,13 @@ async fn demo(args: DemoArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     println!("{summary}");
     println!("in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+async fn backup(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String> {
+    let db = connect(&db).await?;
+    db.backup_to(&file).await.map_err(|e| e.to_string())?;
+    println!("backed up to {}", file.display());
     Ok(())
 }
 

@@ -26,6 +26,7 @@ mod error;
 mod ids;
 
 pub mod audit;
+pub mod backup;
 pub mod fixtures;
 pub mod leagues;
 pub mod pages;

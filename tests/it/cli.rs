@@ -176,3 +176,47 @@ fn simulate_prints_a_record_that_scores() {
     let o: Value = serde_json::from_slice(&scored.stdout).unwrap();
     assert_eq!(o["finished"], true);
 }
+
+#[test]
+fn backup_copies_a_sqlite_database_and_refuses_to_overwrite() {
+    let dir = std::env::temp_dir().join(format!("boneyard-backup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let live = format!("sqlite://{}", dir.join("live.db").display());
+    let copy = dir.join("copy.db");
+    let copy_name = copy.to_str().unwrap();
+    let added = boneyard(
+        &["user", "add", "alice", "--admin", "--database", &live],
+        Some(b"a long enough password\n"),
+    );
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+
+    let out = boneyard(&["backup", "--database", &live, copy_name], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The copy is a database of its own with what the original held.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let users = runtime.block_on(async {
+        let db = boneyard::db::Db::connect(&format!("sqlite://{copy_name}"))
+            .await
+            .unwrap();
+        db.user_by_username("alice").await.map(|u| u.username)
+    });
+    assert_eq!(users.unwrap(), "alice");
+
+    // A second backup to the same file is refused and leaves it as it was.
+    let before = std::fs::read(&copy).unwrap();
+    let again = boneyard(&["backup", "--database", &live, copy_name], None);
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success());
+    assert!(err.contains("exists already"), "{err}");
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
