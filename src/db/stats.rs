@@ -6,14 +6,22 @@
 //! void nor walkovers. Late-arrival penalties come back raw (minutes), since
 //! what they are worth is the ruleset's business
 //! ([`Ruleset::late_penalty`](crate::rules::Ruleset::late_penalty)).
+//!
+//! Both queries start from the season's fixtures (`fixtures_division`) and
+//! go down through each one's current version to its games, so their work
+//! grows with the season, not with the league's history.
 
 use super::{LeagueId, PlayerId, Result, SeasonId, TeamId, read_pool};
 use crate::db::Db;
 
-/// The games a sum counts: joins over `f`, `v`, `b`, `g` and `gp` (a
+/// The games a sum counts: joins over `f`, `v` (the fixture's current
+/// version, the highest: looked up once per fixture in
+/// `result_versions (fixture_id, version)`), `b`, `g` and `gp` (a
 /// player's seat), then [`COUNTED_WHERE`].
 const COUNTED_JOINS: &str = "FROM fixtures f \
      JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+       AND v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
+         WHERE v2.fixture_id = f.id) \
      JOIN boards b ON b.version_id = v.id \
      JOIN games g ON g.board_id = b.id \
      JOIN game_players gp ON gp.game_id = g.id";
@@ -21,9 +29,13 @@ const COUNTED_JOINS: &str = "FROM fixtures f \
 /// The conditions on the games a sum counts, for league `$1` and season
 /// `$2`.
 const COUNTED_WHERE: &str = "WHERE f.league_id = $1 AND f.season_id = $2 AND f.status NOT IN ('void', 'walkover') \
-     AND v.status = 'approved' AND g.finished = TRUE \
-     AND v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
-       WHERE v2.fixture_id = v.fixture_id)";
+     AND v.status = 'approved' AND g.finished = TRUE";
+
+/// The plays the player table counts: 8-point plays and chip-outs. Written
+/// exactly as the condition of the partial index `plays_scoring`
+/// (migration 0003), which SQLite uses only when the query's `WHERE` holds
+/// that condition word for word.
+const SCORING_PLAY: &str = "(pl.points = 8 OR pl.out = TRUE)";
 
 /// Whether the seat's side won (`1`/`0`), its total, and whether the set
 /// was won or lost 6-0 (hands-won: the loser's total is 0).
@@ -74,11 +86,11 @@ pub struct GamePenaltyLine {
 }
 
 impl Db {
-    /// Each player's sums over a season's counted games: one grouped
-    /// query. Eights and chip-outs are counted from the plays of the games
-    /// counted, reached through each game's hands (`player_id + 0` keeps
-    /// SQLite from scanning all of a player's plays, every season's,
-    /// through `plays_player` instead).
+    /// Each player's sums over a season's counted games: one query. Its
+    /// seats are summed per player (`s`), and so are the 8-point plays and
+    /// chip-outs (`k`), found through each counted game's hands in the
+    /// small index `plays_scoring` and kept to the plays of the game's own
+    /// players; the two are joined per player.
     pub async fn player_stat_lines(
         &self,
         league: LeagueId,
@@ -86,24 +98,28 @@ impl Db {
     ) -> Result<Vec<PlayerStatLine>> {
         let sql = format!(
             "SELECT s.player_id, p.name, r.team_id, t.name AS team_name, \
-             CAST(COUNT(*) AS BIGINT) AS played, CAST(SUM(s.won) AS BIGINT) AS won, \
-             CAST(SUM(s.pegs) AS BIGINT) AS pegs, CAST(SUM(s.eights) AS BIGINT) AS eights, \
-             CAST(SUM(s.chip_outs) AS BIGINT) AS chip_outs, \
-             CAST(SUM(s.set_won_6_0) AS BIGINT) AS sets_won_6_0, \
-             CAST(SUM(s.set_lost_6_0) AS BIGINT) AS sets_lost_6_0 \
-             FROM (SELECT gp.player_id, {SEAT_FACTS}, \
-               (SELECT COUNT(*) FROM hands h JOIN plays pl ON pl.hand_id = h.id \
-                 WHERE h.game_id = g.id AND pl.player_id + 0 = gp.player_id AND pl.points = 8) \
-                 AS eights, \
-               (SELECT COUNT(*) FROM hands h JOIN plays pl ON pl.hand_id = h.id \
-                 WHERE h.game_id = g.id AND pl.player_id + 0 = gp.player_id AND pl.out = TRUE) \
-                 AS chip_outs \
-               {COUNTED_JOINS} {COUNTED_WHERE}) s \
+             s.played, s.won, s.pegs, \
+             CAST(COALESCE(k.eights, 0) AS BIGINT) AS eights, \
+             CAST(COALESCE(k.chip_outs, 0) AS BIGINT) AS chip_outs, \
+             s.sets_won_6_0, s.sets_lost_6_0 \
+             FROM (SELECT seat.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
+               CAST(SUM(seat.won) AS BIGINT) AS won, CAST(SUM(seat.pegs) AS BIGINT) AS pegs, \
+               CAST(SUM(seat.set_won_6_0) AS BIGINT) AS sets_won_6_0, \
+               CAST(SUM(seat.set_lost_6_0) AS BIGINT) AS sets_lost_6_0 \
+               FROM (SELECT gp.player_id, {SEAT_FACTS} {COUNTED_JOINS} {COUNTED_WHERE}) seat \
+               GROUP BY seat.player_id) s \
+             LEFT JOIN (SELECT gp.player_id, \
+               SUM(CASE WHEN pl.points = 8 THEN 1 ELSE 0 END) AS eights, \
+               SUM(CASE WHEN pl.out = TRUE THEN 1 ELSE 0 END) AS chip_outs \
+               {COUNTED_JOINS} \
+               JOIN hands h ON h.game_id = g.id \
+               JOIN plays pl ON pl.hand_id = h.id AND pl.player_id = gp.player_id \
+               {COUNTED_WHERE} AND {SCORING_PLAY} \
+               GROUP BY gp.player_id) k ON k.player_id = s.player_id \
              JOIN players p ON p.id = s.player_id AND p.league_id = $1 \
              LEFT JOIN registrations r ON r.league_id = $1 AND r.season_id = $2 \
                AND r.player_id = s.player_id \
              LEFT JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
-             GROUP BY s.player_id, p.name, r.team_id, t.name \
              ORDER BY s.player_id"
         );
         Ok(
