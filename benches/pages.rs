@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use boneyard::db::Db;
 use boneyard::demo::{DemoOptions, fill};
+use axum::serve::ListenerExt;
 use boneyard::web::{AppState, Settings, build_app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -294,6 +295,7 @@ fn main() {
             .await
             .expect("listen");
         let addr = listener.local_addr().expect("an address");
+        let listener = listener.tap_io(boneyard::web::no_delay);
         tokio::spawn(async move {
             axum::serve(listener, app).await.expect("serve");
         });

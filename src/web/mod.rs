@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::serve::ListenerExt;
 use axum::http::{HeaderName, HeaderValue, header};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::services::ServeDir;
@@ -133,6 +134,15 @@ fn always(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<Heade
 /// Scripts and styles only from this site; no framing; forms post here only.
 const CSP: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/// Sends each response as soon as it is written: with Nagle's algorithm a
+/// response written in two parts waits for the client's delayed
+/// acknowledgement, about 40 ms, before its second part goes.
+pub fn no_delay(stream: &mut tokio::net::TcpStream) {
+    if let Err(e) = stream.set_nodelay(true) {
+        tracing::debug!("cannot set TCP_NODELAY: {e}");
+    }
+}
+
 /// Serves the app until Ctrl-C, deleting expired sessions as it goes.
 pub async fn serve(db: Db, listen: SocketAddr, settings: Settings) -> Result<()> {
     let sessions = db.sessions().await?;
@@ -144,7 +154,8 @@ pub async fn serve(db: Db, listen: SocketAddr, settings: Settings) -> Result<()>
     let app = build_app(AppState::new(db), settings).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
-        .map_err(|e| AppError::Internal(format!("cannot listen on {listen}: {e}")))?;
+        .map_err(|e| AppError::Internal(format!("cannot listen on {listen}: {e}")))?
+        .tap_io(no_delay);
     tracing::info!("Boneyard is serving http://{listen}");
     axum::serve(
         listener,
