@@ -17,9 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use axum::serve::ListenerExt;
 use boneyard::db::Db;
 use boneyard::demo::{DemoOptions, fill};
-use axum::serve::ListenerExt;
 use boneyard::web::{AppState, Settings, build_app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
