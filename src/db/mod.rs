@@ -25,6 +25,7 @@ use sqlx::sqlite::{
 mod error;
 mod ids;
 
+pub mod approvals;
 pub mod audit;
 pub mod backup;
 pub mod fixtures;

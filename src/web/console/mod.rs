@@ -22,6 +22,7 @@ use super::page::{Ctx, html};
 
 pub mod form;
 
+mod approvals;
 mod divisions;
 mod league;
 mod penalty_kinds;
@@ -40,6 +41,7 @@ const PREFIX: &str = "/leagues/{league}/console";
 pub fn router() -> Router<AppState> {
     Router::new()
         .route(PREFIX, get(home))
+        .merge(approvals::router())
         .merge(league::router())
         .merge(seasons::router())
         .merge(divisions::router())
@@ -77,6 +79,8 @@ struct HomePage {
     league: League,
     seasons: Vec<Season>,
     sections: Vec<Section>,
+    /// Results awaiting approval.
+    pending: usize,
 }
 
 async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
@@ -123,6 +127,7 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
     ];
     Ok(html(&HomePage {
         ctx: sec.user.ctx(),
+        pending: db.pending_versions(id).await?.len(),
         league: sec.league,
         seasons,
         sections,

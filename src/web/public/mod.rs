@@ -215,7 +215,7 @@ fn settings(season: &Season) -> SeasonSettings {
 }
 
 /// Every season's match format, for listings that span seasons.
-fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat> {
+pub(crate) fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat> {
     seasons.iter().map(|s| (s.id, match_format(s))).collect()
 }
 
@@ -349,7 +349,7 @@ fn fixture_view(
 
 /// Each fixture's score from its board lines, under its own season's
 /// match format (a listing may span seasons).
-fn scores_by_season(
+pub(crate) fn scores_by_season(
     lines: &[FixtureLine],
     boards: &[BoardLine],
     formats: &HashMap<SeasonId, MatchFormat>,

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use crate::db::{
-    FixtureChange, FixtureStatus, ResultStatus, ResultVersion, RoleKind, Side, UserId,
+    DbError, FixtureChange, FixtureStatus, ResultStatus, ResultVersion, RoleKind, Side, UserId,
 };
 
 use super::super::AppState;
@@ -21,6 +21,13 @@ use super::{FixtureAccess, Standing};
 pub struct NoteForm {
     #[serde(default)]
     note: String,
+    /// The version the form showed: approving refuses when a newer one
+    /// has been entered since.
+    #[serde(default)]
+    version: Option<String>,
+    /// `approvals`: go back to the list of results awaiting approval.
+    #[serde(default)]
+    back: String,
 }
 
 #[derive(Deserialize)]
@@ -154,7 +161,16 @@ pub async fn approve(
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
     secretary_only(&access, "approve a result")?;
-    current(&state, &access).await?;
+    let version = current(&state, &access).await?;
+    if let Some(shown) = form.version.as_deref().map(str::trim)
+        && shown != version.version.to_string()
+    {
+        return Err(AppError::Db(DbError::Conflict(format!(
+            "version {} of this result was entered after the version {shown} you saw: \
+             check it on the match page, then approve",
+            version.version
+        ))));
+    }
     state
         .db()
         .set_result_status(
@@ -165,6 +181,10 @@ pub async fn approve(
             Some(access.user.id),
         )
         .await?;
+    if form.back == "approvals" {
+        let list = format!("/leagues/{}/console/approvals", access.league.short_name);
+        return Ok(Redirect::to(&list).into_response());
+    }
     Ok(Redirect::to(&access.path("")).into_response())
 }
 

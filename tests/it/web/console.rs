@@ -1413,6 +1413,7 @@ async fn every_route_checks_the_role(db: Db) {
         "/admin".to_owned(),
         "/admin/leagues/home/secretaries".into(),
         c(""),
+        c("/approvals"),
         c("/league"),
         c("/seasons"),
         c("/seasons/new"),

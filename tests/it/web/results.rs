@@ -16,6 +16,7 @@ on_both!(
     an_impossible_play_is_refused_and_the_rest_kept,
     submit_dispute_correct_confirm_approve_and_restore,
     confirmation_approves_when_the_season_says_so,
+    the_secretary_approves_from_the_list_awaiting_approval,
     captains_of_other_teams_are_refused,
     a_secretary_records_walkovers_and_void_fixtures,
     season_csv_neutralises_formulas,
@@ -305,6 +306,77 @@ async fn confirmation_approves_when_the_season_says_so(db: Db) {
         (2, ResultStatus::Approved, "approved on confirmation")
     );
     assert_eq!(db.board_lines(league, &scope, true).await.unwrap().len(), 3);
+}
+
+async fn the_secretary_approves_from_the_list_awaiting_approval(db: Db) {
+    let m = setup(&db).await;
+    let league = LeagueId(1);
+    let list = "/leagues/card/console/approvals";
+    let mut home = client(&db, "home").await;
+    let mut sec = client(&db, "sec").await;
+    let page = sec.get(list).await;
+    assert!(
+        page.has("No result is waiting for approval."),
+        "{}",
+        page.body
+    );
+    let (fields, _) = simulated_card(&m, 8);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    let page = sec.get(list).await;
+    assert!(page.has("1 result awaiting approval"), "{}", page.body);
+    assert!(page.has(">Crown v Anchor</a>"), "{}", page.body);
+    assert!(page.has("entered, not yet confirmed"), "{}", page.body);
+    assert!(page.has("by home"), "{}", page.body);
+    assert!(
+        sec.get("/leagues/card/console")
+            .await
+            .has("Results awaiting approval</a>: 1.")
+    );
+    let token = page.csrf();
+
+    // A correction entered after the list was read is not approved unseen.
+    let (fields, _) = simulated_card(&m, 9);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    let approve = m.path("/approve");
+    let stale = sec
+        .post(
+            &approve,
+            &[("csrf", &token), ("version", "1"), ("back", "approvals")],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
+    assert!(
+        stale.has("version 2 of this result was entered after"),
+        "{}",
+        stale.body
+    );
+    let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
+    assert_eq!((v.version, v.status), (2, ResultStatus::Entered));
+
+    // The version shown is approved, and the secretary is back at the list.
+    let page = sec.get(list).await;
+    assert!(page.has("name=\"version\" value=\"2\""), "{}", page.body);
+    let done = sec
+        .post(
+            &approve,
+            &[
+                ("csrf", &page.csrf()),
+                ("version", "2"),
+                ("back", "approvals"),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(done.location.as_deref(), Some(list));
+    let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
+    assert_eq!((v.version, v.status), (2, ResultStatus::Approved));
+    assert!(
+        sec.get(list)
+            .await
+            .has("No result is waiting for approval.")
+    );
+    // Captains have no such list.
+    assert_eq!(home.get(list).await.status, StatusCode::FORBIDDEN);
 }
 
 async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {

@@ -1,0 +1,45 @@
+//! The results a league's secretaries have still to approve: each
+//! fixture's current version when it is not approved, in one query.
+
+use chrono::{DateTime, Utc};
+
+use super::results::CURRENT;
+use super::{Db, FixtureId, LeagueId, Result, ResultStatus, read_pool};
+
+/// A fixture's current result version, awaiting approval.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PendingVersion {
+    pub fixture_id: FixtureId,
+    pub version: i64,
+    #[sqlx(try_from = "String")]
+    pub status: ResultStatus,
+    /// A dispute's note.
+    pub status_note: String,
+    pub created_at: DateTime<Utc>,
+    /// Who entered it, when the account still exists.
+    pub entered_by: Option<String>,
+}
+
+impl Db {
+    /// Every fixture of the league whose current result is entered,
+    /// confirmed or disputed, oldest entry first. Void fixtures and
+    /// walkovers are left out: their results do not count.
+    pub async fn pending_versions(&self, league: LeagueId) -> Result<Vec<PendingVersion>> {
+        let sql = format!(
+            "SELECT v.fixture_id, v.version, v.status, v.status_note, v.created_at, \
+             u.username AS entered_by \
+             FROM fixtures f \
+             JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+             LEFT JOIN users u ON u.id = v.created_by \
+             WHERE f.league_id = $1 AND {CURRENT} AND v.status <> 'approved' \
+             AND f.status NOT IN ('void', 'walkover') \
+             ORDER BY v.created_at, v.fixture_id"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, PendingVersion>(&sql)
+                .bind(league)
+                .fetch_all(pool)
+                .await?),
+        )
+    }
+}

@@ -1,0 +1,96 @@
+//! Results awaiting approval: every fixture of the league whose current
+//! result is entered, confirmed or disputed, oldest first, each approved
+//! from here with one button (the version shown, so a correction entered
+//! since is not approved unseen).
+
+use askama::Template;
+use axum::Router;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+
+use crate::db::pages::FixtureScope;
+use crate::db::{FixtureId, League, ResultStatus};
+use crate::web::AppState;
+use crate::web::auth::Secretary;
+use crate::web::dates;
+use crate::web::error::Result;
+use crate::web::page::{Ctx, html};
+use crate::web::public::{match_formats, scores_by_season};
+
+use super::PREFIX;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route(&format!("{PREFIX}/approvals"), get(approvals))
+}
+
+struct Row {
+    fixture: FixtureId,
+    version: i64,
+    entered: String,
+    by: String,
+    division: String,
+    home: String,
+    away: String,
+    /// "6-3" in boards, or empty when no board is decided.
+    boards: String,
+    status: &'static str,
+    note: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/approvals.html")]
+struct ApprovalsPage {
+    ctx: Ctx,
+    league: League,
+    rows: Vec<Row>,
+}
+
+fn status_words(status: ResultStatus) -> &'static str {
+    match status {
+        ResultStatus::Entered => "entered, not yet confirmed",
+        ResultStatus::Confirmed => "confirmed by the other captain",
+        ResultStatus::Disputed => "disputed",
+        ResultStatus::Approved => "approved",
+    }
+}
+
+/// Three queries whatever the number of results: the pending versions,
+/// their fixtures, and their boards.
+async fn approvals(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
+    let db = state.db();
+    let league = &sec.league;
+    let pending = db.pending_versions(league.id).await?;
+    let scope = FixtureScope::Ids(pending.iter().map(|p| p.fixture_id).collect());
+    let lines = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let seasons = db.seasons(league.id).await?;
+    let scores = scores_by_season(&lines, &boards, &match_formats(&seasons));
+    let zone = league.time_zone;
+    let rows = pending
+        .iter()
+        .filter_map(|p| {
+            let line = lines.iter().find(|l| l.id == p.fixture_id)?;
+            Some(Row {
+                fixture: p.fixture_id,
+                version: p.version,
+                entered: dates::stamp(zone, p.created_at),
+                by: p.entered_by.clone().unwrap_or_default(),
+                division: line.division_name.clone(),
+                home: line.home_name.clone(),
+                away: line.away_name.clone(),
+                boards: scores
+                    .get(&p.fixture_id)
+                    .map(|s| format!("{}-{}", s.boards[0], s.boards[1]))
+                    .unwrap_or_default(),
+                status: status_words(p.status),
+                note: p.status_note.clone(),
+            })
+        })
+        .collect();
+    Ok(html(&ApprovalsPage {
+        ctx: sec.user.ctx(),
+        league: sec.league,
+        rows,
+    }))
+}
