@@ -10,7 +10,8 @@
 //! `cargo bench --bench pages`. Settings (environment):
 //! `BONEYARD_BENCH_DB` (a file path), `BONEYARD_BENCH_CLIENTS` (default 32),
 //! `BONEYARD_BENCH_REQUESTS` (per route, default 20000),
-//! `BONEYARD_BENCH_SECONDS` (most a route is driven for, default 15).
+//! `BONEYARD_BENCH_SECONDS` (most a route is driven for, default 15),
+//! `BONEYARD_BENCH_ONLY` (only the routes holding this text).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::serve::ListenerExt;
-use boneyard::db::Db;
+use boneyard::db::{Db, FixtureStatus};
 use boneyard::demo::{DemoOptions, fill};
 use boneyard::web::{AppState, Settings, build_app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -261,20 +262,38 @@ async fn database() -> (Db, TempDir) {
     (db, temp)
 }
 
-/// A division table and a player table of the current season of a league
-/// in the middle of the list.
-async fn page_paths(db: &Db) -> (String, String) {
+/// The public pages of the current season of a league in the middle of
+/// the list: its home, the season, a division's table and fixtures, a
+/// team, a player, a played match, the player table, matches in progress.
+async fn page_paths(db: &Db) -> Vec<String> {
     let leagues = db.leagues().await.expect("leagues");
     let league = &leagues[leagues.len() / 2];
     let seasons = db.seasons(league.id).await.expect("seasons");
     let season = seasons.iter().max_by_key(|s| s.id).expect("a season");
     let divisions = db.divisions(league.id, season.id).await.expect("divisions");
     let division = divisions.first().expect("a division");
+    let team = &db.teams(league.id).await.expect("teams")[0];
+    let player = &db.players(league.id).await.expect("players")[0];
+    let played = db
+        .division_fixtures(league.id, division.id)
+        .await
+        .expect("fixtures")
+        .into_iter()
+        .find(|f| f.status == FixtureStatus::Played)
+        .expect("a played fixture");
     let base = format!("/leagues/{}", encode(&league.short_name));
-    (
-        format!("{base}/{}/{}", slug(&season.name), slug(&division.name)),
+    let table = format!("{base}/{}/{}", slug(&season.name), slug(&division.name));
+    vec![
+        base.clone(),
+        format!("{base}/{}", slug(&season.name)),
+        table.clone(),
+        format!("{table}/fixtures"),
+        format!("{base}/teams/{}-{}", team.id, slug(&team.name)),
+        format!("{base}/players/{}-{}", player.id, slug(&player.name)),
+        format!("{base}/matches/{}", played.id),
         format!("{base}/players-table/{}", season.id),
-    )
+        format!("{base}/live"),
+    ]
 }
 
 fn main() {
@@ -287,7 +306,12 @@ fn main() {
         .expect("a runtime");
     runtime.block_on(async move {
         let (db, _temp) = database().await;
-        let (division, players) = page_paths(&db).await;
+        let mut paths = vec!["/static/style.css".to_owned()];
+        paths.extend(page_paths(&db).await);
+        // BONEYARD_BENCH_ONLY: only the routes holding this text.
+        if let Ok(only) = std::env::var("BONEYARD_BENCH_ONLY") {
+            paths.retain(|p| p.contains(&only));
+        }
         let app = build_app(AppState::new(db.clone()), Settings::default())
             .await
             .expect("the app");
@@ -307,7 +331,7 @@ fn main() {
             "{:<52} {:>8} {:>10} {:>10} {:>10} {:>10} {:>8}",
             "route", "requests", "req/s", "p50", "p99", "max", "bytes"
         );
-        for path in ["/static/style.css", division.as_str(), players.as_str()] {
+        for path in paths.iter().map(String::as_str) {
             // Warm up: connections, caches, the database's pages.
             load(addr, path, clients, requests / 10 + clients, budget / 5).await;
             let f = load(addr, path, clients, requests, budget).await;
