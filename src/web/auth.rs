@@ -140,6 +140,15 @@ mod client_addr_tests {
         a
     }
 
+    #[test]
+    fn account_keys_are_short_and_ignore_case() {
+        assert_eq!(account_key(" Alice "), "account:alice");
+        assert_eq!(
+            account_key(&"x".repeat(100_000)).len(),
+            "account:".len() + 41
+        );
+    }
+
     #[tokio::test]
     async fn the_address_is_the_proxys_last_entry_only_behind_a_proxy() {
         // Directly reached: a forged header changes nothing.
@@ -159,8 +168,11 @@ mod client_addr_tests {
     }
 }
 
+/// Usernames have at most 40 characters; whatever else was typed is
+/// counted under its first 41, so no sign-in can store a long key.
 fn account_key(account: &str) -> String {
-    format!("account:{}", account.trim().to_lowercase())
+    let name: String = account.trim().to_lowercase().chars().take(41).collect();
+    format!("account:{name}")
 }
 
 fn address_key(address: &str) -> String {
