@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use super::results::CURRENT;
-use super::{Db, FixtureId, LeagueId, Result, ResultStatus, read_pool};
+use super::{Db, FixtureId, LeagueId, Result, ResultStatus, UserId, read_pool};
 
 /// A fixture's current result version, awaiting approval.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -18,6 +18,7 @@ pub struct PendingVersion {
     pub created_at: DateTime<Utc>,
     /// Who entered it, when the account still exists.
     pub entered_by: Option<String>,
+    pub created_by: Option<UserId>,
 }
 
 impl Db {
@@ -27,7 +28,7 @@ impl Db {
     pub async fn pending_versions(&self, league: LeagueId) -> Result<Vec<PendingVersion>> {
         let sql = format!(
             "SELECT v.fixture_id, v.version, v.status, v.status_note, v.created_at, \
-             u.username AS entered_by \
+             u.username AS entered_by, v.created_by \
              FROM fixtures f \
              JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
              LEFT JOIN users u ON u.id = v.created_by \

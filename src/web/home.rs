@@ -12,6 +12,7 @@ use crate::db::League;
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::Result;
+use super::my_matches::{self, TeamMatches};
 use super::page::{Ctx, html};
 
 pub fn router() -> Router<AppState> {
@@ -23,6 +24,8 @@ pub fn router() -> Router<AppState> {
 struct HomePage {
     ctx: Ctx,
     leagues: Vec<League>,
+    /// A captain's teams and their matches.
+    teams: Vec<TeamMatches>,
 }
 
 async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response> {
@@ -30,8 +33,13 @@ async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response
         return Ok(Redirect::to("/setup").into_response());
     }
     let leagues = state.db().leagues().await?;
+    let teams = match &user.0 {
+        Some(u) => my_matches::for_user(state.db(), u).await?,
+        None => Vec::new(),
+    };
     Ok(html(&HomePage {
         ctx: user.ctx(),
         leagues,
+        teams,
     }))
 }

@@ -26,6 +26,7 @@ mod csrf;
 mod dates;
 mod error;
 mod home;
+mod my_matches;
 mod page;
 mod penalties;
 mod players_table;

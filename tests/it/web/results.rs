@@ -17,6 +17,7 @@ on_both!(
     submit_dispute_correct_confirm_approve_and_restore,
     confirmation_approves_when_the_season_says_so,
     the_secretary_approves_from_the_list_awaiting_approval,
+    a_captains_home_page_says_what_needs_them,
     captains_of_other_teams_are_refused,
     a_secretary_records_walkovers_and_void_fixtures,
     season_csv_neutralises_formulas,
@@ -377,6 +378,78 @@ async fn the_secretary_approves_from_the_list_awaiting_approval(db: Db) {
     );
     // Captains have no such list.
     assert_eq!(home.get(list).await.status, StatusCode::FORBIDDEN);
+}
+
+async fn a_captains_home_page_says_what_needs_them(db: Db) {
+    let m = setup(&db).await;
+    let league = LeagueId(1);
+    let season = db.seasons(league).await.unwrap()[0].id;
+    let division = db.divisions(league, season).await.unwrap()[0].id;
+    let teams = db.teams(league).await.unwrap();
+    let team = |name: &str| teams.iter().find(|t| t.name == name).unwrap().id;
+    let coming = db
+        .create_fixture(
+            league,
+            &NewFixture {
+                season_id: season,
+                division_id: division,
+                round: 2,
+                starts_at: Some("2099-09-17T18:30:00Z".parse().unwrap()),
+                home_team_id: team("Bell"),
+                away_team_id: team("Crown"),
+                venue_id: None,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let mut home = client(&db, "home").await;
+    let mut away = client(&db, "away").await;
+    let mut other = client(&db, "other").await;
+    let card = format!("href=\"{}\">Enter the result", m.path("/card"));
+
+    // The match was played in September and has no result: both captains
+    // are asked for it; Crown also sees its coming fixture.
+    let page = home.get("/").await;
+    assert!(page.has("<h1>Your matches</h1>"), "{}", page.body);
+    assert!(page.has("Crown <span class=\"muted\">· Card League</span>"));
+    assert!(page.has("<strong>Crown v Anchor</strong>"), "{}", page.body);
+    assert!(page.has(&card), "{}", page.body);
+    assert!(page.has("<strong>Bell v Crown</strong>"), "{}", page.body);
+    assert!(page.has(&format!(
+        "/leagues/card/print/fixture/{coming}\">Score sheet"
+    )));
+    let page = other.get("/").await;
+    assert!(!page.has("Crown v Anchor"), "{}", page.body);
+    assert!(page.has("Bell v Crown"), "{}", page.body);
+
+    // Entered by Crown: Crown waits, Anchor is asked to confirm.
+    let (fields, _) = simulated_card(&m, 10);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    let page = home.get("/").await;
+    assert!(
+        page.has("entered: the other captain confirms"),
+        "{}",
+        page.body
+    );
+    assert!(!page.has(&card), "{}", page.body);
+    let page = away.get("/").await;
+    let confirm = format!("href=\"{}\">Confirm or dispute", m.path("/history"));
+    assert!(page.has(&confirm), "{}", page.body);
+
+    // Disputed: Crown is asked to correct it.
+    let history = away.get(&m.path("/history")).await;
+    away.post(
+        &m.path("/dispute"),
+        &[("csrf", &history.csrf()), ("note", "Board 1 was ours")],
+    )
+    .await;
+    let page = home.get("/").await;
+    assert!(page.has("Correct the result"), "{}", page.body);
+
+    // Someone without a team sees the leagues only.
+    let page = Client::new(&db).await.get("/").await;
+    assert!(!page.has("Your matches") && page.has("<h1>Leagues</h1>"));
 }
 
 async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {
