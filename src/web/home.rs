@@ -12,7 +12,7 @@ use crate::db::League;
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::Result;
-use super::my_matches::{self, TeamMatches};
+use super::my_matches::{self, OwnRecord, TeamMatches};
 use super::page::{Ctx, html};
 
 pub fn router() -> Router<AppState> {
@@ -26,6 +26,8 @@ struct HomePage {
     leagues: Vec<League>,
     /// A captain's teams and their matches.
     teams: Vec<TeamMatches>,
+    /// The player pages of the players the user is.
+    records: Vec<OwnRecord>,
 }
 
 async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response> {
@@ -33,13 +35,17 @@ async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response
         return Ok(Redirect::to("/setup").into_response());
     }
     let leagues = state.db().leagues().await?;
-    let teams = match &user.0 {
-        Some(u) => my_matches::for_user(state.db(), u).await?,
-        None => Vec::new(),
+    let (teams, records) = match &user.0 {
+        Some(u) => (
+            my_matches::for_user(state.db(), u).await?,
+            my_matches::own_records(state.db(), u).await?,
+        ),
+        None => (Vec::new(), Vec::new()),
     };
     Ok(html(&HomePage {
         ctx: user.ctx(),
         leagues,
         teams,
+        records,
     }))
 }

@@ -19,6 +19,7 @@ use crate::league::time::Zone;
 use super::auth::CurrentUser;
 use super::dates;
 use super::error::Result;
+use super::public::player_href;
 
 /// One fixture and what to do about it.
 pub struct MatchItem {
@@ -39,6 +40,32 @@ pub struct TeamMatches {
     pub needs_you: Vec<MatchItem>,
     pub waiting: Vec<MatchItem>,
     pub coming_up: Vec<MatchItem>,
+}
+
+/// A player's own record, for a user with a player role.
+pub struct OwnRecord {
+    pub league: String,
+    pub player: String,
+    pub href: String,
+}
+
+/// The player pages of the players the user is, one query each (a user is
+/// one player, in one league or a few).
+pub async fn own_records(db: &Db, user: &CurrentUser) -> Result<Vec<OwnRecord>> {
+    let mut out = Vec::new();
+    for r in user.roles.iter().filter(|r| r.kind == RoleKind::Player) {
+        let (Some(league), Some(player)) = (r.league_id, r.player_id) else {
+            continue;
+        };
+        let league = db.league(league).await?;
+        let player = db.player(league.id, player).await?;
+        out.push(OwnRecord {
+            href: player_href(&league, player.id, &player.name),
+            league: league.name,
+            player: player.name,
+        });
+    }
+    Ok(out)
 }
 
 /// How many coming fixtures are listed.

@@ -138,7 +138,7 @@ fn team_href(league: &League, id: TeamId, name: &str) -> String {
     format!("{}/teams/{}-{}", league_href(league), id, slug(name))
 }
 
-fn player_href(league: &League, id: PlayerId, name: &str) -> String {
+pub(crate) fn player_href(league: &League, id: PlayerId, name: &str) -> String {
     format!("{}/players/{}-{}", league_href(league), id, slug(name))
 }
 

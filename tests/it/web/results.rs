@@ -447,6 +447,17 @@ async fn a_captains_home_page_says_what_needs_them(db: Db) {
     let page = home.get("/").await;
     assert!(page.has("Correct the result"), "{}", page.body);
 
+    // A user who is one of the league's players is linked to their record.
+    let away_user = db.user_by_username("away").await.unwrap().id;
+    let (player, name) = &m.away[1];
+    db.grant_role(&NewRole::player(away_user, league, *player), None)
+        .await
+        .unwrap();
+    let page = away.get("/").await;
+    let record =
+        format!("/leagues/card/players/{player}-anchor-player-1\">Your record: {name}</a>");
+    assert!(page.has(&record), "{}", page.body);
+
     // Someone without a team sees the leagues only.
     let page = Client::new(&db).await.get("/").await;
     assert!(!page.has("Your matches") && page.has("<h1>Leagues</h1>"));
