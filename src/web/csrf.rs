@@ -3,7 +3,8 @@
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Multipart, Request};
+use axum::http::header;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tower_sessions::Session;
@@ -44,7 +45,8 @@ struct Field {
     csrf: Option<String>,
 }
 
-/// A url-encoded form whose `csrf` field matches the session's token.
+/// A form whose `csrf` field matches the session's token: url-encoded, or
+/// multipart when it carries a file (each field, files too, read as text).
 pub struct CsrfForm<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for CsrfForm<T> {
@@ -55,10 +57,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for CsrfForm<T> {
         let session = Session::from_request_parts(&mut parts, state)
             .await
             .map_err(|_| AppError::Internal("no session layer".into()))?;
+        let multipart = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("multipart/form-data"));
         let req = Request::from_parts(parts, body);
-        let bytes = Bytes::from_request(req, state)
-            .await
-            .map_err(|e| AppError::BadRequest(format!("the form could not be read: {e}")))?;
+        let bytes = if multipart {
+            multipart_as_urlencoded(req, state).await?
+        } else {
+            Bytes::from_request(req, state)
+                .await
+                .map_err(|e| AppError::BadRequest(format!("the form could not be read: {e}")))?
+        };
         let sent = serde_urlencoded::from_bytes::<Field>(&bytes)
             .ok()
             .and_then(|f| f.csrf)
@@ -72,6 +83,36 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for CsrfForm<T> {
             .map(CsrfForm)
             .map_err(|e| AppError::BadRequest(format!("the form could not be read: {e}")))
     }
+}
+
+/// A multipart form's fields as the url-encoded form of the same fields,
+/// so one reader serves both. A file must be UTF-8 text.
+async fn multipart_as_urlencoded<S: Send + Sync>(
+    req: Request,
+    state: &S,
+) -> Result<Bytes, AppError> {
+    let unreadable = |e: &dyn std::fmt::Display| {
+        AppError::BadRequest(format!("the form could not be read: {e}"))
+    };
+    let mut form = Multipart::from_request(req, state)
+        .await
+        .map_err(|e| unreadable(&e))?;
+    let mut pairs = Vec::new();
+    while let Some(field) = form.next_field().await.map_err(|e| unreadable(&e))? {
+        let name = field.name().unwrap_or_default().to_owned();
+        let file = field.file_name().map(str::to_owned);
+        let data = field.bytes().await.map_err(|e| unreadable(&e))?;
+        let text = String::from_utf8(data.to_vec()).map_err(|_| {
+            AppError::BadRequest(format!(
+                "`{}` is not a text file",
+                file.unwrap_or_else(|| name.clone())
+            ))
+        })?;
+        pairs.push((name, text));
+    }
+    serde_urlencoded::to_string(&pairs)
+        .map(Bytes::from)
+        .map_err(|e| unreadable(&e))
 }
 
 /// Compares without stopping at the first difference, so the time taken

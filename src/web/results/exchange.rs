@@ -97,8 +97,12 @@ pub async fn export_games(
 
 #[derive(Deserialize)]
 pub struct ImportForm {
+    /// Pasted.
     #[serde(default)]
     json: String,
+    /// Or chosen as a file (a multipart form).
+    #[serde(default)]
+    file: String,
 }
 
 /// Reads a match file into the card, to be checked and submitted like a
@@ -108,7 +112,12 @@ pub async fn import_games(
     access: FixtureAccess,
     CsrfForm(form): CsrfForm<ImportForm>,
 ) -> Result<Response> {
-    let file: MatchFile = serde_json::from_str(&form.json).map_err(|e| {
+    let text = if form.file.trim().is_empty() {
+        &form.json
+    } else {
+        &form.file
+    };
+    let file: MatchFile = serde_json::from_str(text).map_err(|e| {
         AppError::BadRequest(format!("The file is not a match file of game records: {e}"))
     })?;
     let db = state.db();

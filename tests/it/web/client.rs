@@ -96,6 +96,39 @@ impl Client {
         self.send(req.body(Body::from(body)).unwrap()).await
     }
 
+    /// Sends a multipart form as a browser does for a file input: each
+    /// part `(name, file name, bytes)`.
+    pub async fn post_multipart(
+        &mut self,
+        path: &str,
+        parts: &[(&str, Option<&str>, &[u8])],
+    ) -> Page {
+        let boundary = "----boneyard-test-boundary";
+        let mut body = Vec::new();
+        for (name, file, data) in parts {
+            body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+            let disposition = match file {
+                Some(f) => format!(
+                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\n\
+                     Content-Type: application/json\r\n\r\n"
+                ),
+                None => format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n"),
+            };
+            body.extend_from_slice(disposition.as_bytes());
+            body.extend_from_slice(data);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let mut req = Request::post(path).header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={boundary}"),
+        );
+        if let Some(c) = &self.cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
     /// Fetches `form_page`, then posts `fields` to `action` with its token.
     pub async fn submit(&mut self, form_page: &str, action: &str, fields: &[(&str, &str)]) -> Page {
         let page = self.get(form_page).await;

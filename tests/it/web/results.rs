@@ -14,6 +14,7 @@ use crate::support::on_both;
 on_both!(
     a_whole_match_entered_through_the_card_scores_as_boneyard_score,
     an_impossible_play_is_refused_and_the_rest_kept,
+    a_match_file_loads_into_the_card_pasted_or_chosen,
     submit_dispute_correct_confirm_approve_and_restore,
     confirmation_approves_when_the_season_says_so,
     the_secretary_approves_from_the_list_awaiting_approval,
@@ -238,6 +239,67 @@ async fn a_whole_match_entered_through_the_card_scores_as_boneyard_score(db: Db)
     assert!(again.has("version 1, entered"));
     let fixture = db.fixture(LeagueId(1), m.fixture).await.unwrap();
     assert_eq!(fixture.status, FixtureStatus::Played);
+}
+
+async fn a_match_file_loads_into_the_card_pasted_or_chosen(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let (fields, _) = simulated_card(&m, 12);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    let file = home.get(&m.path("/games.json")).await.body;
+    let first_game = &fields.iter().find(|(k, _)| k == "b0.g0").unwrap().1;
+    let a_line = first_game.lines().nth(1).unwrap();
+    let import = m.path("/import");
+    let token = home.get(&m.path("/card")).await.csrf();
+    let pasted = home
+        .post(&import, &[("csrf", &token), ("json", &file)])
+        .await;
+    let chosen = home
+        .post_multipart(
+            &import,
+            &[
+                ("csrf", None, token.as_bytes()),
+                ("file", Some("games.json"), file.as_bytes()),
+                ("json", None, b""),
+            ],
+        )
+        .await;
+    for page in [&pasted, &chosen] {
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        assert!(page.has("Imported. Check the card"), "{}", page.body);
+        assert!(page.has(a_line), "{}", page.body);
+    }
+    // Loading stores nothing: still the one version submitted.
+    let versions = db.result_versions(LeagueId(1), m.fixture).await.unwrap();
+    assert_eq!(versions.len(), 1);
+    // A file that is not text, or not a match file, is refused plainly.
+    let binary = home
+        .post_multipart(
+            &import,
+            &[
+                ("csrf", None, token.as_bytes()),
+                ("file", Some("photo.jpg"), &[0xff, 0xd8, 0xff, 0x00]),
+            ],
+        )
+        .await;
+    assert_eq!(binary.status, StatusCode::BAD_REQUEST);
+    assert!(binary.has("photo.jpg"), "{}", binary.body);
+    let wrong = home
+        .post_multipart(
+            &import,
+            &[
+                ("csrf", None, token.as_bytes()),
+                ("file", Some("notes.json"), b"{\"boards\": 3}"),
+            ],
+        )
+        .await;
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST);
+    assert!(wrong.has("not a match file"), "{}", wrong.body);
+    // And without the form's token, nothing is read.
+    let forged = home
+        .post_multipart(&import, &[("file", Some("games.json"), file.as_bytes())])
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN, "{}", forged.body);
 }
 
 async fn an_impossible_play_is_refused_and_the_rest_kept(db: Db) {
