@@ -91,8 +91,9 @@ impl From<&Fixture> for FixtureChange {
     }
 }
 
+/// A fixture as stored; also read by `schedule`, which saves many at once.
 #[derive(sqlx::FromRow)]
-struct FixtureRow {
+pub(super) struct FixtureRow {
     id: FixtureId,
     league_id: LeagueId,
     season_id: SeasonId,
@@ -138,14 +139,20 @@ fn check_change(change: &FixtureChange) -> Result<()> {
     Ok(())
 }
 
+/// Inserts a scheduled fixture: `$1` the league, then a [`NewFixture`]'s
+/// fields in order; returns a [`FixtureRow`].
+pub(super) fn insert_sql() -> String {
+    format!(
+        "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
+         home_team_id, away_team_id, venue_id, status) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING {COLUMNS}"
+    )
+}
+
 impl Db {
     /// A scheduled fixture between two teams entered in the division.
     pub async fn create_fixture(&self, league: LeagueId, new: &NewFixture) -> Result<Fixture> {
-        let sql = format!(
-            "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
-             home_team_id, away_team_id, venue_id, status) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING {COLUMNS}"
-        );
+        let sql = insert_sql();
         write_tx!(self, tx => sqlx::query_as::<_, FixtureRow>(&sql)
             .bind(league)
             .bind(new.season_id)

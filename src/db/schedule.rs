@@ -3,54 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use chrono::{DateTime, Utc};
-
 use super::audit::{NewAudit, insert_audit};
+use super::fixtures::{FixtureRow, insert_sql};
 use super::{
-    Db, DbError, DivisionId, Fixture, FixtureId, LeagueId, NewFixture, Result, SeasonId, TeamId,
-    UserId, VenueId, dialect, write_tx,
+    Db, DbError, DivisionId, Fixture, LeagueId, NewFixture, Result, UserId, dialect, write_tx,
 };
-
-#[derive(sqlx::FromRow)]
-struct Row {
-    id: FixtureId,
-    league_id: LeagueId,
-    season_id: SeasonId,
-    division_id: DivisionId,
-    round: i64,
-    starts_at: Option<DateTime<Utc>>,
-    home_team_id: TeamId,
-    away_team_id: TeamId,
-    venue_id: Option<VenueId>,
-    status: String,
-    conceded_by: Option<String>,
-}
-
-impl TryFrom<Row> for Fixture {
-    type Error = DbError;
-
-    fn try_from(r: Row) -> Result<Fixture> {
-        Ok(Fixture {
-            id: r.id,
-            league_id: r.league_id,
-            season_id: r.season_id,
-            division_id: r.division_id,
-            round: r.round,
-            starts_at: r.starts_at,
-            home_team_id: r.home_team_id,
-            away_team_id: r.away_team_id,
-            venue_id: r.venue_id,
-            status: r.status.parse()?,
-            conceded_by: r.conceded_by.map(|s| s.parse()).transpose()?,
-        })
-    }
-}
-
-const INSERT: &str = "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
-     home_team_id, away_team_id, venue_id, status) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') \
-     RETURNING id, league_id, season_id, division_id, round, starts_at, home_team_id, \
-     away_team_id, venue_id, status, conceded_by";
 
 /// The audit entry of a generated season: the division's id, and the
 /// fixtures made.
@@ -79,6 +36,7 @@ impl Db {
             postgres: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
         );
         let count = "SELECT COUNT(*) FROM fixtures WHERE league_id = $1 AND division_id = $2";
+        let insert = insert_sql();
         Ok(write_tx!(self, tx => {
             for division in &divisions {
                 sqlx::query_scalar::<_, DivisionId>(lock)
@@ -102,7 +60,7 @@ impl Db {
             }
             let mut made = Vec::with_capacity(new.len());
             for f in new {
-                let fixture: Fixture = sqlx::query_as::<_, Row>(INSERT)
+                let fixture: Fixture = sqlx::query_as::<_, FixtureRow>(&insert)
                     .bind(league)
                     .bind(f.season_id)
                     .bind(f.division_id)

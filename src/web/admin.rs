@@ -14,8 +14,7 @@ use crate::db::{DbError, League, NewLeague, NewRole, RoleId, RoleKind};
 use crate::league::time::{COMMON_ZONES, DEFAULT_ZONE};
 
 use super::AppState;
-use super::account::{check_password, check_username};
-use super::auth::{Admin, hash_password};
+use super::auth::Admin;
 use super::console::form::{self, Errors};
 use super::csrf::CsrfForm;
 use super::error::{AppError, Result};
@@ -202,51 +201,14 @@ async fn name_secretary(
     let league = league_named(&state, &league).await?;
     let mut errors = Errors::default();
     let username = input.username.trim().to_owned();
-    let existing = if username.is_empty() {
-        errors.add("username", "Fill this in.");
-        None
-    } else {
-        form::account(db, &username).await?
-    };
-    match (&existing, input.password.is_empty()) {
-        (Some(_), false) => errors.add(
-            "password",
-            "This account exists already: leave the password empty to name it secretary.",
-        ),
-        (None, true) if !username.is_empty() => errors.add(
-            "username",
-            "No account has this username: give a password to create it.",
-        ),
-        (None, false) => {
-            if let Some(why) = check_username(&username) {
-                errors.add("username", why);
-            }
-            if let Some(why) = check_password(&input.password) {
-                errors.add("password", why);
-            }
-        }
-        _ => {}
-    }
+    let give = "name it secretary";
+    let existing = form::role_account(db, &mut errors, &username, &input.password, give).await?;
     if !errors.is_empty() {
         return secretaries_page(&state, admin, league, input, errors).await;
     }
-    let user = match existing {
-        Some(user) => user,
-        None => {
-            let hash = hash_password(input.password.clone()).await?;
-            match db.create_user(&username, &hash).await {
-                Ok(user) => user,
-                Err(e) => {
-                    form::refused(
-                        e,
-                        &mut errors,
-                        "username",
-                        "An account with this username already exists.",
-                    )?;
-                    return secretaries_page(&state, admin, league, input, errors).await;
-                }
-            }
-        }
+    let made = form::existing_or_new(db, &mut errors, existing, &username, &input.password).await?;
+    let Some(user) = made else {
+        return secretaries_page(&state, admin, league, input, errors).await;
     };
     match db
         .grant_role(&NewRole::secretary(user.id, league.id), Some(admin.0.id))

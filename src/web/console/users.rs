@@ -15,8 +15,7 @@ use serde::de::IgnoredAny;
 use crate::db::users::RoleHolder;
 use crate::db::{League, NewRole, PlayerId, RoleId, RoleKind, SeasonId, TeamId};
 use crate::web::AppState;
-use crate::web::account::{check_password, check_username};
-use crate::web::auth::{Secretary, hash_password};
+use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::{AppError, Result};
 use crate::web::page::Ctx;
@@ -227,55 +226,16 @@ async fn grant(
     let league = sec.league.id;
     let mut errors = Errors::default();
     let username = input.username.trim().to_owned();
-    if username.is_empty() {
-        errors.add("username", "Fill this in.");
-    }
-    let existing = if username.is_empty() {
-        None
-    } else {
-        form::account(db, &username).await?
-    };
-    match (&existing, input.password.is_empty()) {
-        (Some(_), false) => errors.add(
-            "password",
-            "This account exists already: leave the password empty to give it the role.",
-        ),
-        (None, true) if !username.is_empty() => errors.add(
-            "username",
-            "No account has this username: give a password to create it.",
-        ),
-        (None, false) => {
-            if let Some(why) = check_username(&username) {
-                errors.add("username", why);
-            }
-            if let Some(why) = check_password(&input.password) {
-                errors.add("password", why);
-            }
-        }
-        _ => {}
-    }
+    let give = "give it the role";
+    let existing = form::role_account(db, &mut errors, &username, &input.password, give).await?;
     let t = targets(&state, &sec.league).await?;
     let target = target(&input, &t, &mut errors);
     let Some(target) = target.filter(|_| errors.is_empty()) else {
         return users_page(&state, sec, input, errors).await;
     };
-    let user = match existing {
-        Some(user) => user,
-        None => {
-            let hash = hash_password(input.password.clone()).await?;
-            match db.create_user(&username, &hash).await {
-                Ok(user) => user,
-                Err(e) => {
-                    form::refused(
-                        e,
-                        &mut errors,
-                        "username",
-                        "An account with this username already exists.",
-                    )?;
-                    return users_page(&state, sec, input, errors).await;
-                }
-            }
-        }
+    let made = form::existing_or_new(db, &mut errors, existing, &username, &input.password).await?;
+    let Some(user) = made else {
+        return users_page(&state, sec, input, errors).await;
     };
     let role = match target {
         Target::Captain(season, team) => NewRole::captain(user.id, league, season, team),
