@@ -69,15 +69,6 @@ impl SeasonSettings {
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("plain data serializes")
     }
-
-    /// "points, then board difference, then head-to-head".
-    pub fn describe_tie_breakers(&self) -> String {
-        self.tie_breakers
-            .iter()
-            .map(|r| r.label())
-            .collect::<Vec<_>>()
-            .join(", then ")
-    }
 }
 
 #[cfg(test)]
@@ -91,10 +82,6 @@ mod tests {
         assert_eq!(d, SeasonSettings::default());
         assert_eq!(d.tie_breakers, TieBreaker::DEFAULT);
         assert_eq!(SeasonSettings::parse(&d.to_value()).unwrap(), d);
-        assert_eq!(
-            d.describe_tie_breakers(),
-            "points, then board difference, then boards won, then head-to-head, then pegs difference"
-        );
     }
 
     #[test]

@@ -17,14 +17,13 @@ use crate::db::{DbError, League, PlayerId, Season, SeasonId};
 use crate::league::players::{
     GameFacts, IndividualPenalty, PlayerRow, Tally, apply_penalties, table,
 };
-use crate::league::settings::SeasonSettings;
 use crate::rules::{Format, Ruleset};
 
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::{AppError, Result, urlencode};
 use super::page::{Ctx, html};
-use super::public::slug;
+use super::public::{settings, slug};
 
 pub fn router() -> Router<AppState> {
     Router::new().route(
@@ -171,13 +170,7 @@ async fn players_table(
             DbError::NotFound(_) => season_missing(),
             other => other.into(),
         })?;
-    let setting = season
-        .settings()
-        .unwrap_or_else(|why| {
-            tracing::warn!(season = %season.id, %why, "unreadable settings; using the defaults");
-            SeasonSettings::default()
-        })
-        .min_games;
+    let setting = settings(&season).min_games;
     let min = parse_min(&q, setting)?;
     let lines = db.player_stat_lines(league.id, season.id).await?;
     let penalties = db.game_penalty_lines(league.id, season.id).await?;

@@ -207,7 +207,7 @@ fn match_format(season: &Season) -> MatchFormat {
 
 /// A season's settings; unreadable ones are logged and read as the
 /// defaults, so the pages still show.
-fn settings(season: &Season) -> SeasonSettings {
+pub(crate) fn settings(season: &Season) -> SeasonSettings {
     season.settings().unwrap_or_else(|why| {
         tracing::warn!(season = %season.id, %why, "unreadable season settings; using the defaults");
         SeasonSettings::default()
