@@ -8,6 +8,7 @@
 //! draw 6-1 4-3 2-2 5-0        the board's first game: drawn tiles, A first
 //! A2 B8 C1x / out C           plays (x: chipped out), then how it ended
 //! B3 A4 / blocked 9 4 11 7    every seat's pips, A first
+//! B3 A4 / blocked             fives-and-threes: the pips may be left out
 //! A10 B5m / out A left 12 3   all-fives: m = muggins; the opponents' pips
 //! / abandoned                 hands-won: void after a violation
 //! penalty B late 5            before the next hand (talking, exposed, violation)
@@ -260,10 +261,21 @@ fn parse_end(text: &str, game: &CardGame) -> Result<EndRecord, String> {
             }
             Ok(end)
         }
+        ["blocked"] if game.format == Format::FivesAndThrees => Ok(EndRecord {
+            blocked: Some(Default::default()),
+            ..Default::default()
+        }),
         ["blocked", ..] => {
             let counts = pips(&words[1..], "blocked")?;
             if counts.len() != n {
-                return Err(format!("`blocked` needs {n} pip counts, one a seat from A"));
+                return Err(format!(
+                    "`blocked` needs {n} pip counts, one a seat from A{}",
+                    if game.format == Format::FivesAndThrees {
+                        ", or none"
+                    } else {
+                        ""
+                    }
+                ));
             }
             Ok(EndRecord {
                 blocked: Some(
@@ -365,12 +377,16 @@ pub fn game_text(record: &GameRecord, first_game: bool) -> String {
                     let _ = write!(out, " left {}", nums.join(" "));
                 }
             } else if let Some(b) = &end.blocked {
-                let nums: Vec<String> = record
-                    .players
-                    .iter()
-                    .map(|p| b.get(p).map_or("0".into(), |c| c.to_string()))
-                    .collect();
-                let _ = write!(out, "blocked {}", nums.join(" "));
+                out.push_str("blocked");
+                // `{}`: a fives-and-threes hand blocked without the counts.
+                if !b.is_empty() {
+                    let nums: Vec<String> = record
+                        .players
+                        .iter()
+                        .map(|p| b.get(p).map_or("0".into(), |c| c.to_string()))
+                        .collect();
+                    let _ = write!(out, " {}", nums.join(" "));
+                }
             }
         }
         out.push('\n');
@@ -452,6 +468,62 @@ mod tests {
         assert_eq!(record.penalties[1].before_hand, 3);
         assert!(score_record(&record).is_ok());
         assert_eq!(game_text(&record, false), text);
+    }
+
+    #[test]
+    fn fives_and_threes_blocked_without_counts() {
+        let players = names(4);
+        let options = Map::new();
+        let g = CardGame {
+            format: Format::FivesAndThrees,
+            options: &options,
+            players: &players,
+            carried_pose: None,
+        };
+        let text = "draw 6-1 4-3 2-2 5-0\nB6 / blocked\n/ blocked 9 4 11 7\nA3 C1 / BLOCKED\n";
+        let (record, _) = parse_game(text, &g).unwrap();
+        let ends: Vec<_> = record
+            .hands
+            .iter()
+            .map(|h| h.end.clone().unwrap())
+            .collect();
+        assert_eq!(ends[0].blocked, Some(Default::default()));
+        assert_eq!(ends[1].blocked.as_ref().map(|b| b.len()), Some(4));
+        assert_eq!(ends[2].blocked, Some(Default::default()));
+        let o = score_record(&record).unwrap();
+        assert_eq!((o.totals, o.next_pose), ([4, 6], 3));
+        assert_eq!(
+            game_text(&record, true),
+            text.replace("BLOCKED", "blocked"),
+            "written back as `/ blocked`"
+        );
+        // Some counts but not all is a mistake of the card.
+        let e = parse_game("draw 6-1 4-3 2-2 5-0\n/ blocked 9 4\n", &g).unwrap_err();
+        assert!(e.message.contains("needs 4 pip counts") && e.message.contains("or none"));
+        // With the winner posing, the engine needs the counts: its refusal
+        // points at the line.
+        let winner = Map::from_iter([("pose".to_owned(), Value::from("winner"))]);
+        let g = CardGame {
+            options: &winner,
+            ..g
+        };
+        let (record, lines) = parse_game("draw 6-1 4-3 2-2 5-0\nB6 / blocked\n", &g).unwrap();
+        let e = locate(&score_record(&record).unwrap_err(), &lines);
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("`pose` option `winner`"), "{e}");
+        // The other formats always need them.
+        for format in [Format::AllFives, Format::HandsWon] {
+            let g = CardGame {
+                format,
+                carried_pose: Some("Ann"),
+                ..g.clone()
+            };
+            let e = parse_game("/ blocked\n", &g).unwrap_err();
+            assert!(
+                e.message.contains("needs 4 pip counts") && !e.message.contains("none"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

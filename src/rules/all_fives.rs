@@ -43,7 +43,7 @@ pub(crate) fn score_hand(
                 let side = game.side_of[*out];
                 (Some(side), points::round_to_five(left.iter().sum()))
             }
-            End::Blocked { pips } => {
+            End::Blocked { pips: Some(pips) } => {
                 let counts = [game.side_pips(pips, 0), game.side_pips(pips, 1)];
                 if counts[0] == counts[1] {
                     (None, 0)
@@ -58,7 +58,8 @@ pub(crate) fn score_hand(
                     (Some(low), points::round_to_five(scored))
                 }
             }
-            End::Abandoned => (None, 0),
+            // Validation requires an all-fives block's counts.
+            End::Blocked { pips: None } | End::Abandoned => (None, 0),
         };
         // A game won during the hand ended there: its end scores nothing.
         if let (Some(side), None) = (side, run.won) {

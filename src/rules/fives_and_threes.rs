@@ -44,8 +44,12 @@ pub(crate) fn score_hand(
     }
     let player = match &hand.end {
         Some(End::Out { player, .. }) => Some(*player),
-        Some(End::Blocked { pips }) => lowest_holder(game, pips, poser, 0..game.players.len()),
-        Some(End::Abandoned) | None => None,
+        Some(End::Blocked { pips: Some(pips) }) => {
+            lowest_holder(game, pips, poser, 0..game.players.len())
+        }
+        // Without counts nobody holds the lowest: the pose rotates (and
+        // validation allows that only when it rotates anyway).
+        Some(End::Blocked { pips: None } | End::Abandoned) | None => None,
     };
     Ok(HandResult {
         worth: 1,

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::error::RecordError;
 use super::points;
 use super::record::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
-use super::ruleset::{Format, Ruleset};
+use super::ruleset::{Format, PoseRule, Ruleset};
 use super::tile::{SET_PIPS, Tile};
 
 /// Longest player name a record may carry.
@@ -58,8 +58,10 @@ pub enum End {
     /// `player`'s last tile ended the hand; `left` holds each seat's pips
     /// as the record gave them (`all-fives`: the opponents'; 0 elsewhere).
     Out { player: Seat, left: Vec<u32> },
-    /// Nobody could play; every seat's remaining pips.
-    Blocked { pips: Vec<u32> },
+    /// Nobody could play; every seat's remaining pips, or `None` for a
+    /// `fives-and-threes` hand recorded without them (`{"blocked": {}}`),
+    /// which validation allows only there and only when the pose rotates.
+    Blocked { pips: Option<Vec<u32>> },
     /// Void after a violation (`hands-won`).
     Abandoned,
 }
@@ -156,7 +158,9 @@ impl Game {
                         ..Default::default()
                     },
                     End::Blocked { pips } => EndRecord {
-                        blocked: Some(by_seat(pips, &mut (0..self.players.len()))),
+                        blocked: Some(pips.as_ref().map_or_else(BTreeMap::new, |pips| {
+                            by_seat(pips, &mut (0..self.players.len()))
+                        })),
                         ..Default::default()
                     },
                     End::Abandoned => EndRecord {
@@ -611,8 +615,11 @@ fn check_end(
         return Ok(End::Out { player, left });
     }
     if let Some(map) = &end.blocked {
+        if map.is_empty() {
+            return blocked_without_counts(game).map_err(err);
+        }
         let pips = pips_of(map, &mut (0..n), "blocked")?;
-        return Ok(End::Blocked { pips });
+        return Ok(End::Blocked { pips: Some(pips) });
     }
     if format != Format::HandsWon {
         return Err(err(
@@ -620,4 +627,21 @@ fn check_end(
         ));
     }
     Ok(End::Abandoned)
+}
+
+/// `{"blocked": {}}`: a blocked hand without the pip counts, which only
+/// `fives-and-threes` can do without, and only while nobody needs the
+/// lowest count to know who poses next.
+fn blocked_without_counts(game: &Game) -> Result<End, String> {
+    let why = match (game.ruleset.format, game.ruleset.pose) {
+        (Format::FivesAndThrees, PoseRule::Rotate) => return Ok(End::Blocked { pips: None }),
+        (Format::FivesAndThrees, PoseRule::Winner) => {
+            "with the `pose` option `winner` the lowest count poses next"
+        }
+        (Format::AllFives, _) => "in all-fives the counts decide what the hand scores",
+        (Format::HandsWon, _) => "in hands-won the lowest count wins the hand",
+    };
+    Err(format!(
+        "blocked without pip counts: give every player's count ({why})"
+    ))
 }

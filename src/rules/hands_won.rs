@@ -16,7 +16,7 @@ pub(crate) fn score_hand(
     let r = &game.ruleset;
     let player = match &hand.end {
         Some(End::Out { player, .. }) => Some(*player),
-        Some(End::Blocked { pips }) => {
+        Some(End::Blocked { pips: Some(pips) }) => {
             let low = lowest_holder(game, pips, poser, 0..game.players.len());
             if low.is_none() {
                 // Shared by both pairs: a derby; the next hand is worth more.
@@ -24,8 +24,9 @@ pub(crate) fn score_hand(
             }
             low
         }
-        // Void: worth nothing, and a pending derby carries on.
-        Some(End::Abandoned) | None => None,
+        // Void: worth nothing, and a pending derby carries on. (A blocked
+        // hand always has its counts here: validation requires them.)
+        Some(End::Abandoned | End::Blocked { pips: None }) | None => None,
     };
     let Some(player) = player else {
         return HandResult {

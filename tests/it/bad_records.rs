@@ -254,3 +254,32 @@ fn malformed_json_names_the_place() {
     let e = boneyard::rules::parse_record("{\"format\": ").unwrap_err();
     assert!(e.to_string().contains("EOF"), "{e}");
 }
+
+#[test]
+fn a_blocked_hand_without_counts_where_they_are_needed() {
+    let uncounted = json!({"plays": [], "end": {"blocked": {}}});
+    // fives-and-threes with the winner posing: the lowest count poses next.
+    let mut g = fat_singles(json!([fat_hand("Ann", &[3]), uncounted]));
+    g["options"] = json!({"pose": "winner"});
+    assert_refused(&g, "hand 2:", "blocked without pip counts");
+    assert_refused(&g, "hand 2:", "`pose` option `winner`");
+    let mut g = pairs("fives-and-threes", json!([uncounted]));
+    g["options"] = json!({"pose": "winner"});
+    assert_refused(&g, "hand 1:", "`pose` option `winner`");
+    // all-fives and hands-won score the block from the counts.
+    let g = pairs("all-fives", json!([uncounted]));
+    assert_refused(&g, "hand 1:", "blocked without pip counts");
+    assert_refused(&g, "hand 1:", "all-fives");
+    let mut g = fat_singles(json!([uncounted]));
+    g["format"] = json!("all-fives");
+    assert_refused(&g, "hand 1:", "blocked without pip counts");
+    let g = pairs("hands-won", json!([out_hand("Ann"), uncounted]));
+    assert_refused(&g, "hand 2:", "blocked without pip counts");
+    assert_refused(&g, "hand 2:", "hands-won");
+    // Some counts but not all is still a mistake in fives-and-threes.
+    let g = pairs(
+        "fives-and-threes",
+        json!([{"plays": [], "end": {"blocked": {"Ann": 3, "Bob": 4}}}]),
+    );
+    assert_refused(&g, "hand 1:", "`Cat`'s pips are missing");
+}

@@ -363,7 +363,7 @@ fn recount(game: &Game, o: &boneyard::rules::Outcome) -> [u32; 2] {
                     Some(boneyard::rules::End::Out { player, left }) => {
                         totals[game.side_of[*player]] += points::round_to_five(left.iter().sum());
                     }
-                    Some(boneyard::rules::End::Blocked { pips }) => {
+                    Some(boneyard::rules::End::Blocked { pips: Some(pips) }) => {
                         let c = [game.side_pips(pips, 0), game.side_pips(pips, 1)];
                         if c[0] != c[1] {
                             let low = if c[0] < c[1] { 0 } else { 1 };

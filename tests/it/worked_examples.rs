@@ -322,3 +322,141 @@ fn winner_poses_option() {
     assert_eq!(posers, [0, 2, 3, 2]);
     assert_eq!(o.next_pose, 3);
 }
+
+/// A fives-and-threes blocked hand recorded without the counts.
+fn blocked_uncounted() -> serde_json::Value {
+    json!({"plays": [], "end": {"blocked": {}}})
+}
+
+/// `{"blocked": {}}` read and written back through the engine's game.
+fn canonical(record: &serde_json::Value) -> serde_json::Value {
+    let record = boneyard::rules::parse_record(&record.to_string()).unwrap();
+    let game = boneyard::rules::Game::from_record(&record).unwrap();
+    serde_json::to_value(game.to_record()).unwrap()
+}
+
+#[test]
+fn fives_and_threes_blocked_without_counts_singles() {
+    let g = fat_singles(json!([
+        {"plays": [{"by": "Ann", "points": 8}, {"by": "Bob", "points": 3}], "end": {"blocked": {}}},
+        blocked_uncounted(),
+        {"plays": [{"by": "Bob", "points": 2}], "end": blocked2(4, 9)}
+    ]));
+    let o = ok(&g);
+    assert_eq!(o.totals, [8, 5], "the counts change nothing");
+    let posers: Vec<usize> = o.hands.iter().map(|h| h.posed_by).collect();
+    assert_eq!(
+        posers,
+        [0, 1, 0],
+        "the pose rotates after a count-less block"
+    );
+    assert_eq!(o.next_pose, 1);
+    let back = canonical(&g);
+    assert_eq!(back["hands"][0]["end"], json!({"blocked": {}}));
+    assert_eq!(back["hands"][1]["end"], json!({"blocked": {}}));
+    assert_eq!(back["hands"][2]["end"], blocked2(4, 9));
+    assert_eq!(ok(&back), o);
+}
+
+#[test]
+fn fives_and_threes_blocked_without_counts_pairs() {
+    let g = pairs(
+        "fives-and-threes",
+        json!([
+            {"plays": [{"by": "Bob", "points": 6}], "end": {"blocked": {}}},
+            blocked_uncounted(),
+            {"plays": [{"by": "Cat", "points": 4}], "end": blocked4([9, 4, 11, 7])},
+            blocked_uncounted()
+        ]),
+    );
+    let o = ok(&g);
+    assert_eq!(o.totals, [4, 6]);
+    let posers: Vec<usize> = o.hands.iter().map(|h| h.posed_by).collect();
+    assert_eq!(posers, [0, 1, 2, 3]);
+    assert_eq!(o.next_pose, 0);
+    let back = canonical(&g);
+    assert_eq!(back["hands"][3]["end"], json!({"blocked": {}}));
+    assert_eq!(back["hands"][2]["end"], blocked4([9, 4, 11, 7]));
+}
+
+#[test]
+fn winner_poses_fives_and_threes_lowest_count_of_all_players() {
+    let fat_out =
+        |by: &str| json!({"plays": [{"by": by, "points": 3, "out": true}], "end": {"out": by}});
+    let mut g = pairs(
+        "fives-and-threes",
+        json!([
+            // Dan holds the lowest count: Dan poses next.
+            {"plays": [], "end": blocked4([9, 9, 9, 2])},
+            // Partners Bob and Dan share it: the first of them counting
+            // from the poser, Dan himself.
+            {"plays": [], "end": blocked4([9, 4, 9, 4])},
+            // Ann and Bob share it across the sides: the pose rotates.
+            {"plays": [], "end": blocked4([3, 3, 9, 9])},
+            {"plays": [], "end": blocked4([9, 9, 1, 9])},
+            // Ann and Cat share it; from Cat, Cat comes first.
+            {"plays": [], "end": blocked4([4, 9, 4, 9])},
+            fat_out("Bob")
+        ]),
+    );
+    g["options"] = json!({"pose": "winner"});
+    let o = ok(&g);
+    let posers: Vec<usize> = o.hands.iter().map(|h| h.posed_by).collect();
+    assert_eq!(posers, [0, 3, 3, 0, 2, 2]);
+    assert_eq!(o.next_pose, 1, "Bob chipped out");
+    // Singles: the lower count poses; equal counts rotate.
+    let mut g = fat_singles(json!([
+        {"plays": [], "end": blocked2(8, 3)},
+        {"plays": [], "end": blocked2(5, 5)},
+        {"plays": [], "end": blocked2(2, 6)}
+    ]));
+    g["options"] = json!({"pose": "winner"});
+    let o = ok(&g);
+    let posers: Vec<usize> = o.hands.iter().map(|h| h.posed_by).collect();
+    assert_eq!((posers, o.next_pose), (vec![0, 1, 0], 0));
+}
+
+#[test]
+fn winner_poses_all_fives_lowest_count_of_the_side_that_scored_the_block() {
+    let mut g = pairs(
+        "all-fives",
+        json!([
+            // Side 1 (10 against 21) scores; Ann holds the lowest count of
+            // all, but Dan the lowest of side 1: Dan poses next.
+            {"plays": [], "end": blocked4([1, 6, 20, 4])},
+            // Side 1 scores again; partners Bob and Dan share its lowest:
+            // counting from the poser Dan, Dan.
+            {"plays": [], "end": blocked4([9, 5, 9, 5])},
+            // Equal counts, 10 each: nobody scores, the pose rotates.
+            {"plays": [], "end": blocked4([1, 5, 9, 5])},
+            {"plays": [], "end": {"out": "Cat", "left": {"Bob": 3, "Dan": 2}}}
+        ]),
+    );
+    g["options"] = json!({"pose": "winner"});
+    let o = ok(&g);
+    assert_eq!(o.totals, [5, 40]);
+    let posers: Vec<usize> = o.hands.iter().map(|h| h.posed_by).collect();
+    assert_eq!(posers, [0, 3, 3, 0]);
+    assert_eq!(o.next_pose, 2, "Cat played out");
+}
+
+#[test]
+fn winner_poses_hands_won_partners_tie_and_void_hand() {
+    let mut g = pairs(
+        "hands-won",
+        json!([
+            out("Cat"),
+            // Ann and Cat share the lowest count; counting from Cat, Cat.
+            {"plays": [], "end": blocked4([2, 9, 2, 9])},
+            {"plays": [], "end": {"abandoned": true}},
+            out("Bob")
+        ]),
+    );
+    g["options"] = json!({"pose": "winner"});
+    g["penalties"] = json!([{"player": "Bob", "kind": "violation", "before_hand": 3}]);
+    let o = ok(&g);
+    let posers: Vec<usize> = o.hands.iter().map(|h| h.posed_by).collect();
+    // Cat won hands 1 and 2; hand 3 was void, so the pose rotates to Dan.
+    assert_eq!(posers, [0, 2, 2, 3]);
+    assert_eq!(o.next_pose, 1, "Bob won hand 4");
+}

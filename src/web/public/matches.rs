@@ -513,7 +513,8 @@ fn game_view(
                     )
                 }
                 Some(End::Out { player, .. }) => format!("out by {}", name(*player)),
-                Some(End::Blocked { pips }) => {
+                Some(End::Blocked { pips: None }) => "blocked".to_owned(),
+                Some(End::Blocked { pips: Some(pips) }) => {
                     let counts: Vec<String> = (0..game.players.len())
                         .map(|s| format!("{} {}", name(s), pips[s]))
                         .collect();
