@@ -30,6 +30,7 @@ pub mod audit;
 pub mod backup;
 pub mod fixtures;
 pub mod leagues;
+pub mod pad;
 pub mod pages;
 pub mod penalties;
 pub mod players;

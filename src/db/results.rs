@@ -86,6 +86,18 @@ pub struct GameOutcome {
     pub next_pose: Option<String>,
 }
 
+impl GameOutcome {
+    /// The engine's outcome in the form stored beside each game.
+    pub fn of(record: &GameRecord, o: &crate::rules::Outcome) -> GameOutcome {
+        GameOutcome {
+            totals: [i64::from(o.totals[0]), i64::from(o.totals[1])],
+            winner: o.winner,
+            finished: o.finished,
+            next_pose: record.players.get(o.next_pose).cloned(),
+        }
+    }
+}
+
 /// One version of a fixture's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultVersion {

@@ -5,6 +5,7 @@ pub mod card;
 pub mod fixtures;
 pub mod ical;
 pub mod match_format;
+pub mod pad;
 pub mod players;
 pub mod settings;
 pub mod standings;

@@ -100,6 +100,16 @@ impl Running {
 
 /// Scores a validated game exactly as RULES.md says.
 pub fn score(game: &Game) -> Result<Outcome, RecordError> {
+    score_game(game, false)
+}
+
+/// Scores a game still being played (the score pad): its last hand may be
+/// open, with no `end` yet. Everything else is as [`score`].
+pub fn score_in_play(game: &Game) -> Result<Outcome, RecordError> {
+    score_game(game, true)
+}
+
+fn score_game(game: &Game, last_hand_open: bool) -> Result<Outcome, RecordError> {
     let mut run = Running {
         totals: [0, 0],
         won: None,
@@ -118,7 +128,8 @@ pub fn score(game: &Game) -> Result<Outcome, RecordError> {
             ));
         }
         let result = score_hand(game, h, hand, poser, &mut run)?;
-        if hand.end.is_none() && run.won.is_none() {
+        let may_be_open = last_hand_open && h + 1 == game.hands.len();
+        if hand.end.is_none() && run.won.is_none() && !may_be_open {
             return Err(RecordError::hand(
                 h,
                 "the hand has no `end`, and the game was not won during it",

@@ -8,7 +8,6 @@ use axum::Router;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::serve::ListenerExt;
 use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 use tower_sessions::cookie::SameSite;
@@ -20,6 +19,7 @@ use crate::db::Db;
 
 pub mod account;
 mod admin;
+pub mod assets;
 pub mod auth;
 mod console;
 mod csrf;
@@ -27,6 +27,7 @@ mod dates;
 mod error;
 mod home;
 mod my_matches;
+mod pad;
 mod page;
 mod penalties;
 mod players_table;
@@ -91,26 +92,18 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .with_expiry(Expiry::OnInactivity(CookieDuration::days(
             SESSION_IDLE_DAYS,
         )));
-    let static_files = Router::new()
-        .fallback_service(ServeDir::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/static"
-        )))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=31536000, immutable"),
-        ));
     let app = Router::new()
         .merge(home::router())
         .merge(account::router())
         .merge(public::router())
         .merge(results::router())
+        .merge(pad::router())
         .merge(penalties::router())
         .merge(players_table::router())
         .merge(admin::router())
         .merge(console::router())
         .merge(schedule::router())
-        .nest("/static", static_files)
+        .nest("/static", assets::router())
         .fallback(error::not_found)
         .with_state(state)
         .layer(session_layer)

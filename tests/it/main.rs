@@ -1,10 +1,12 @@
 //! The one integration test binary: modules share its build.
 
 mod bad_records;
+mod browser;
 mod cli;
 mod db;
 mod demo;
 mod helpers;
+mod portable;
 mod properties;
 mod support;
 mod tables;

@@ -333,6 +333,8 @@ struct LivePage {
     league: League,
     today: String,
     rows: Vec<FixtureView>,
+    /// Boards being kept on score pads, as they stand.
+    lines: Vec<crate::web::pad::live::LiveLine>,
 }
 
 pub async fn live(
@@ -355,7 +357,9 @@ pub async fn live(
     let scores = scores_by_season(&lines, &boards, &formats);
     let mut lines = lines;
     lines.sort_by_key(|f| (f.starts_at, f.id));
+    let boards = crate::web::pad::live::boards(&state, &league).await?;
     let page = LivePage {
+        lines: boards,
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         today: super::day(league.time_zone, from),

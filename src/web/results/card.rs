@@ -9,10 +9,7 @@ use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use crate::db::{
-    BoardResult, FixtureChange, FixtureStatus, GameOutcome, GameResult, MatchResult, Player,
-    PlayerId, ResultStatus,
-};
+use crate::db::{BoardResult, GameOutcome, GameResult, MatchResult, Player, PlayerId};
 use crate::league::board::{BoardEntry, read_board};
 use crate::league::card::{game_text, seat_letter};
 use crate::league::match_format::{self, MatchFormat};
@@ -175,31 +172,7 @@ pub async fn save(
         );
         return Ok(invalid(&page));
     }
-    let db = state.db();
-    let league = access.league.id;
-    db.write_result(league, access.fixture.id, &result, Some(access.user.id))
-        .await?;
-    if access.is_secretary() {
-        db.set_result_status(
-            league,
-            access.fixture.id,
-            ResultStatus::Approved,
-            "entered by a secretary",
-            Some(access.user.id),
-        )
-        .await?;
-    }
-    if matches!(
-        access.fixture.status,
-        FixtureStatus::Scheduled | FixtureStatus::Postponed
-    ) {
-        let change = FixtureChange {
-            status: FixtureStatus::Played,
-            ..FixtureChange::from(&access.fixture)
-        };
-        db.update_fixture(league, access.fixture.id, &change, Some(access.user.id))
-            .await?;
-    }
+    super::store_result(&state, &access, &result).await?;
     Ok(Redirect::to(&access.path("")).into_response())
 }
 
@@ -368,7 +341,7 @@ impl Card {
                         .played()
                         .map(|(record, outcome)| GameResult {
                             record: record.clone(),
-                            outcome: Some(stored_outcome(record, outcome)),
+                            outcome: Some(GameOutcome::of(record, outcome)),
                         })
                         .collect(),
                 })
@@ -479,16 +452,6 @@ impl Card {
     }
 }
 
-/// The engine's outcome in the form stored beside each game.
-fn stored_outcome(record: &crate::rules::GameRecord, o: &Outcome) -> GameOutcome {
-    GameOutcome {
-        totals: [i64::from(o.totals[0]), i64::from(o.totals[1])],
-        winner: o.winner,
-        finished: o.finished,
-        next_pose: record.players.get(o.next_pose).cloned(),
-    }
-}
-
 /// The engine's reading of a game, hand by hand.
 fn preview(game: &Game, o: &Outcome) -> Preview {
     let name = |s: usize| game.players[s].clone();
@@ -555,4 +518,4 @@ fn preview(game: &Game, o: &Outcome) -> Preview {
     Preview { summary, hands }
 }
 
-const HELP: &str = "One line per hand: the scoring plays as seat letter and points (A6, C1x when chipping out, B5m for muggins), then / and how it ended: out C, blocked 9 4 11 7 (every seat's pips from A), out A left 12 3 (All Fives: the opponents' pips), abandoned. The board's first game starts with the draw: draw 6-1 4-3. A penalty goes on its own line before the hand it precedes: penalty B talking, penalty D late 5, penalty B violation. A last hand won mid-way has no /.";
+const HELP: &str = "One line per hand: the scoring plays as seat letter and points (A6, C1x when chipping out, B5m for muggins), then / and how it ended: out C, blocked 9 4 11 7 (every seat's pips from A; in Fives and Threes just blocked will do, unless the winner poses), out A left 12 3 (All Fives: the opponents' pips), abandoned. The board's first game starts with the draw: draw 6-1 4-3. A penalty goes on its own line before the hand it precedes: penalty B talking, penalty D late 5, penalty B violation. A last hand won mid-way has no /.";

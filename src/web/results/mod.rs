@@ -13,7 +13,7 @@ use super::AppState;
 use super::auth::{CurrentUser, league_from_path};
 use super::error::AppError;
 
-mod card;
+pub mod card;
 mod exchange;
 mod workflow;
 
@@ -156,4 +156,42 @@ where
             standing,
         })
     }
+}
+
+/// Stores a submitted result as the fixture's next version: approved at
+/// once when a secretary enters it, and the fixture marked played.
+pub async fn store_result(
+    state: &AppState,
+    access: &FixtureAccess,
+    result: &crate::db::MatchResult,
+) -> Result<crate::db::ResultVersion, AppError> {
+    use crate::db::{FixtureChange, FixtureStatus, ResultStatus};
+    let db = state.db();
+    let league = access.league.id;
+    let mut version = db
+        .write_result(league, access.fixture.id, result, Some(access.user.id))
+        .await?;
+    if access.is_secretary() {
+        db.set_result_status(
+            league,
+            access.fixture.id,
+            ResultStatus::Approved,
+            "entered by a secretary",
+            Some(access.user.id),
+        )
+        .await?;
+        version.status = ResultStatus::Approved;
+    }
+    if matches!(
+        access.fixture.status,
+        FixtureStatus::Scheduled | FixtureStatus::Postponed
+    ) {
+        let change = FixtureChange {
+            status: FixtureStatus::Played,
+            ..FixtureChange::from(&access.fixture)
+        };
+        db.update_fixture(league, access.fixture.id, &change, Some(access.user.id))
+            .await?;
+    }
+    Ok(version)
 }

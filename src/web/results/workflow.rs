@@ -270,6 +270,7 @@ struct HistoryPage {
     versions: Vec<VersionView>,
     secretary: bool,
     captain: bool,
+    notice: Option<String>,
     current_status: String,
     fixture_status: String,
 }
@@ -286,7 +287,17 @@ struct VersionView {
 
 /// The result's versions, newest first, with the workflow's buttons for
 /// whoever may press them.
-pub async fn history(State(state): State<AppState>, access: FixtureAccess) -> Result<Response> {
+#[derive(Deserialize)]
+pub struct HistoryQuery {
+    /// `pad`: the result was just submitted from the score pads.
+    submitted: Option<String>,
+}
+
+pub async fn history(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    axum::extract::Query(q): axum::extract::Query<HistoryQuery>,
+) -> Result<Response> {
     let db = state.db();
     let versions = db
         .result_versions(access.league.id, access.fixture.id)
@@ -322,6 +333,19 @@ pub async fn history(State(state): State<AppState>, access: FixtureAccess) -> Re
         versions: views,
         secretary: access.is_secretary(),
         captain: !access.is_secretary(),
+        notice: match (q.submitted.as_deref(), versions.last()) {
+            (Some("pad"), Some(v)) => Some(format!(
+                "Saved: the result from the score pads, as version {}, {}.{}",
+                v.version,
+                v.status,
+                if access.is_secretary() {
+                    ""
+                } else {
+                    " The other captain can confirm or dispute it here, on this phone or their own."
+                }
+            )),
+            _ => None,
+        },
         current_status,
         fixture_status: access.fixture.status.to_string(),
     }))

@@ -282,10 +282,13 @@ async fn unknown_addresses_get_the_404_page_and_headers(db: Db) {
     ] {
         assert!(page.headers.contains_key(h), "{h}");
     }
+    // The plain name is revalidated; the content-hashed one is immutable.
     let css = c.get("/static/style.css").await;
     assert_eq!(css.status, StatusCode::OK);
+    assert_eq!(css.headers["cache-control"], "no-cache");
+    let hashed = c.get(boneyard::web::assets::url("style.css")).await;
     assert!(
-        css.headers["cache-control"]
+        hashed.headers["cache-control"]
             .to_str()
             .unwrap()
             .contains("immutable")

@@ -26,16 +26,16 @@ on_both!(
 
 const PASSWORD: &str = "a long enough password";
 
-struct Match {
-    short: String,
-    fixture: FixtureId,
-    home: Vec<(PlayerId, String)>,
-    away: Vec<(PlayerId, String)>,
-    format: MatchFormat,
+pub(crate) struct Match {
+    pub short: String,
+    pub fixture: FixtureId,
+    pub home: Vec<(PlayerId, String)>,
+    pub away: Vec<(PlayerId, String)>,
+    pub format: MatchFormat,
 }
 
 impl Match {
-    fn path(&self, rest: &str) -> String {
+    pub fn path(&self, rest: &str) -> String {
         format!("/leagues/{}/matches/{}{rest}", self.short, self.fixture)
     }
 }
@@ -43,7 +43,7 @@ impl Match {
 /// A league with a fixture between two teams of four, accounts `sec`
 /// (secretary), `home`, `away` (their captains) and `other` (captain of a
 /// third team).
-async fn setup(db: &Db) -> Match {
+pub(crate) async fn setup(db: &Db) -> Match {
     let league = db
         .create_league(&NewLeague {
             name: "Card League".into(),
@@ -127,7 +127,7 @@ async fn setup(db: &Db) -> Match {
     }
 }
 
-async fn client(db: &Db, user: &str) -> Client {
+pub(crate) async fn client(db: &Db, user: &str) -> Client {
     let mut c = Client::new(db).await;
     c.sign_in(user, PASSWORD).await;
     c

@@ -1,0 +1,286 @@
+//! The score pad's boards in progress and the links that open them.
+//!
+//! A board's taps are kept whole, as JSON, with a revision: a write names
+//! the revision it was based on and is refused if another came first, so
+//! two phones keeping one board never mix their taps silently.
+
+use chrono::{DateTime, Utc};
+
+use super::{
+    Db, FixtureId, LeagueId, Result, UserId, json_text, now, parse_json, read_pool, write_tx,
+};
+use crate::league::pad::{Summary, Tap};
+
+/// A board of a fixture as the pad last saved it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PadBoard {
+    pub fixture_id: FixtureId,
+    /// 1-based.
+    pub board: i64,
+    pub taps: Vec<Tap>,
+    pub revision: i64,
+    pub summary: Summary,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A board being played in the league, with its fixture's teams.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveBoard {
+    pub fixture_id: FixtureId,
+    pub board: i64,
+    pub home_team: String,
+    pub away_team: String,
+    pub summary: Summary,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A link to one board's pad.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct PadLink {
+    pub token: String,
+    pub league_id: LeagueId,
+    pub fixture_id: FixtureId,
+    pub board: i64,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PadRow {
+    fixture_id: FixtureId,
+    board: i64,
+    taps: String,
+    revision: i64,
+    summary: String,
+    updated_at: DateTime<Utc>,
+}
+
+impl TryFrom<PadRow> for PadBoard {
+    type Error = super::DbError;
+
+    fn try_from(r: PadRow) -> Result<PadBoard> {
+        Ok(PadBoard {
+            fixture_id: r.fixture_id,
+            board: r.board,
+            taps: parse_json("a pad board's taps", &r.taps)?,
+            revision: r.revision,
+            summary: parse_json("a pad board's summary", &r.summary)?,
+            updated_at: r.updated_at,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct LiveRow {
+    fixture_id: FixtureId,
+    board: i64,
+    home_team: String,
+    away_team: String,
+    summary: String,
+    updated_at: DateTime<Utc>,
+}
+
+const PAD_COLUMNS: &str = "fixture_id, board, taps, revision, summary, updated_at";
+const LINK_COLUMNS: &str =
+    "token, league_id, fixture_id, board, created_at, expires_at, revoked_at";
+
+impl Db {
+    /// One board's pad, if anything was tapped on it.
+    pub async fn pad_board(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        board: i64,
+    ) -> Result<Option<PadBoard>> {
+        let sql = format!(
+            "SELECT {PAD_COLUMNS} FROM pad_boards \
+             WHERE league_id = $1 AND fixture_id = $2 AND board = $3"
+        );
+        let row = read_pool!(self, pool => sqlx::query_as::<_, PadRow>(&sql)
+            .bind(league)
+            .bind(fixture)
+            .bind(board)
+            .fetch_optional(pool)
+            .await?);
+        row.map(PadBoard::try_from).transpose()
+    }
+
+    /// Every board of a fixture that has a pad, by board number.
+    pub async fn pad_boards(&self, league: LeagueId, fixture: FixtureId) -> Result<Vec<PadBoard>> {
+        let sql = format!(
+            "SELECT {PAD_COLUMNS} FROM pad_boards WHERE league_id = $1 AND fixture_id = $2 \
+             ORDER BY board"
+        );
+        let rows = read_pool!(self, pool => sqlx::query_as::<_, PadRow>(&sql)
+            .bind(league)
+            .bind(fixture)
+            .fetch_all(pool)
+            .await?);
+        rows.into_iter().map(PadBoard::try_from).collect()
+    }
+
+    /// Saves a board's taps if its revision is still `seen` (0: no taps
+    /// were saved yet). Returns the new revision, or `None` when another
+    /// write came first and nothing was saved.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn save_pad(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        board: i64,
+        seen: i64,
+        taps: &[Tap],
+        summary: &Summary,
+        by: Option<UserId>,
+    ) -> Result<Option<i64>> {
+        let (taps_json, summary_json) = (json_text(&taps), json_text(summary));
+        let count = taps.len() as i64;
+        let at = now();
+        Ok(write_tx!(self, tx => {
+            let done = if seen == 0 {
+                sqlx::query(
+                    "INSERT INTO pad_boards (league_id, fixture_id, board, taps, tap_count, \
+                     revision, summary, updated_at, updated_by) \
+                     VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT DO NOTHING",
+                )
+                .bind(league)
+                .bind(fixture)
+                .bind(board)
+                .bind(&taps_json)
+                .bind(count)
+                .bind(&summary_json)
+                .bind(at)
+                .bind(by)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+            } else {
+                sqlx::query(
+                    "UPDATE pad_boards SET taps = $4, tap_count = $5, revision = revision + 1, \
+                     summary = $6, updated_at = $7, updated_by = $8 \
+                     WHERE league_id = $1 AND fixture_id = $2 AND board = $3 AND revision = $9",
+                )
+                .bind(league)
+                .bind(fixture)
+                .bind(board)
+                .bind(&taps_json)
+                .bind(count)
+                .bind(&summary_json)
+                .bind(at)
+                .bind(by)
+                .bind(seen)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+            };
+            (done == 1).then_some(seen + 1)
+        }))
+    }
+
+    /// Boards of the league's unplayed fixtures tapped since `since`, the
+    /// latest first.
+    pub async fn live_boards(
+        &self,
+        league: LeagueId,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<LiveBoard>> {
+        let rows = read_pool!(self, pool => sqlx::query_as::<_, LiveRow>(
+            "SELECT p.fixture_id, p.board, h.name AS home_team, a.name AS away_team, \
+             p.summary, p.updated_at FROM pad_boards p \
+             JOIN fixtures f ON f.league_id = p.league_id AND f.id = p.fixture_id \
+             JOIN teams h ON h.league_id = f.league_id AND h.id = f.home_team_id \
+             JOIN teams a ON a.league_id = f.league_id AND a.id = f.away_team_id \
+             WHERE p.league_id = $1 AND p.updated_at >= $2 \
+             AND f.status IN ('scheduled', 'postponed') AND p.tap_count > 0 \
+             ORDER BY f.id, p.board",
+        )
+        .bind(league)
+        .bind(since)
+        .fetch_all(pool)
+        .await?);
+        rows.into_iter()
+            .map(|r| {
+                Ok(LiveBoard {
+                    fixture_id: r.fixture_id,
+                    board: r.board,
+                    home_team: r.home_team,
+                    away_team: r.away_team,
+                    summary: parse_json("a pad board's summary", &r.summary)?,
+                    updated_at: r.updated_at,
+                })
+            })
+            .collect()
+    }
+
+    /// A new link to one board's pad.
+    pub async fn create_pad_link(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        board: i64,
+        token: &str,
+        expires_at: DateTime<Utc>,
+        by: Option<UserId>,
+    ) -> Result<PadLink> {
+        let sql = format!(
+            "INSERT INTO pad_links (token, league_id, fixture_id, board, created_by, created_at, \
+             expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {LINK_COLUMNS}"
+        );
+        Ok(write_tx!(self, tx => sqlx::query_as::<_, PadLink>(&sql)
+            .bind(token)
+            .bind(league)
+            .bind(fixture)
+            .bind(board)
+            .bind(by)
+            .bind(now())
+            .bind(expires_at)
+            .fetch_one(&mut *tx)
+            .await?))
+    }
+
+    /// The link a token names, in this league, whatever its state.
+    pub async fn pad_link(&self, league: LeagueId, token: &str) -> Result<Option<PadLink>> {
+        let sql =
+            format!("SELECT {LINK_COLUMNS} FROM pad_links WHERE token = $1 AND league_id = $2");
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, PadLink>(&sql)
+            .bind(token)
+            .bind(league)
+            .fetch_optional(pool)
+            .await?))
+    }
+
+    /// A fixture's links that still work, by board.
+    pub async fn pad_links(&self, league: LeagueId, fixture: FixtureId) -> Result<Vec<PadLink>> {
+        let sql = format!(
+            "SELECT {LINK_COLUMNS} FROM pad_links WHERE league_id = $1 AND fixture_id = $2 \
+             AND revoked_at IS NULL AND expires_at > $3 ORDER BY board, created_at"
+        );
+        Ok(read_pool!(self, pool => sqlx::query_as::<_, PadLink>(&sql)
+            .bind(league)
+            .bind(fixture)
+            .bind(now())
+            .fetch_all(pool)
+            .await?))
+    }
+
+    /// Revokes every working link to one board; returns how many.
+    pub async fn revoke_pad_links(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        board: i64,
+    ) -> Result<u64> {
+        Ok(write_tx!(self, tx => sqlx::query(
+            "UPDATE pad_links SET revoked_at = $4 WHERE league_id = $1 AND fixture_id = $2 \
+             AND board = $3 AND revoked_at IS NULL",
+        )
+        .bind(league)
+        .bind(fixture)
+        .bind(board)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()))
+    }
+}

@@ -1,0 +1,649 @@
+//! One board's pad: the page (which works as plain forms, one tap a
+//! post), the sync the pad's script uses (the whole log, so a phone that
+//! was offline sends what it kept), and the service worker that lets the
+//! page load with no connection.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::{Deserialize, Serialize};
+
+use crate::league::match_format::BoardSpec;
+use crate::league::pad::{Board, Phase, Tap, describe};
+use crate::rules::Format;
+use crate::rules::ruleset::PoseRule;
+use crate::rules::tile::Tile;
+
+use super::super::AppState;
+use super::super::csrf::CsrfForm;
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html};
+use super::{Keeper, MatchRules, PadAccess};
+
+/// The points buttons of each format.
+const FIVES_AND_THREES: [u32; 6] = [1, 2, 3, 4, 6, 8];
+const FIVES_AND_THREES_OUT: [u32; 7] = [0, 1, 2, 3, 4, 6, 8];
+const ALL_FIVES: [u32; 12] = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
+/// Pip counts offered for a blocked hand or the opponents' pips.
+const MOST_PIPS: u32 = 90;
+
+#[derive(Template)]
+#[template(path = "pad/board.html")]
+struct PadPage {
+    ctx: Ctx,
+    title: String,
+    home_team: String,
+    away_team: String,
+    action: String,
+    back: Option<String>,
+    notice: Option<String>,
+    error: Option<String>,
+    closed: bool,
+    phase: &'static str,
+    score: ScoreView,
+    slots: Vec<usize>,
+    home_roster: Vec<(i64, String)>,
+    away_roster: Vec<(i64, String)>,
+    seats: Vec<SeatView>,
+    who: Option<SeatView>,
+    points: Vec<u32>,
+    out_points: Vec<u32>,
+    format: &'static str,
+    blocked_counts: bool,
+    penalties: Vec<&'static str>,
+    late_minutes: Vec<u32>,
+    pips: Vec<u32>,
+    tiles: Vec<String>,
+    hands: Vec<HandLine>,
+    games: Vec<String>,
+    revision: i64,
+    can_undo: bool,
+    data: String,
+}
+
+struct ScoreView {
+    sides: [String; 2],
+    totals: [u32; 2],
+    games_won: [u32; 2],
+    game: usize,
+    best_of: u32,
+    hand: usize,
+    poser: String,
+    next_poser: String,
+    verdict: String,
+}
+
+#[derive(Clone)]
+struct SeatView {
+    seat: usize,
+    name: String,
+    side: usize,
+}
+
+struct HandLine {
+    number: usize,
+    posed_by: String,
+    plays: String,
+    end: String,
+    totals: String,
+}
+
+#[derive(Deserialize)]
+pub struct ShowQuery {
+    who: Option<usize>,
+    saved: Option<usize>,
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    access: PadAccess,
+    Query(q): Query<ShowQuery>,
+) -> Result<Response> {
+    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
+    let spec = rules.spec(access.board)?;
+    let stored = state
+        .db()
+        .pad_board(access.league.id, access.fixture.id, access.board)
+        .await?;
+    let (taps, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
+    let (board, refused) = rules.replay(spec, &taps);
+    let notice = q.saved.and_then(|_| {
+        board
+            .effective
+            .last()
+            .map(|tap| format!("Saved on the server: {}.", describe(&board, tap)))
+    });
+    let error = refused.map(|r| format!("Tap {} could not be read: {}", r.index + 1, r.reason));
+    let page = page(
+        &access, &rules, spec, &board, &taps, revision, q.who, notice, error,
+    );
+    Ok(html(&page))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn page(
+    access: &PadAccess,
+    rules: &MatchRules,
+    spec: BoardSpec,
+    board: &Board,
+    taps: &[Tap],
+    revision: i64,
+    who: Option<usize>,
+    notice: Option<String>,
+    error: Option<String>,
+) -> PadPage {
+    let n = spec.kind.players_a_side();
+    let format = rules.ruleset.format;
+    // Every seat is on the page, named once the players are chosen, so
+    // the script can fill them in without the server.
+    let seats: Vec<SeatView> = (0..2 * n)
+        .map(|seat| SeatView {
+            seat,
+            name: board.players.get(seat).cloned().unwrap_or_default(),
+            side: seat % 2,
+        })
+        .collect();
+    let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
+    let side_names = |side: usize| {
+        let names: Vec<&str> = board
+            .players
+            .iter()
+            .skip(side)
+            .step_by(2)
+            .map(String::as_str)
+            .collect();
+        if names.is_empty() {
+            [&access.home.name, &access.away.name][side].clone()
+        } else {
+            names.join(" & ")
+        }
+    };
+    let verdict = match (board.winner, board.current()) {
+        (Some(w), _) => format!(
+            "{} won the board {}–{}.",
+            side_names(w),
+            board.games_won[w],
+            board.games_won[1 - w]
+        ),
+        (None, Some(g)) if g.outcome.finished => format!(
+            "{} won game {}. Game {} opens with {} posing.",
+            side_names(g.outcome.winner.unwrap_or(0)),
+            board.games.len(),
+            board.games.len() + 1,
+            summary.next_poser.clone().unwrap_or_default()
+        ),
+        _ => String::new(),
+    };
+    let hands = board
+        .current()
+        .map(|g| {
+            g.record
+                .hands
+                .iter()
+                .zip(&g.outcome.hands)
+                .enumerate()
+                .map(|(h, (hand, out))| HandLine {
+                    number: h + 1,
+                    posed_by: board.players[out.posed_by].clone(),
+                    plays: hand
+                        .plays
+                        .iter()
+                        .enumerate()
+                        .map(|(p, play)| {
+                            let mut s =
+                                format!("{} {}", play.by, play.points + i64::from(play.out));
+                            if play.out {
+                                s.push_str(" out");
+                            }
+                            if out.disregarded.contains(&(p + 1)) {
+                                s.push_str(" (disregarded)");
+                            }
+                            s
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    end: match &hand.end {
+                        Some(e) if e.out.is_some() => {
+                            format!("{} out", e.out.clone().unwrap_or_default())
+                        }
+                        Some(e) if e.blocked.is_some() => "blocked".into(),
+                        Some(_) => "abandoned".into(),
+                        None if g.outcome.finished => "game won".into(),
+                        None => "in play".into(),
+                    },
+                    totals: format!("{}–{}", out.totals_after[0], out.totals_after[1]),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let games = board
+        .games
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.outcome.finished)
+        .map(|(i, g)| {
+            format!(
+                "Game {}: {}–{}",
+                i + 1,
+                g.outcome.totals[0],
+                g.outcome.totals[1]
+            )
+        })
+        .collect();
+    let phase = match board.phase() {
+        Phase::Players => "players",
+        Phase::Opening => "opening",
+        Phase::Play => "play",
+        Phase::Over => "over",
+    };
+    let data = serde_json::json!({
+        "format": format.as_str(),
+        "options": rules.ruleset.options(),
+        "kind": spec.kind.as_str(),
+        "best_of": spec.best_of,
+        "home": rules.home,
+        "away": rules.away,
+        "home_team": access.home.name,
+        "away_team": access.away.name,
+        "taps": taps,
+        "revision": revision,
+        "sync": access.path("/sync"),
+        "csrf": access.csrf,
+        "store": format!("boneyard-pad:{}:{}:{}", access.league.short_name, access.fixture.id, access.board),
+        "open": access.open(),
+    });
+    PadPage {
+        ctx: access.ctx(),
+        title: format!(
+            "Board {} · {} v {}",
+            access.board, access.home.name, access.away.name
+        ),
+        home_team: access.home.name.clone(),
+        away_team: access.away.name.clone(),
+        action: access.path(""),
+        back: (access.keeper != Keeper::Link).then(|| {
+            format!(
+                "/leagues/{}/matches/{}/pad",
+                access.league.short_name, access.fixture.id
+            )
+        }),
+        notice,
+        error,
+        closed: !access.open(),
+        phase,
+        score: ScoreView {
+            sides: [side_names(0), side_names(1)],
+            totals: summary.totals,
+            games_won: summary.games_won,
+            game: summary.game.max(1),
+            best_of: spec.best_of,
+            hand: summary.hand.max(1),
+            poser: summary.poser.unwrap_or_else(|| "–".into()),
+            next_poser: summary
+                .next_poser
+                .unwrap_or_else(|| "the hand's winner".into()),
+            verdict,
+        },
+        slots: (0..n).collect(),
+        home_roster: rules.home.clone(),
+        away_roster: rules.away.clone(),
+        who: who
+            .and_then(|s| seats.get(s).cloned())
+            .filter(|s| !s.name.is_empty()),
+        seats,
+        points: match format {
+            Format::FivesAndThrees => FIVES_AND_THREES.to_vec(),
+            Format::AllFives => ALL_FIVES.to_vec(),
+            Format::HandsWon => Vec::new(),
+        },
+        out_points: match format {
+            Format::FivesAndThrees => FIVES_AND_THREES_OUT.to_vec(),
+            _ => Vec::new(),
+        },
+        format: format.as_str(),
+        blocked_counts: format != Format::FivesAndThrees || rules.ruleset.pose == PoseRule::Winner,
+        penalties: match format {
+            Format::FivesAndThrees => vec![],
+            Format::AllFives => vec!["talking", "exposed"],
+            Format::HandsWon => vec!["violation", "late"],
+        },
+        late_minutes: (1..=15).collect(),
+        pips: (0..=MOST_PIPS).collect(),
+        tiles: Tile::set().map(|t| t.to_string()).collect(),
+        hands,
+        games,
+        revision,
+        can_undo: !board.effective.is_empty(),
+        data: data.to_string(),
+    }
+}
+
+/// The tap a plain form sends, read from its fields.
+fn tap_from_form(f: &HashMap<String, String>) -> std::result::Result<Tap, String> {
+    let num = |name: &str| -> std::result::Result<u32, String> {
+        f.get(name)
+            .ok_or_else(|| format!("the form has no `{name}`"))?
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{name}` must be a whole number"))
+    };
+    let list = |prefix: &str| -> Vec<String> {
+        (0..4)
+            .map_while(|i| f.get(&format!("{prefix}{i}")).cloned())
+            .collect()
+    };
+    let seat = || num("seat").map(|s| s as usize);
+    match f.get("t").map(String::as_str).unwrap_or("") {
+        "players" => {
+            let ids = |prefix: &str| -> std::result::Result<Vec<i64>, String> {
+                list(prefix)
+                    .iter()
+                    .map(|v| {
+                        v.parse()
+                            .map_err(|_| "choose a player for every place".to_owned())
+                    })
+                    .collect()
+            };
+            Ok(Tap::Players {
+                home: ids("home")?,
+                away: ids("away")?,
+            })
+        }
+        "draw" => Ok(Tap::Draw {
+            tiles: list("tile"),
+        }),
+        "pose" => Ok(Tap::Pose { seat: seat()? }),
+        "play" => Ok(Tap::Play {
+            seat: seat()?,
+            points: num("points")?,
+        }),
+        "out" => Ok(Tap::Out {
+            seat: seat()?,
+            points: if f.contains_key("points") {
+                num("points")?
+            } else {
+                0
+            },
+            left: if f.contains_key("left") {
+                Some(num("left")?)
+            } else {
+                None
+            },
+        }),
+        "blocked" => Ok(Tap::Blocked {
+            pips: list("pips")
+                .iter()
+                .map(|p| {
+                    p.parse()
+                        .map_err(|_| "a pip count is a whole number".to_owned())
+                })
+                .collect::<std::result::Result<_, _>>()?,
+        }),
+        "abandoned" => Ok(Tap::Abandoned),
+        "penalty" => Ok(Tap::Penalty {
+            seat: seat()?,
+            kind: f.get("kind").cloned().unwrap_or_default(),
+            minutes: if f.contains_key("minutes") {
+                Some(num("minutes")?)
+            } else {
+                None
+            },
+        }),
+        "undo" => Ok(Tap::Undo),
+        other => Err(format!("unknown tap `{other}`")),
+    }
+}
+
+/// A plain form's tap: appended if the board is still as the page showed
+/// it, then back to the pad saying what was saved.
+pub async fn tap(
+    State(state): State<AppState>,
+    access: PadAccess,
+    CsrfForm(form): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response> {
+    let fields: HashMap<String, String> = form.into_iter().collect();
+    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
+    let spec = rules.spec(access.board)?;
+    let stored = state
+        .db()
+        .pad_board(access.league.id, access.fixture.id, access.board)
+        .await?;
+    let (mut taps, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
+    let again = |board: &Board, taps: &[Tap], revision, error: String, status| {
+        let page = page(
+            &access,
+            &rules,
+            spec,
+            board,
+            taps,
+            revision,
+            None,
+            None,
+            Some(error),
+        );
+        (status, html(&page)).into_response()
+    };
+    let (board, _) = rules.replay(spec, &taps);
+    if !access.open() {
+        return Ok(again(
+            &board,
+            &taps,
+            revision,
+            "This match's result is in: the pad is closed. Corrections go through the match card."
+                .into(),
+            StatusCode::CONFLICT,
+        ));
+    }
+    let seen: i64 = fields
+        .get("base")
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(-1);
+    if seen != revision {
+        return Ok(again(
+            &board,
+            &taps,
+            revision,
+            "This board changed on another phone since this page was shown: here it is now. Your tap was not saved; tap again if it is still needed.".into(),
+            StatusCode::CONFLICT,
+        ));
+    }
+    let tap = match tap_from_form(&fields) {
+        Ok(tap) => tap,
+        Err(why) => {
+            return Ok(again(
+                &board,
+                &taps,
+                revision,
+                why,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ));
+        }
+    };
+    taps.push(tap);
+    let (board, refused) = rules.replay(spec, &taps);
+    if let Some(r) = refused {
+        taps.pop();
+        return Ok(again(
+            &board,
+            &taps,
+            revision,
+            format!("Not saved: {}", r.reason),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ));
+    }
+    let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
+    let by = access.user.as_ref().map(|u| u.id);
+    let saved = state
+        .db()
+        .save_pad(
+            access.league.id,
+            access.fixture.id,
+            access.board,
+            revision,
+            &taps,
+            &summary,
+            by,
+        )
+        .await?;
+    if saved.is_none() {
+        taps.pop();
+        return Ok(again(
+            &board,
+            &taps,
+            revision,
+            "This board changed on another phone at the same moment: your tap was not saved; tap again if it is still needed.".into(),
+            StatusCode::CONFLICT,
+        ));
+    }
+    let to = access.path(&format!("?saved={}", taps.len()));
+    Ok(Redirect::to(&to).into_response())
+}
+
+/// What the pad's script sends: every tap it holds for the board, and the
+/// revision its taps were last in step with.
+#[derive(Deserialize)]
+pub struct SyncRequest {
+    taps: Vec<Tap>,
+}
+
+#[derive(Serialize)]
+pub struct SyncReply {
+    /// The board's taps as the server now holds them.
+    taps: Vec<Tap>,
+    revision: i64,
+    /// The first tap the server would not take, and why.
+    refused: Option<crate::league::pad::Refusal>,
+    /// Another phone's taps came first: the sent ones past the common
+    /// start were not taken.
+    conflict: Option<String>,
+}
+
+/// The script's sync: the server takes the sent log when it carries on
+/// from what the server holds (the same taps, then more), checking each new
+/// tap; a log that went another way is refused whole, with the server's.
+pub async fn sync(
+    State(state): State<AppState>,
+    access: PadAccess,
+    headers: HeaderMap,
+    Json(req): Json<SyncRequest>,
+) -> Result<Response> {
+    // A JSON post cannot come from a plain cross-site form, and the header
+    // must carry the session's form token.
+    let sent_token = headers
+        .get("x-csrf-token")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if sent_token.is_empty() || sent_token != access.csrf {
+        return Err(AppError::Csrf);
+    }
+    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
+    let spec = rules.spec(access.board)?;
+    let db = state.db();
+    let stored = db
+        .pad_board(access.league.id, access.fixture.id, access.board)
+        .await?;
+    let (held, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
+    let reply = |taps: Vec<Tap>, revision, refused, conflict: Option<String>, status| {
+        let body = SyncReply {
+            taps,
+            revision,
+            refused,
+            conflict,
+        };
+        (status, Json(body)).into_response()
+    };
+    if !req.taps.starts_with(&held) {
+        let msg = if held.starts_with(&req.taps) {
+            None
+        } else {
+            Some(format!(
+                "Another phone has been keeping this board: it holds {} taps that this phone did not have. This phone's own taps since then were not saved; the board is shown as the server holds it.",
+                held.len().saturating_sub(common_prefix(&held, &req.taps))
+            ))
+        };
+        let status = if msg.is_some() {
+            StatusCode::CONFLICT
+        } else {
+            StatusCode::OK
+        };
+        return Ok(reply(held, revision, None, msg, status));
+    }
+    if req.taps.len() == held.len() {
+        return Ok(reply(held, revision, None, None, StatusCode::OK));
+    }
+    if !access.open() {
+        return Ok(reply(
+            held,
+            revision,
+            None,
+            Some("This match's result is in: the pad is closed.".into()),
+            StatusCode::CONFLICT,
+        ));
+    }
+    let (board, refused) = rules.replay(spec, &req.taps);
+    let taken = refused.as_ref().map_or(req.taps.len(), |r| r.index);
+    if taken <= held.len() {
+        // Nothing new could be taken.
+        return Ok(reply(
+            held,
+            revision,
+            refused,
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ));
+    }
+    let taps = &req.taps[..taken];
+    let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
+    let by = access.user.as_ref().map(|u| u.id);
+    let saved = db
+        .save_pad(
+            access.league.id,
+            access.fixture.id,
+            access.board,
+            revision,
+            taps,
+            &summary,
+            by,
+        )
+        .await?;
+    match saved {
+        Some(new) => Ok(reply(taps.to_vec(), new, refused, None, StatusCode::OK)),
+        None => {
+            // Another write came between our read and our write: the phone
+            // sends again and is answered against the newer log.
+            let now = db
+                .pad_board(access.league.id, access.fixture.id, access.board)
+                .await?
+                .map(|p| (p.taps, p.revision))
+                .unwrap_or_default();
+            Ok(reply(
+                now.0,
+                now.1,
+                None,
+                Some("Another phone saved this board at the same moment: send again.".into()),
+                StatusCode::CONFLICT,
+            ))
+        }
+    }
+}
+
+fn common_prefix(a: &[Tap], b: &[Tap]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// The pad's service worker, served from the site's root so that it may
+/// answer for the pad's pages when there is no connection.
+pub async fn service_worker() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        include_str!("../../../static/pad-sw.js"),
+    )
+        .into_response()
+}

@@ -1,0 +1,321 @@
+//! The score pad: a board's score kept on a phone at the table, the
+//! review and one-tap submission of the whole match, the links that let
+//! someone without an account keep one board, and the live page.
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::extract::{FromRef, FromRequestParts, Path, Query};
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use crate::db::{Fixture, FixtureId, FixtureStatus, League, RoleKind, Season, Team};
+use crate::league::match_format::{BoardSpec, MatchFormat};
+use crate::league::pad::{Board, PadRules, Refusal, Tap, replay};
+use crate::rules::Ruleset;
+
+use super::AppState;
+use super::auth::{CurrentUser, MaybeUser, league_from_path};
+use super::csrf;
+use super::error::{AppError, Result};
+use super::page::Ctx;
+
+mod board;
+pub(super) mod live;
+mod qr;
+mod review;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/leagues/{league}/matches/{fixture}/pad",
+            get(review::show).post(review::submit),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/pad/links",
+            post(review::links),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/pad/{board}",
+            get(board::show).post(board::tap),
+        )
+        .route(
+            "/leagues/{league}/matches/{fixture}/pad/{board}/sync",
+            post(board::sync),
+        )
+        .route("/pad-sw.js", get(board::service_worker))
+}
+
+/// Who keeps a board: a captain of either team or a secretary (signed
+/// in), or whoever holds a working link to that very board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keeper {
+    Secretary,
+    Captain,
+    Link,
+}
+
+/// A request allowed to keep one board of one fixture, with what it needs
+/// loaded. The check is here, so no handler can forget it.
+pub struct PadAccess {
+    pub user: Option<CurrentUser>,
+    pub csrf: String,
+    pub keeper: Keeper,
+    pub key: Option<String>,
+    pub league: League,
+    pub fixture: Fixture,
+    pub season: Season,
+    pub home: Team,
+    pub away: Team,
+    /// 1-based.
+    pub board: i64,
+}
+
+#[derive(Deserialize)]
+struct KeyQuery {
+    key: Option<String>,
+}
+
+/// Loads a fixture of the league in the path, or 404.
+async fn path_fixture(parts: &mut Parts, app: &AppState, league: &League) -> Result<Fixture> {
+    let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, app)
+        .await
+        .map_err(|_| AppError::NotFound("That match".into()))?;
+    let id: i64 = params
+        .get("fixture")
+        .and_then(|f| f.parse().ok())
+        .ok_or_else(|| AppError::NotFound("That match".into()))?;
+    Ok(app.db().fixture(league.id, FixtureId(id)).await?)
+}
+
+/// Whether `user` may keep and submit this fixture's boards.
+pub fn manages(user: &CurrentUser, league: &League, fixture: &Fixture) -> Option<Keeper> {
+    if user.is_secretary_of(league) {
+        return Some(Keeper::Secretary);
+    }
+    let captain = user.roles.iter().any(|r| {
+        r.kind == RoleKind::Captain
+            && r.league_id == Some(league.id)
+            && r.season_id == Some(fixture.season_id)
+            && (r.team_id == Some(fixture.home_team_id) || r.team_id == Some(fixture.away_team_id))
+    });
+    captain.then_some(Keeper::Captain)
+}
+
+impl<S> FromRequestParts<S> for PadAccess
+where
+    S: Send + Sync,
+    AppState: FromRef<S>,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let app = AppState::from_ref(state);
+        let MaybeUser(user) = MaybeUser::from_request_parts(parts, state).await?;
+        let league = league_from_path(parts, &app).await?;
+        let fixture = path_fixture(parts, &app, &league).await?;
+        let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::NotFound("That board".into()))?;
+        let board: i64 = params
+            .get("board")
+            .and_then(|b| b.parse().ok())
+            .filter(|b| *b >= 1)
+            .ok_or_else(|| AppError::NotFound("That board".into()))?;
+        let Query(KeyQuery { key }) = Query::<KeyQuery>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::BadRequest("the link's key could not be read".into()))?;
+        let db = app.db();
+        let mut keeper = user.as_ref().and_then(|u| manages(u, &league, &fixture));
+        if keeper.is_none() {
+            match key.as_deref() {
+                Some(key) => {
+                    check_link(&app, &league, &fixture, board, key).await?;
+                    keeper = Some(Keeper::Link);
+                }
+                None if user.is_some() => {
+                    return Err(AppError::Forbidden(
+                        "Only the two captains of this match, the league's secretaries and whoever holds a board's link may keep its score.".into(),
+                    ));
+                }
+                None => return Err(AppError::SignInRequired(parts.uri.path().to_owned())),
+            }
+        }
+        let session = Session::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::Internal("no session layer".into()))?;
+        let csrf = csrf::token(&session).await?;
+        let season = db.season(league.id, fixture.season_id).await?;
+        let home = db.team(league.id, fixture.home_team_id).await?;
+        let away = db.team(league.id, fixture.away_team_id).await?;
+        Ok(PadAccess {
+            user,
+            csrf,
+            keeper: keeper.expect("set above"),
+            key,
+            league,
+            fixture,
+            season,
+            home,
+            away,
+            board,
+        })
+    }
+}
+
+/// Refuses a link that is unknown, for another board, revoked or expired,
+/// saying which.
+async fn check_link(
+    app: &AppState,
+    league: &League,
+    fixture: &Fixture,
+    board: i64,
+    key: &str,
+) -> Result<()> {
+    let link = if key.len() <= 128 {
+        app.db().pad_link(league.id, key).await?
+    } else {
+        None
+    };
+    let Some(link) = link else {
+        return Err(AppError::Forbidden(
+            "This score pad link is not known here: ask a captain or the secretary for the board's link.".into(),
+        ));
+    };
+    if link.fixture_id != fixture.id {
+        return Err(AppError::Forbidden(
+            "This link is for another match: it keeps only the board it was made for.".into(),
+        ));
+    }
+    if link.board != board {
+        return Err(AppError::Forbidden(format!(
+            "This link is for board {}, not board {board}: it keeps only the board it was made for.",
+            link.board
+        )));
+    }
+    if link.revoked_at.is_some() {
+        return Err(AppError::Forbidden(
+            "This link was revoked by a captain or the secretary: ask them for a new one.".into(),
+        ));
+    }
+    if link.expires_at <= crate::db::now() {
+        return Err(AppError::Forbidden(
+            "This link has expired: it works only on the night of the match.".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl PadAccess {
+    pub fn ctx(&self) -> Ctx {
+        match &self.user {
+            Some(u) => u.ctx(),
+            None => Ctx {
+                csrf: self.csrf.clone(),
+                ..Ctx::default()
+            },
+        }
+    }
+
+    /// This board's pad address, with the link's key when it came by one.
+    pub fn path(&self, rest: &str) -> String {
+        let mut path = format!(
+            "/leagues/{}/matches/{}/pad/{}{rest}",
+            self.league.short_name, self.fixture.id, self.board
+        );
+        if let Some(key) = &self.key {
+            path.push(if rest.contains('?') { '&' } else { '?' });
+            path.push_str("key=");
+            path.push_str(&super::error::urlencode(key));
+        }
+        path
+    }
+
+    /// Whether the board may still be scored: not once the match's result
+    /// is in (corrections go through the card).
+    pub fn open(&self) -> bool {
+        matches!(
+            self.fixture.status,
+            FixtureStatus::Scheduled | FixtureStatus::Postponed
+        )
+    }
+}
+
+/// A season's ruleset and match format.
+pub fn season_rules(season: &Season) -> Result<(Ruleset, MatchFormat)> {
+    let ruleset = Ruleset::parse(season.format, Some(&season.options))
+        .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?;
+    let mf = MatchFormat::parse(season.format, &season.match_format)
+        .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?;
+    Ok((ruleset, mf))
+}
+
+/// What a fixture's boards are played under, with the teams' registered
+/// players: everything a replay needs.
+pub struct MatchRules {
+    pub ruleset: Ruleset,
+    pub format: MatchFormat,
+    pub home: Vec<(i64, String)>,
+    pub away: Vec<(i64, String)>,
+}
+
+impl MatchRules {
+    pub async fn load(
+        app: &AppState,
+        league: &League,
+        season: &Season,
+        fixture: &Fixture,
+    ) -> Result<MatchRules> {
+        let (ruleset, format) = season_rules(season)?;
+        let db = app.db();
+        let roster = |players: Vec<crate::db::Player>| {
+            players
+                .into_iter()
+                .map(|p| (p.id.0, p.name))
+                .collect::<Vec<_>>()
+        };
+        let home = roster(
+            db.team_players(league.id, season.id, fixture.home_team_id)
+                .await?,
+        );
+        let away = roster(
+            db.team_players(league.id, season.id, fixture.away_team_id)
+                .await?,
+        );
+        Ok(MatchRules {
+            ruleset,
+            format,
+            home,
+            away,
+        })
+    }
+
+    /// Board `board` (1-based) of the match format, or 404.
+    pub fn spec(&self, board: i64) -> Result<BoardSpec> {
+        usize::try_from(board - 1)
+            .ok()
+            .and_then(|i| self.format.boards.get(i).copied())
+            .ok_or_else(|| {
+                AppError::NotFound(format!(
+                    "Board {board} (this match has {} boards)",
+                    self.format.boards.len()
+                ))
+            })
+    }
+
+    pub fn pad_rules(&self, spec: BoardSpec) -> PadRules<'_> {
+        PadRules {
+            ruleset: &self.ruleset,
+            kind: spec.kind,
+            best_of: spec.best_of,
+            home: &self.home,
+            away: &self.away,
+        }
+    }
+
+    pub fn replay(&self, spec: BoardSpec, taps: &[Tap]) -> (Board, Option<Refusal>) {
+        replay(&self.pad_rules(spec), taps)
+    }
+}

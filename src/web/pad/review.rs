@@ -1,0 +1,315 @@
+//! The match as the pads hold it: each board's players, game scores and
+//! who won it, a link to each board's pad, the links (and QR codes) for
+//! whoever keeps a board without an account, and the one-tap submission.
+
+use askama::Template;
+use axum::extract::State;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use crate::db::{BoardResult, GameOutcome, GameResult, MatchResult, PlayerId};
+use crate::league::pad::{Board, link_expiry};
+use crate::rules::ruleset::PoseRule;
+
+use super::super::AppState;
+use super::super::csrf::{CsrfForm, random_token};
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html, invalid};
+use super::super::results::FixtureAccess;
+use super::MatchRules;
+
+#[derive(Template)]
+#[template(path = "pad/review.html")]
+struct ReviewPage {
+    ctx: Ctx,
+    title: String,
+    match_path: String,
+    action: String,
+    links_action: String,
+    notice: Option<String>,
+    boards: Vec<BoardLine>,
+    ready: bool,
+    missing: String,
+    closed: bool,
+}
+
+struct BoardLine {
+    number: i64,
+    kind: &'static str,
+    pad: String,
+    players: String,
+    games: String,
+    state: String,
+    link: Option<LinkView>,
+}
+
+struct LinkView {
+    url: String,
+    expires: String,
+    qr: String,
+}
+
+#[derive(Deserialize)]
+pub struct ReviewQuery {
+    made: Option<i64>,
+    revoked: Option<i64>,
+    n: Option<u64>,
+}
+
+struct Loaded {
+    rules: MatchRules,
+    boards: Vec<(i64, Board)>,
+}
+
+async fn load(state: &AppState, access: &FixtureAccess) -> Result<Loaded> {
+    let rules = MatchRules::load(state, &access.league, &access.season, &access.fixture).await?;
+    let pads = state
+        .db()
+        .pad_boards(access.league.id, access.fixture.id)
+        .await?;
+    let mut boards = Vec::new();
+    for number in 1..=rules.format.boards.len() as i64 {
+        let spec = rules.spec(number)?;
+        let taps = pads
+            .iter()
+            .find(|p| p.board == number)
+            .map(|p| p.taps.clone())
+            .unwrap_or_default();
+        boards.push((number, rules.replay(spec, &taps).0));
+    }
+    Ok(Loaded { rules, boards })
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    axum::extract::Query(q): axum::extract::Query<ReviewQuery>,
+) -> Result<Response> {
+    let loaded = load(&state, &access).await?;
+    let notice = match (q.made, q.revoked) {
+        (Some(board), _) => Some(format!(
+            "Saved: a new link for board {board}. Whoever holds it can keep that board tonight, and nothing else."
+        )),
+        (None, Some(board)) => {
+            let n = q.n.unwrap_or(0);
+            Some(format!(
+                "Saved: {n} link{} to board {board} revoked; {} no longer work{}.",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "they" },
+                if n == 1 { "s" } else { "" }
+            ))
+        }
+        _ => None,
+    };
+    Ok(html(&page(&state, &access, &loaded, notice).await?))
+}
+
+async fn page(
+    state: &AppState,
+    access: &FixtureAccess,
+    loaded: &Loaded,
+    notice: Option<String>,
+) -> Result<ReviewPage> {
+    let links = state
+        .db()
+        .pad_links(access.league.id, access.fixture.id)
+        .await?;
+    let tz = access.league.time_zone;
+    let rotates = loaded.rules.ruleset.pose == PoseRule::Rotate;
+    let mut missing = Vec::new();
+    let boards = loaded
+        .boards
+        .iter()
+        .map(|(number, board)| {
+            let spec = loaded.rules.format.boards[(*number - 1) as usize];
+            let summary = board.summary(rotates);
+            if board.winner.is_none() {
+                missing.push(number.to_string());
+            }
+            let state = match board.winner {
+                Some(w) => format!(
+                    "{} won {}–{}",
+                    if w == 0 {
+                        &access.home.name
+                    } else {
+                        &access.away.name
+                    },
+                    board.games_won[w],
+                    board.games_won[1 - w]
+                ),
+                None if board.players.is_empty() => "not started".into(),
+                None => format!(
+                    "in play: game {}, hand {}, {}–{}",
+                    summary.game.max(1),
+                    summary.hand.max(1),
+                    summary.totals[0],
+                    summary.totals[1]
+                ),
+            };
+            let link = links.iter().rev().find(|l| l.board == *number).map(|l| {
+                let url = format!(
+                    "/leagues/{}/matches/{}/pad/{}?key={}",
+                    access.league.short_name, access.fixture.id, number, l.token
+                );
+                LinkView {
+                    qr: super::qr::svg(&url),
+                    expires: tz.local(l.expires_at).format("%a %-d %b %H:%M").to_string(),
+                    url,
+                }
+            });
+            BoardLine {
+                number: *number,
+                kind: spec.kind.as_str(),
+                pad: format!(
+                    "/leagues/{}/matches/{}/pad/{}",
+                    access.league.short_name, access.fixture.id, number
+                ),
+                players: if board.players.is_empty() {
+                    String::new()
+                } else {
+                    let side = |s: usize| {
+                        board
+                            .players
+                            .iter()
+                            .skip(s)
+                            .step_by(2)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" & ")
+                    };
+                    format!("{} v {}", side(0), side(1))
+                },
+                games: board
+                    .games
+                    .iter()
+                    .filter(|g| g.outcome.finished)
+                    .map(|g| format!("{}–{}", g.outcome.totals[0], g.outcome.totals[1]))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                state,
+                link,
+            }
+        })
+        .collect();
+    Ok(ReviewPage {
+        ctx: access.user.ctx(),
+        title: format!("{} v {}", access.home.name, access.away.name),
+        match_path: access.path(""),
+        action: access.path("/pad"),
+        links_action: access.path("/pad/links"),
+        notice,
+        boards,
+        ready: missing.is_empty(),
+        missing: missing.join(", "),
+        closed: !matches!(
+            access.fixture.status,
+            crate::db::FixtureStatus::Scheduled | crate::db::FixtureStatus::Postponed
+        ),
+    })
+}
+
+/// The match as the pads hold it, as a result to submit.
+fn result_of(loaded: &Loaded) -> MatchResult {
+    MatchResult {
+        boards: loaded
+            .boards
+            .iter()
+            .map(|(number, board)| BoardResult {
+                kind: loaded.rules.format.boards[(*number - 1) as usize].kind,
+                home: board.home.iter().map(|id| PlayerId(*id)).collect(),
+                away: board.away.iter().map(|id| PlayerId(*id)).collect(),
+                games: board
+                    .games
+                    .iter()
+                    .map(|g| GameResult {
+                        record: g.record.clone(),
+                        outcome: Some(GameOutcome::of(&g.record, &g.outcome)),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Submits the whole match from its pads in one go, once every board is
+/// decided.
+pub async fn submit(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    CsrfForm(_): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response> {
+    let loaded = load(&state, &access).await?;
+    let undecided: Vec<String> = loaded
+        .boards
+        .iter()
+        .filter(|(_, b)| b.winner.is_none())
+        .map(|(n, _)| n.to_string())
+        .collect();
+    if !undecided.is_empty() {
+        let notice = format!(
+            "Not submitted: board{} {} {} not decided yet. Finish {} on the pad, or enter the result on the match card.",
+            if undecided.len() == 1 { "" } else { "s" },
+            undecided.join(", "),
+            if undecided.len() == 1 { "is" } else { "are" },
+            if undecided.len() == 1 { "it" } else { "them" },
+        );
+        return Ok(invalid(
+            &page(&state, &access, &loaded, Some(notice)).await?,
+        ));
+    }
+    if !matches!(
+        access.fixture.status,
+        crate::db::FixtureStatus::Scheduled | crate::db::FixtureStatus::Postponed
+    ) {
+        return Err(AppError::Db(crate::db::DbError::Conflict(
+            "This match's result is already in: corrections go through the match card.".into(),
+        )));
+    }
+    super::super::results::store_result(&state, &access, &result_of(&loaded)).await?;
+    Ok(Redirect::to(&access.path("/history?submitted=pad")).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct LinkForm {
+    board: i64,
+    action: String,
+}
+
+/// Makes or revokes a board's link.
+pub async fn links(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    CsrfForm(form): CsrfForm<LinkForm>,
+) -> Result<Response> {
+    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
+    rules.spec(form.board)?;
+    let db = state.db();
+    let (league, fixture) = (access.league.id, access.fixture.id);
+    let to = match form.action.as_str() {
+        "revoke" => {
+            let n = db.revoke_pad_links(league, fixture, form.board).await?;
+            access.path(&format!("/pad?revoked={}&n={n}", form.board))
+        }
+        "create" => {
+            let now = crate::db::now();
+            let expires = link_expiry(access.league.time_zone, access.fixture.starts_at, now);
+            if expires <= now {
+                return Err(AppError::BadRequest(
+                    "This match's day has passed: a pad link would not work any more.".into(),
+                ));
+            }
+            db.create_pad_link(
+                league,
+                fixture,
+                form.board,
+                &random_token()[..32],
+                expires,
+                Some(access.user.id),
+            )
+            .await?;
+            access.path(&format!("/pad?made={}", form.board))
+        }
+        other => return Err(AppError::BadRequest(format!("unknown action `{other}`"))),
+    };
+    Ok(Redirect::to(&to).into_response())
+}

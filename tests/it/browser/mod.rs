@@ -1,0 +1,328 @@
+//! Tests in a real browser: the real `boneyard` binary on a fresh SQLite
+//! database, driven through Debian's chromium by chromedriver (WebDriver,
+//! through fantoccini). Without chromium and chromedriver the tests say
+//! they were skipped and pass, like the Postgres half. A failing test
+//! leaves a screenshot under `target/browser-failures/`.
+
+mod pad;
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Phone and desktop window sizes.
+pub const PHONE: (u32, u32) = (390, 844);
+#[allow(dead_code)]
+pub const DESKTOP: (u32, u32) = (1280, 900);
+
+/// Whether the browser is installed; if not, says the test was skipped.
+pub fn available(test: &str) -> bool {
+    let there = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
+    if !there {
+        eprintln!(
+            "browser test {test} skipped: chromium and chromium-driver are not installed \
+             (apt-get install -y chromium chromium-driver)"
+        );
+    }
+    there
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for_port(port: u16, what: &str) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{what} did not start listening on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A temporary folder removed at the end.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!(
+            "boneyard-browser-{name}-{}-{}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The real server binary, on a database file; stopped when dropped.
+pub struct Server {
+    child: Option<Child>,
+    pub port: u16,
+    pub database: String,
+}
+
+impl Server {
+    pub fn start(database: &str) -> Server {
+        let mut s = Server {
+            child: None,
+            port: free_port(),
+            database: database.to_owned(),
+        };
+        s.restart();
+        s
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// Kills the server at once, as a lost connection looks to a phone.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it again on the same port and database.
+    pub fn restart(&mut self) {
+        self.stop();
+        let child = Command::new(env!("CARGO_BIN_EXE_boneyard"))
+            .args([
+                "serve",
+                "--listen",
+                &format!("127.0.0.1:{}", self.port),
+                "--database",
+                &self.database,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the boneyard binary starts");
+        self.child = Some(child);
+        wait_for_port(self.port, "boneyard");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Chromium under chromedriver, with a window of the given size.
+pub struct Browser {
+    driver: Child,
+    pub client: Client,
+    _profile: TempDir,
+}
+
+impl Browser {
+    pub async fn start((width, height): (u32, u32)) -> Browser {
+        let port = free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        wait_for_port(port, "chromedriver");
+        let profile = TempDir::new("profile");
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-quic", "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.0.display()),
+                ],
+            }),
+        );
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a WebDriver session with chromium");
+        Browser {
+            driver,
+            client,
+            _profile: profile,
+        }
+    }
+
+    /// Saves a screenshot under `target/browser-failures/NAME.png`.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-failures");
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join(format!("{name}.png"));
+        if let Ok(png) = self.client.screenshot().await {
+            let _ = std::fs::write(&path, png);
+        }
+        path
+    }
+
+    pub async fn goto(&self, url: &str) -> Result<(), String> {
+        self.client
+            .goto(url)
+            .await
+            .map_err(|e| format!("opening {url}: {e}"))
+    }
+
+    pub async fn click(&self, css: &str) -> Result<(), String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(|e| format!("no element `{css}`: {e}"))?
+            .click()
+            .await
+            .map_err(|e| format!("clicking `{css}`: {e}"))
+    }
+
+    /// Clicks the button or link whose accessible text is `text`, inside
+    /// `within` (a CSS selector).
+    pub async fn click_named(&self, within: &str, text: &str) -> Result<(), String> {
+        let scope = self
+            .client
+            .find(Locator::Css(within))
+            .await
+            .map_err(|e| format!("no `{within}`: {e}"))?;
+        let xpath = format!(
+            ".//*[(self::button or self::a) and normalize-space(.)=\"{text}\" and not(ancestor-or-self::*[@hidden])]"
+        );
+        scope
+            .find(Locator::XPath(&xpath))
+            .await
+            .map_err(|e| format!("no control named `{text}` in `{within}`: {e}"))?
+            .click()
+            .await
+            .map_err(|e| format!("clicking `{text}`: {e}"))
+    }
+
+    pub async fn text(&self, css: &str) -> Result<String, String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(|e| format!("no element `{css}`: {e}"))?
+            .text()
+            .await
+            .map_err(|e| format!("reading `{css}`: {e}"))
+    }
+
+    /// Waits until the element's text contains `want`.
+    pub async fn wait_text(&self, css: &str, want: &str) -> Result<(), String> {
+        let start = Instant::now();
+        loop {
+            let got = self.text(css).await.unwrap_or_default();
+            if got.contains(want) {
+                return Ok(());
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                return Err(format!("`{css}` says `{got}`, waited for `{want}`"));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub async fn select(&self, css: &str, value: &str) -> Result<(), String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(|e| format!("no select `{css}`: {e}"))?
+            .select_by_value(value)
+            .await
+            .map_err(|e| format!("choosing {value} in `{css}`: {e}"))
+    }
+
+    pub async fn fill(&self, css: &str, value: &str) -> Result<(), String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(|e| format!("no field `{css}`: {e}"))?
+            .send_keys(value)
+            .await
+            .map_err(|e| format!("typing into `{css}`: {e}"))
+    }
+
+    /// Whether the page is wider than the window (sideways scrolling).
+    pub async fn scrolls_sideways(&self) -> Result<bool, String> {
+        let v = self
+            .client
+            .execute(
+                "return document.documentElement.scrollWidth > window.innerWidth;",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(v.as_bool().unwrap_or(true))
+    }
+
+    pub async fn sign_in(&self, server: &Server, user: &str, password: &str) -> Result<(), String> {
+        self.goto(&server.url("/sign-in")).await?;
+        self.fill("input[name=username]", user).await?;
+        self.fill("input[name=password]", password).await?;
+        self.click("form[action='/sign-in'] button[type=submit]")
+            .await?;
+        self.wait_text("header.site", "Sign out").await
+    }
+
+    pub async fn close(self) {
+        let Browser {
+            mut driver, client, ..
+        } = self;
+        let _ = client.close().await;
+        let _ = driver.kill();
+        let _ = driver.wait();
+    }
+}
+
+/// Runs a browser test's steps; on a failed step leaves a screenshot and
+/// fails with the step's message.
+pub async fn run<F, Fut>(name: &str, size: (u32, u32), steps: F)
+where
+    F: FnOnce(Browser) -> Fut,
+    Fut: std::future::Future<Output = (Browser, Result<(), String>)>,
+{
+    if !available(name) {
+        return;
+    }
+    let browser = Browser::start(size).await;
+    let started = Instant::now();
+    let (browser, outcome) = steps(browser).await;
+    if let Err(why) = outcome {
+        let shot = browser.screenshot(name).await;
+        browser.close().await;
+        panic!(
+            "browser test {name} failed: {why}\nscreenshot: {}",
+            shot.display()
+        );
+    }
+    eprintln!(
+        "browser test {name}: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    browser.close().await;
+}

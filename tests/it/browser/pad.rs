@@ -1,0 +1,288 @@
+//! A captain keeps a match on the score pad at phone size: every tap of a
+//! simulated match, the connection cut in the middle of a game and the
+//! page reloaded while offline, then the match submitted in one tap.
+
+use boneyard::db::*;
+use boneyard::league::match_format::MatchFormat;
+use boneyard::league::pad::{PadRules, Tap, replay, taps_for_board};
+use boneyard::rules::pose::first_poser;
+use boneyard::rules::simulate::{Rng, Style, simulate_board};
+use boneyard::rules::{Format, Game, GameRecord, Ruleset, score_record};
+
+use super::{Browser, PHONE, Server, TempDir, run};
+
+const PASSWORD: &str = "a long enough password";
+
+struct Setup {
+    short: String,
+    fixture: FixtureId,
+    format: MatchFormat,
+    home: Vec<(i64, String)>,
+    away: Vec<(i64, String)>,
+}
+
+/// A league whose matches are a singles and a pairs board, a fixture
+/// tomorrow night and its home captain's account.
+async fn setup(address: &str) -> Setup {
+    let db = Db::connect(address).await.unwrap();
+    let league = db
+        .create_league(&NewLeague {
+            name: "Pad League".into(),
+            short_name: "pad".into(),
+            ..NewLeague::default()
+        })
+        .await
+        .unwrap()
+        .id;
+    let format = MatchFormat::with_boards(1, 1, 1);
+    let season = db
+        .create_season(
+            league,
+            &NewSeason {
+                name: "2026/27".into(),
+                format: Format::FivesAndThrees,
+                options: Default::default(),
+                match_format: format.to_value(),
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let division = db
+        .create_division(league, season, "One", 0)
+        .await
+        .unwrap()
+        .id;
+    let mut rosters = Vec::new();
+    let mut teams = Vec::new();
+    for name in ["Crown", "Anchor"] {
+        let team = db.create_team(league, name, None).await.unwrap().id;
+        db.enter_team(league, season, division, team).await.unwrap();
+        let mut roster = Vec::new();
+        for i in 0..3 {
+            let pname = format!("{name} {}", ["Ann", "Bea", "Cy"][i]);
+            let p = db.create_player(league, &pname).await.unwrap().id;
+            db.register_player(league, season, team, p).await.unwrap();
+            roster.push((p.0, pname));
+        }
+        rosters.push(roster);
+        teams.push(team);
+    }
+    let fixture = db
+        .create_fixture(
+            league,
+            &NewFixture {
+                season_id: season,
+                division_id: division,
+                round: 1,
+                starts_at: Some(now() + chrono::Duration::days(1)),
+                home_team_id: teams[0],
+                away_team_id: teams[1],
+                venue_id: None,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let hash = boneyard::web::auth::hash_password(PASSWORD.into())
+        .await
+        .unwrap();
+    let captain = db.create_user("crowncap", &hash).await.unwrap().id;
+    db.grant_role(&NewRole::captain(captain, league, season, teams[0]), None)
+        .await
+        .unwrap();
+    db.close().await;
+    let away = rosters.pop().unwrap();
+    let home = rosters.pop().unwrap();
+    Setup {
+        short: "pad".into(),
+        fixture,
+        format,
+        home,
+        away,
+    }
+}
+
+/// A board played by the simulator, and the taps that keep it on the pad
+/// (who poses first tapped rather than the draw).
+fn board_taps(s: &Setup, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
+    let n = s.format.boards[board].kind.players_a_side();
+    let home: Vec<i64> = s.home[board..board + n].iter().map(|p| p.0).collect();
+    let away: Vec<i64> = s.away[board..board + n].iter().map(|p| p.0).collect();
+    let name = |id: i64| {
+        s.home
+            .iter()
+            .chain(&s.away)
+            .find(|p| p.0 == id)
+            .unwrap()
+            .1
+            .clone()
+    };
+    let players: Vec<String> = (0..n)
+        .flat_map(|j| [name(home[j]), name(away[j])])
+        .collect();
+    let sides: Vec<Vec<String>> = (0..2)
+        .map(|x| players.iter().skip(x).step_by(2).cloned().collect())
+        .collect();
+    let games = simulate_board(
+        &Ruleset::new(Format::FivesAndThrees),
+        &players,
+        &sides,
+        1,
+        &mut Rng::new(seed),
+        &Style::clean(),
+    );
+    let mut taps = taps_for_board(&home, &away, &games);
+    let poser = first_poser(&Game::from_record(&games[0]).unwrap());
+    taps[1] = Tap::Pose { seat: poser };
+    (games, taps)
+}
+
+/// Taps one tap on the pad as a person would: who, then how much.
+async fn tap(b: &Browser, names: &[String], t: &Tap) -> Result<(), String> {
+    match t {
+        Tap::Players { home, away } => {
+            for (i, id) in home.iter().enumerate() {
+                b.select(&format!("#home{i}"), &id.to_string()).await?;
+            }
+            for (i, id) in away.iter().enumerate() {
+                b.select(&format!("#away{i}"), &id.to_string()).await?;
+            }
+            b.click_named("section[data-phase=players]", "Start the board")
+                .await
+        }
+        Tap::Pose { seat } => {
+            b.click_named("section[data-phase=opening]", &names[*seat])
+                .await
+        }
+        Tap::Play { seat, points } => {
+            b.click_named("section[data-phase=play]", &names[*seat])
+                .await?;
+            b.click_named("section[data-phase=play]", &points.to_string())
+                .await
+        }
+        Tap::Out { seat, points, .. } => {
+            b.click_named("section[data-phase=play]", &names[*seat])
+                .await?;
+            b.click_named("section[data-phase=play]", &format!("Out {points}"))
+                .await
+        }
+        Tap::Blocked { .. } => b.click_named("section[data-phase=play]", "Blocked").await,
+        other => Err(format!("no way to tap {other:?} in this test")),
+    }
+}
+
+/// What the engine says the pad should show after these taps.
+fn expected(s: &Setup, board: usize, taps: &[Tap]) -> [u32; 2] {
+    let ruleset = Ruleset::new(Format::FivesAndThrees);
+    let spec = s.format.boards[board];
+    let rules = PadRules {
+        ruleset: &ruleset,
+        kind: spec.kind,
+        best_of: spec.best_of,
+        home: &s.home,
+        away: &s.away,
+    };
+    let (b, refused) = replay(&rules, taps);
+    assert_eq!(refused, None);
+    b.current().map_or([0, 0], |g| g.outcome.totals)
+}
+
+async fn totals(b: &Browser) -> Result<[u32; 2], String> {
+    let read = |t: String| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|e| format!("total `{t}`: {e}"))
+    };
+    Ok([
+        read(b.text("[data-bind=total0]").await?)?,
+        read(b.text("[data-bind=total1]").await?)?,
+    ])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
+    if !super::available("a_captain_keeps_a_match_on_the_pad_through_a_lost_connection") {
+        return;
+    }
+    let dir = TempDir::new("pad");
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    let s = setup(&address).await;
+    let mut server = Server::start(&address);
+    let boards: Vec<(Vec<GameRecord>, Vec<Tap>)> =
+        (0..2).map(|i| board_taps(&s, i, 11 + i as u64)).collect();
+    let match_path = format!("/leagues/{}/matches/{}", s.short, s.fixture);
+    let server_ref = &mut server;
+    let (s_ref, boards_ref) = (&s, &boards);
+    run("pad_journey", PHONE, |b| async move {
+        let outcome = async {
+            b.sign_in(server_ref, "crowncap", PASSWORD).await?;
+            let (s, boards) = (s_ref, boards_ref);
+            for (i, (games, taps)) in boards.iter().enumerate() {
+                b.goto(&server_ref.url(&format!("{match_path}/pad"))).await?;
+                b.click_named("main", &format!("Open board {}'s pad", i + 1)).await?;
+                b.wait_text("h1", &format!("Board {}", i + 1)).await?;
+                if b.scrolls_sideways().await? {
+                    return Err("the pad scrolls sideways at phone size".into());
+                }
+                let names = games[0].players.clone();
+                let cut = taps.len() / 2;
+                for (k, t) in taps.iter().enumerate() {
+                    // Board 2: the connection is lost halfway, and the page
+                    // is reloaded with no connection.
+                    if i == 1 && k == cut {
+                        b.wait_text("#pad-sync", "Saved on the server").await?;
+                        server_ref.stop();
+                    }
+                    if i == 1 && k == cut + 3 {
+                        b.wait_text("#pad-sync", "kept on this phone only").await?;
+                        b.client.refresh().await.map_err(|e| format!("reload offline: {e}"))?;
+                        b.wait_text("#pad-sync", "kept on this phone only").await?;
+                        let want = expected(s, i, &taps[..k]);
+                        let got = totals(&b).await?;
+                        if got != want {
+                            return Err(format!("after the offline reload the pad shows {got:?}, the engine {want:?}"));
+                        }
+                    }
+                    if i == 1 && k == cut + 6 {
+                        server_ref.restart();
+                    }
+                    tap(&b, &names, t).await?;
+                    if k >= 2 {
+                        let want = expected(s, i, &taps[..=k]);
+                        let got = totals(&b).await?;
+                        if got != want {
+                            return Err(format!("board {} tap {k} ({t:?}): the pad shows {got:?}, the engine {want:?}", i + 1));
+                        }
+                    }
+                }
+                b.wait_text("[data-bind=verdict]", "won the board").await?;
+                b.wait_text("#pad-sync", "Saved on the server").await?;
+            }
+            b.goto(&server_ref.url(&format!("{match_path}/pad"))).await?;
+            b.click_named("main", "Submit the result").await?;
+            b.wait_text("main", "Saved: the result from the score pads").await?;
+            Ok::<(), String>(())
+        }
+        .await;
+        (b, outcome)
+    })
+    .await;
+
+    // What the server stored scores exactly as `boneyard score` scores the
+    // simulator's records.
+    let db = Db::connect(&address).await.unwrap();
+    let league = db.league_by_short_name(&s.short).await.unwrap();
+    let stored = db.result(league.id, s.fixture).await.unwrap().unwrap();
+    assert_eq!(stored.result.boards.len(), 2);
+    for (board, (games, _)) in stored.result.boards.iter().zip(&boards) {
+        assert_eq!(board.games.len(), games.len());
+        for (g, sim) in board.games.iter().zip(games) {
+            let ours = score_record(&g.record).unwrap();
+            let theirs = score_record(sim).unwrap();
+            assert_eq!((ours.totals, ours.winner), (theirs.totals, theirs.winner));
+            assert_eq!(ours.hands.len(), theirs.hands.len());
+        }
+    }
+    db.close().await;
+}

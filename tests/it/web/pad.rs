@@ -1,0 +1,380 @@
+//! The score pad over HTTP: a match kept tap by tap with plain forms (no
+//! script) and submitted in one go, the links that open one board without
+//! an account, and two phones keeping one board.
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use boneyard::league::pad::{Tap, taps_for_board};
+use boneyard::rules::simulate::{Rng, Style, simulate_board};
+use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
+use serde_json::json;
+
+use super::client::Client;
+use super::results::{Match, client, setup};
+use crate::support::on_both;
+
+on_both!(
+    a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score,
+    a_pad_link_keeps_only_its_board_on_its_night,
+    two_phones_on_one_board_never_mix_their_taps,
+);
+
+/// The board's games as the simulator plays them, and the taps that record
+/// them.
+fn simulated(m: &Match, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
+    let spec = m.format.boards[board];
+    let n = spec.kind.players_a_side();
+    let home: Vec<&(PlayerId, String)> = m.home.iter().skip(board).take(n).collect();
+    let away: Vec<&(PlayerId, String)> = m.away.iter().skip(board).take(n).collect();
+    let players: Vec<String> = (0..n)
+        .flat_map(|j| [home[j].1.clone(), away[j].1.clone()])
+        .collect();
+    let sides: Vec<Vec<String>> = (0..2)
+        .map(|s| players.iter().skip(s).step_by(2).cloned().collect())
+        .collect();
+    let ruleset = Ruleset::new(Format::FivesAndThrees);
+    let games = simulate_board(
+        &ruleset,
+        &players,
+        &sides,
+        spec.best_of,
+        &mut Rng::new(seed),
+        &Style::clean(),
+    );
+    let ids = |ps: &[&(PlayerId, String)]| ps.iter().map(|p| p.0.0).collect::<Vec<_>>();
+    let taps = taps_for_board(&ids(&home), &ids(&away), &games);
+    (games, taps)
+}
+
+/// A tap as the pad's plain form sends it.
+fn form_fields(tap: &Tap) -> Vec<(String, String)> {
+    let mut f = Vec::new();
+    let mut put = |k: &str, v: String| f.push((k.to_owned(), v));
+    match tap {
+        Tap::Players { home, away } => {
+            put("t", "players".into());
+            for (i, id) in home.iter().enumerate() {
+                put(&format!("home{i}"), id.to_string());
+            }
+            for (i, id) in away.iter().enumerate() {
+                put(&format!("away{i}"), id.to_string());
+            }
+        }
+        Tap::Draw { tiles } => {
+            put("t", "draw".into());
+            for (i, t) in tiles.iter().enumerate() {
+                put(&format!("tile{i}"), t.clone());
+            }
+        }
+        Tap::Pose { seat } => {
+            put("t", "pose".into());
+            put("seat", seat.to_string());
+        }
+        Tap::Play { seat, points } => {
+            put("t", "play".into());
+            put("seat", seat.to_string());
+            put("points", points.to_string());
+        }
+        Tap::Out { seat, points, .. } => {
+            put("t", "out".into());
+            put("seat", seat.to_string());
+            put("points", points.to_string());
+        }
+        Tap::Blocked { pips } => {
+            put("t", "blocked".into());
+            for (i, p) in pips.iter().enumerate() {
+                put(&format!("pips{i}"), p.to_string());
+            }
+        }
+        other => panic!("no form for {other:?} in a fives-and-threes test"),
+    }
+    f
+}
+
+/// Sends one tap through the pad's form, as a phone without the script.
+async fn form_tap(c: &mut Client, pad: &str, tap: &Tap) -> String {
+    let page = c.get(pad).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let base = {
+        let marker = "name=\"base\" value=\"";
+        let start = page.body.find(marker).unwrap() + marker.len();
+        page.body[start..].split('"').next().unwrap().to_owned()
+    };
+    let mut fields = vec![("csrf".to_owned(), page.csrf()), ("base".to_owned(), base)];
+    fields.extend(form_fields(tap));
+    let refs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let done = c.post(pad, &refs).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{tap:?}: {}", done.body);
+    let after = c.get(done.location.as_deref().unwrap()).await;
+    assert!(after.has("Saved on the server:"), "{}", after.body);
+    after.body
+}
+
+async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let mut expected = Vec::new();
+    for board in 0..m.format.boards.len() {
+        let (games, taps) = simulated(&m, board, 40 + board as u64);
+        let pad = m.path(&format!("/pad/{}", board + 1));
+        let mut last = String::new();
+        for tap in &taps {
+            last = form_tap(&mut home, &pad, tap).await;
+        }
+        assert!(last.contains("won the board"), "{last}");
+        expected.push(games);
+    }
+    // Submitting before is refused while a board is undecided: here all are.
+    let review = home.get(&m.path("/pad")).await;
+    assert!(review.has("Every board is decided"), "{}", review.body);
+    let done = home
+        .post(&m.path("/pad"), &[("csrf", &review.csrf())])
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let history = home.get(done.location.as_deref().unwrap()).await;
+    assert!(history.has("Saved: the result from the score pads, as version 1"));
+
+    let league = db.league_by_short_name(&m.short).await.unwrap();
+    let stored = db.result(league.id, m.fixture).await.unwrap().unwrap();
+    assert_eq!(stored.version.status, ResultStatus::Entered);
+    assert_eq!(stored.result.boards.len(), expected.len());
+    for (board, games) in stored.result.boards.iter().zip(&expected) {
+        assert_eq!(board.games.len(), games.len());
+        for (g, sim) in board.games.iter().zip(games) {
+            let theirs = score_record(sim).unwrap();
+            let ours = score_record(&g.record).unwrap();
+            assert_eq!(ours.totals, theirs.totals);
+            assert_eq!(ours.winner, theirs.winner);
+            assert_eq!(ours.next_pose, theirs.next_pose);
+            assert_eq!(ours.hands.len(), theirs.hands.len());
+        }
+    }
+    let fixture = db.fixture(league.id, m.fixture).await.unwrap();
+    assert_eq!(fixture.status, FixtureStatus::Played);
+    // The pads are closed now: a tap is refused with the reason.
+    let pad = m.path("/pad/1");
+    let page = home.get(&pad).await;
+    assert!(page.has("its pads are closed"));
+}
+
+async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
+    let m = setup(&db).await;
+    let league = db.league_by_short_name(&m.short).await.unwrap();
+    // Made by a captain on the review page: the fixture's night is in the
+    // past here, so making one is refused with the reason.
+    let mut home = client(&db, "home").await;
+    let review = home.get(&m.path("/pad")).await;
+    let refused = home
+        .post(
+            &m.path("/pad/links"),
+            &[
+                ("csrf", &review.csrf()),
+                ("board", "2"),
+                ("action", "create"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(refused.has("day has passed"));
+    // Move the match to tomorrow night and make it again.
+    let mut f = db.fixture(league.id, m.fixture).await.unwrap();
+    f.starts_at = Some(now() + chrono::Duration::days(1));
+    db.update_fixture(league.id, m.fixture, &FixtureChange::from(&f), None)
+        .await
+        .unwrap();
+    let made = home
+        .post(
+            &m.path("/pad/links"),
+            &[
+                ("csrf", &review.csrf()),
+                ("board", "2"),
+                ("action", "create"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    let review = home.get(made.location.as_deref().unwrap()).await;
+    assert!(review.has("Saved: a new link for board 2"));
+    assert!(review.has("<svg"), "the link's QR code is on the page");
+    let link = db
+        .pad_links(league.id, m.fixture)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
+    assert_eq!(link.board, 2);
+
+    let mut holder = home.stranger();
+    let own = holder
+        .get(&m.path(&format!("/pad/2?key={}", link.token)))
+        .await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.body);
+    assert!(own.has("Who plays this board?"));
+    // A tap through the link is saved.
+    let tap = Tap::Players {
+        home: vec![m.home[2].0.0],
+        away: vec![m.away[2].0.0],
+    };
+    let page_path = m.path(&format!("/pad/2?key={}", link.token));
+    form_tap(&mut holder, &page_path, &tap).await;
+
+    let other_board = holder
+        .get(&m.path(&format!("/pad/1?key={}", link.token)))
+        .await;
+    assert_eq!(other_board.status, StatusCode::FORBIDDEN);
+    assert!(other_board.has("for board 2, not board 1"));
+    let other = new_fixture_like(&db, &league, &m).await;
+    let other_fixture = holder
+        .get(&format!(
+            "/leagues/{}/matches/{other}/pad/2?key={}",
+            m.short, link.token
+        ))
+        .await;
+    assert_eq!(other_fixture.status, StatusCode::FORBIDDEN);
+    assert!(other_fixture.has("another match"));
+    let unknown = holder.get(&m.path("/pad/2?key=nonsense")).await;
+    assert_eq!(unknown.status, StatusCode::FORBIDDEN);
+    let bare = holder.get(&m.path("/pad/2")).await;
+    assert_eq!(
+        bare.status,
+        StatusCode::SEE_OTHER,
+        "no key, no account: sign in"
+    );
+    // The link holder cannot submit or make links.
+    let submit = holder.get(&m.path("/pad")).await;
+    assert_eq!(submit.status, StatusCode::SEE_OTHER);
+
+    // Revoked: refused at once.
+    let review = home.get(&m.path("/pad")).await;
+    let revoked = home
+        .post(
+            &m.path("/pad/links"),
+            &[
+                ("csrf", &review.csrf()),
+                ("board", "2"),
+                ("action", "revoke"),
+            ],
+        )
+        .await;
+    assert_eq!(revoked.status, StatusCode::SEE_OTHER);
+    let after = holder.get(&page_path).await;
+    assert_eq!(after.status, StatusCode::FORBIDDEN);
+    assert!(after.has("revoked"));
+
+    // Expired: after the fixture's night.
+    db.create_pad_link(
+        league.id,
+        m.fixture,
+        2,
+        "expiredexpiredexpiredexpired0000",
+        now() - chrono::Duration::hours(1),
+        None,
+    )
+    .await
+    .unwrap();
+    let expired = holder
+        .get(&m.path("/pad/2?key=expiredexpiredexpiredexpired0000"))
+        .await;
+    assert_eq!(expired.status, StatusCode::FORBIDDEN);
+    assert!(expired.has("expired"));
+}
+
+/// Another fixture of the same league and teams.
+async fn new_fixture_like(db: &Db, league: &League, m: &Match) -> FixtureId {
+    let f = db.fixture(league.id, m.fixture).await.unwrap();
+    db.create_fixture(
+        league.id,
+        &NewFixture {
+            season_id: f.season_id,
+            division_id: f.division_id,
+            round: 2,
+            starts_at: f.starts_at,
+            home_team_id: f.away_team_id,
+            away_team_id: f.home_team_id,
+            venue_id: None,
+        },
+    )
+    .await
+    .unwrap()
+    .id
+}
+
+async fn two_phones_on_one_board_never_mix_their_taps(db: Db) {
+    let m = setup(&db).await;
+    let (_, taps) = simulated(&m, 0, 7);
+    let sync = m.path("/pad/1/sync");
+    let mut a = client(&db, "home").await;
+    let mut b = client(&db, "away").await;
+    let csrf_a = a.get(&m.path("/pad/1")).await.csrf();
+    let csrf_b = b.get(&m.path("/pad/1")).await.csrf();
+    let as_json = |t: &[Tap]| json!({ "taps": t });
+
+    // Without the form token: refused.
+    let no_token = a.post_json(&sync, &as_json(&taps[..3]), "").await;
+    assert_eq!(no_token.status, StatusCode::FORBIDDEN);
+
+    // Phone A sends its first taps, then more (a resend is harmless).
+    let r = a.post_json(&sync, &as_json(&taps[..3]), &csrf_a).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let r = a.post_json(&sync, &as_json(&taps[..5]), &csrf_a).await;
+    let body: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(body["taps"].as_array().unwrap().len(), 5);
+    assert_eq!(body["revision"], 2);
+
+    // Phone B went another way after tap 3: refused whole, with the
+    // server's taps to show.
+    let mut theirs = taps[..3].to_vec();
+    theirs.push(Tap::Play { seat: 1, points: 8 });
+    let r = b.post_json(&sync, &as_json(&theirs), &csrf_b).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    let body: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert!(body["conflict"].as_str().unwrap().contains("Another phone"));
+    assert_eq!(body["taps"].as_array().unwrap().len(), 5);
+
+    // A tap the engine refuses comes back with its reason; the ones
+    // before it are kept.
+    let mut bad = taps[..5].to_vec();
+    bad.push(Tap::Play { seat: 0, points: 4 });
+    bad.push(Tap::Play { seat: 0, points: 5 });
+    let r = a.post_json(&sync, &as_json(&bad), &csrf_a).await;
+    let body: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(body["refused"]["index"], 6, "{}", r.body);
+    assert!(
+        body["refused"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not 5")
+    );
+    assert_eq!(body["taps"].as_array().unwrap().len(), 6);
+
+    // A plain form based on an old page is refused too, not mixed in.
+    let league = db.league_by_short_name(&m.short).await.unwrap();
+    let stored = db
+        .pad_board(league.id, m.fixture, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    let stale = b
+        .post(
+            &m.path("/pad/1"),
+            &[
+                ("csrf", csrf_b.as_str()),
+                ("base", "1"),
+                ("t", "play"),
+                ("seat", "1"),
+                ("points", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT);
+    assert!(stale.has("changed on another phone"));
+    let after = db
+        .pad_board(league.id, m.fixture, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(after.taps, stored.taps);
+}
