@@ -39,7 +39,8 @@ pub struct ServeArgs {
     /// Address and port to serve on.
     #[arg(long, env = "BONEYARD_LISTEN", default_value = DEFAULT_LISTEN)]
     pub listen: std::net::SocketAddr,
-    /// Fill an empty database with the demo leagues first.
+    /// Fill an empty database with the demo leagues first, and print
+    /// accounts to sign in as (their passwords shown only then).
     #[arg(long)]
     pub demo: bool,
     /// Mark cookies Secure: set this when users reach the app over https.
@@ -93,7 +94,8 @@ pub enum UserCommand {
 pub enum Command {
     /// Serve the web app (the default command).
     Serve(ServeArgs),
-    /// Fill the database with demo leagues to explore.
+    /// Fill the database with demo leagues to explore, and print accounts
+    /// to sign in as (their passwords shown only then).
     Demo(DemoArgs),
     /// Manage accounts from the command line.
     #[command(subcommand)]
@@ -222,10 +224,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let db = connect(&args.db).await?;
     tracing::info!(database = %args.db.database, backend = db.backend(), "database ready");
     if args.demo && db.leagues().await.map_err(|e| e.to_string())?.is_empty() {
-        let summary = crate::demo::fill(&db, &crate::demo::DemoOptions::default())
+        let demo = crate::demo::fill_with_accounts(&db, &crate::demo::DemoOptions::default())
             .await
             .map_err(|e| e.to_string())?;
-        tracing::info!("demo leagues added: {summary}");
+        tracing::info!("demo leagues added: {}", demo.summary);
+        print_accounts(&demo.accounts, &format!("http://{}/sign-in", args.listen));
     }
     let settings = crate::web::Settings {
         secure_cookies: args.secure_cookies,
@@ -246,12 +249,26 @@ async fn demo(args: DemoArgs) -> Result<(), String> {
         seed: args.seed,
     };
     let started = std::time::Instant::now();
-    let summary = crate::demo::fill(&db, &options)
+    let demo = crate::demo::fill_with_accounts(&db, &options)
         .await
         .map_err(|e| e.to_string())?;
-    println!("{summary}");
+    println!("{}", demo.summary);
     println!("in {:.1} s", started.elapsed().as_secs_f64());
+    print_accounts(&demo.accounts, "/sign-in of `boneyard serve`");
     Ok(())
+}
+
+/// The demo's accounts and their passwords, on standard output: the only
+/// time anyone sees the passwords.
+fn print_accounts(accounts: &[crate::demo::DemoAccount], sign_in: &str) {
+    if accounts.is_empty() {
+        return;
+    }
+    println!();
+    println!("Demo accounts: sign in at {sign_in} (README.md, \"Signing in to the demo\").");
+    println!("These passwords are shown only this once; the database keeps only their hashes.");
+    println!();
+    println!("{}", crate::demo::AccountTable(accounts));
 }
 
 async fn backup(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String> {

@@ -17,18 +17,29 @@
 //!
 //! The plan (names, schedules, line-ups, games) is plain functions; only
 //! [`fill`] and its helpers touch the database, through [`Db`]'s own API.
+//!
+//! [`fill_with_accounts`] also makes someone to sign in as: each league's
+//! secretary, the captains of its teams this season and a few of its
+//! players, and the installation's administrator when it has no account
+//! yet. Their passwords come from the operating system's random generator
+//! on every run (never from the seed) and are returned once, to be
+//! printed; the database keeps only their argon2id hashes.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
+use std::sync::Arc;
 
+use argon2::password_hash::rand_core::{OsRng, RngCore};
 use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc, Weekday};
 use serde_json::Map;
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
 
 use crate::db::{
     BoardKind, BoardResult, Db, DbError, DivisionId, Fixture, FixtureChange, FixtureStatus,
     GameOutcome, GameResult, LeagueId, MatchResult, NewFine, NewFixture, NewLeague, NewPenalty,
-    NewPenaltyKind, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId, ResultStatus,
-    SeasonId, Side, TeamId, VenueId,
+    NewPenaltyKind, NewRole, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId,
+    ResultStatus, RoleKind, SeasonId, Side, TeamId, UserId, VenueId,
 };
 use crate::league::fixtures::{self, FixtureRequest, TeamSlot};
 use crate::league::match_format::{BoardSpec, MatchFormat};
@@ -155,13 +166,54 @@ pub enum DemoError {
     /// The engine refused a game the simulator played: a bug in one of them.
     #[error("the scoring engine refused a simulated game: {0}")]
     Engine(String),
+    /// A demo account's password could not be hashed.
+    #[error("demo accounts: {0}")]
+    Accounts(String),
 }
 
 /// Fills `db` with the demo leagues and says what it wrote.
 ///
 /// Short names already taken in `db` are not reused (a second run adds
 /// `wessex-2`, ...), so a demo can be added to a database that has one.
+///
+/// No accounts are made: this is the demo a benchmark loads. The one a
+/// newcomer gets is [`fill_with_accounts`].
 pub async fn fill(db: &Db, options: &DemoOptions) -> Result<DemoSummary, DemoError> {
+    fill_leagues(db, options, None).await
+}
+
+/// What [`fill_with_accounts`] wrote, with the accounts' passwords: the
+/// only copy of them, to be shown once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Demo {
+    pub summary: DemoSummary,
+    /// The administrator (when the installation had no account), then
+    /// league by league its secretary, its captains and its players.
+    pub accounts: Vec<DemoAccount>,
+}
+
+/// Fills `db` as [`fill`] does, and makes accounts to sign in as: per
+/// league a secretary (`sec-LEAGUE`), a captain for each team entered in
+/// the current season (`cap-LEAGUE-TEAM`) and [`PLAYER_ACCOUNTS`] of its
+/// players (`player-LEAGUE-NAME`); and an administrator (`admin`) when
+/// `db` has no account yet (which would otherwise close the first-run
+/// page that makes one). Usernames taken already get `-2`, `-3`, ...
+///
+/// Every account has its own random password, new on every run; the hashes
+/// are made off the async threads, a few at a time, while the leagues are
+/// being written.
+pub async fn fill_with_accounts(db: &Db, options: &DemoOptions) -> Result<Demo, DemoError> {
+    let mut accounts = Accounts::new();
+    let summary = fill_leagues(db, options, Some(&mut accounts)).await?;
+    let accounts = accounts.create(db).await?;
+    Ok(Demo { summary, accounts })
+}
+
+async fn fill_leagues(
+    db: &Db,
+    options: &DemoOptions,
+    mut accounts: Option<&mut Accounts>,
+) -> Result<DemoSummary, DemoError> {
     check(options)?;
     let mut taken: HashSet<String> = db
         .leagues()
@@ -169,11 +221,19 @@ pub async fn fill(db: &Db, options: &DemoOptions) -> Result<DemoSummary, DemoErr
         .into_iter()
         .map(|l| l.short_name)
         .collect();
+    if let Some(accounts) = accounts.as_deref_mut() {
+        if db.user_count().await? == 0 {
+            accounts.plan("", "", Grant::Administrator, "admin");
+        }
+    }
     let mut summary = DemoSummary::default();
     for index in 0..options.leagues {
         let mut rng = Rng::new(league_seed(options.seed, index));
         let league = plan_league(index, options, &mut rng, &mut taken);
-        fill_league(db, &league, options.seasons, &mut rng, &mut summary).await?;
+        let written = fill_league(db, &league, options.seasons, &mut rng, &mut summary).await?;
+        if let Some(accounts) = accounts.as_deref_mut() {
+            accounts.plan_league(&league, &written);
+        }
     }
     Ok(summary)
 }
@@ -811,20 +871,34 @@ struct LeagueWriter<'a> {
     names: HashSet<String>,
 }
 
+/// A league as written: what its accounts are made from.
+struct Written {
+    league: LeagueId,
+    /// The current (last, half-played) season.
+    season: SeasonId,
+    /// In the plan's order, with this season's players and captains.
+    teams: Vec<TeamState>,
+}
+
 async fn fill_league(
     db: &Db,
     plan: &LeaguePlan,
     seasons: u32,
     rng: &mut Rng,
     summary: &mut DemoSummary,
-) -> Result<(), DemoError> {
+) -> Result<Written, DemoError> {
     let mut writer = LeagueWriter::create(db, plan, rng, summary).await?;
     let seasons = seasons as i32;
+    let mut current = None;
     for s in 0..seasons {
         let year = LAST_SEASON_YEAR - (seasons - 1 - s);
-        writer.season(year, s == seasons - 1).await?;
+        current = Some(writer.season(year, s == seasons - 1).await?);
     }
-    Ok(())
+    Ok(Written {
+        league: writer.league,
+        season: current.expect("at least one season (checked)"),
+        teams: writer.teams,
+    })
 }
 
 impl<'a> LeagueWriter<'a> {
@@ -896,7 +970,7 @@ impl<'a> LeagueWriter<'a> {
     }
 
     /// A season from its divisions to its penalties.
-    async fn season(&mut self, year: i32, last: bool) -> Result<(), DemoError> {
+    async fn season(&mut self, year: i32, last: bool) -> Result<SeasonId, DemoError> {
         let (db, league) = (self.db, self.league);
         let id = db
             .create_season(
@@ -934,7 +1008,7 @@ impl<'a> LeagueWriter<'a> {
             played.extend(self.settle(&season, f).await?);
         }
         self.give_penalties(&season, &played).await?;
-        Ok(())
+        Ok(id)
     }
 
     /// Enters every team in its division, with this season's players: most
@@ -1263,4 +1337,321 @@ fn decide_fates(fixtures: &mut [Planned], last: bool, rng: &mut Rng) {
     };
     take(fixtures, (played * 2 / 3).max(1), Fate::Walkover(side));
     take(fixtures, (played / 3).max(1), Fate::Void);
+}
+
+// ---------------------------------------------------------------------------
+// Accounts
+
+/// Player accounts made in each league.
+pub const PLAYER_ACCOUNTS: usize = 3;
+
+/// The longest username an account may have.
+const USERNAME_MAX: usize = 40;
+
+/// An account [`fill_with_accounts`] made, with its password.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DemoAccount {
+    /// The league's short name; empty for the administrator.
+    pub league: String,
+    pub role: RoleKind,
+    /// The team captained, or the player's team this season; empty for a
+    /// secretary and the administrator.
+    pub team: String,
+    pub username: String,
+    pub password: String,
+}
+
+impl fmt::Debug for DemoAccount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DemoAccount")
+            .field("league", &self.league)
+            .field("role", &self.role)
+            .field("team", &self.team)
+            .field("username", &self.username)
+            .field("password", &"[redacted]")
+            .finish()
+    }
+}
+
+/// Accounts as a table to print: league, role, team, username, password,
+/// one account a line under a heading, the columns aligned.
+pub struct AccountTable<'a>(pub &'a [DemoAccount]);
+
+impl fmt::Display for AccountTable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let or_dash = |s: &str| {
+            if s.is_empty() {
+                "-".to_owned()
+            } else {
+                s.to_owned()
+            }
+        };
+        let rows = self.0.iter().map(|a| {
+            [
+                or_dash(&a.league),
+                a.role.as_str().to_owned(),
+                or_dash(&a.team),
+                a.username.clone(),
+                a.password.clone(),
+            ]
+        });
+        let heading = ["league", "role", "team", "username", "password"].map(str::to_owned);
+        let rows: Vec<[String; 5]> = std::iter::once(heading).chain(rows).collect();
+        let mut widths = [0; 5];
+        for row in &rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            let mut line = String::new();
+            for (cell, w) in row.iter().zip(widths) {
+                line.push_str(&format!("{cell:<w$}  "));
+            }
+            f.write_str(line.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+/// Crockford's base32 in lower case: no `i`, `l`, `o` or `u` to misread.
+const PASSWORD_ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+/// A new password from the operating system's random generator: 16
+/// base32 characters (80 bits) in groups of four, `k7m2-q9xa-4bne-t3hw`.
+fn new_password() -> String {
+    let mut bytes = [0u8; 16];
+    OsRng.fill_bytes(&mut bytes);
+    let mut out = String::with_capacity(19);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 && i % 4 == 0 {
+            out.push('-');
+        }
+        // 256 is a multiple of 32: every character is equally likely.
+        out.push(char::from(PASSWORD_ALPHABET[usize::from(b % 32)]));
+    }
+    out
+}
+
+/// `name` as a username: lower-case letters and digits, anything else a
+/// single dash (an apostrophe nothing: `King's Head` is `kings-head`).
+fn username_slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().filter(|&c| c != '\'') {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
+/// `base`, or for `n` of 2 and more `base-n`, cut to a username's length.
+fn numbered(base: &str, n: u32) -> String {
+    let suffix = if n < 2 {
+        String::new()
+    } else {
+        format!("-{n}")
+    };
+    // The slug is ASCII: any byte is a character boundary.
+    let mut cut = base[..base.len().min(USERNAME_MAX - suffix.len())].to_owned();
+    while cut.ends_with('-') {
+        cut.pop();
+    }
+    cut + &suffix
+}
+
+/// The role an account is given once it exists.
+#[derive(Debug, Clone, Copy)]
+enum Grant {
+    Administrator,
+    Secretary(LeagueId),
+    Captain(LeagueId, SeasonId, TeamId),
+    Player(LeagueId, PlayerId),
+}
+
+impl Grant {
+    fn kind(self) -> RoleKind {
+        match self {
+            Grant::Administrator => RoleKind::Administrator,
+            Grant::Secretary(..) => RoleKind::Secretary,
+            Grant::Captain(..) => RoleKind::Captain,
+            Grant::Player(..) => RoleKind::Player,
+        }
+    }
+
+    fn role(self, user: UserId) -> NewRole {
+        match self {
+            Grant::Administrator => NewRole::administrator(user),
+            Grant::Secretary(league) => NewRole::secretary(user, league),
+            Grant::Captain(league, season, team) => NewRole::captain(user, league, season, team),
+            Grant::Player(league, player) => NewRole::player(user, league, player),
+        }
+    }
+}
+
+/// A password being hashed in the background; dropped unfinished (the
+/// demo failed), it is abandoned.
+struct Hashing(JoinHandle<Result<String, String>>);
+
+impl Drop for Hashing {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// An account to make once its password's hash is ready.
+struct PlannedAccount {
+    account: DemoAccount,
+    /// The username before any `-n`, and the `n` it has now.
+    base: String,
+    n: u32,
+    grant: Grant,
+    hash: Hashing,
+}
+
+/// The demo's accounts: planned (and their passwords hashed, a few at a
+/// time) as each league is written, created at the end.
+struct Accounts {
+    /// As many hashes at once as there are cores, four at most: each
+    /// takes 19 MiB.
+    hashing: Arc<Semaphore>,
+    planned: Vec<PlannedAccount>,
+    /// Usernames this run has given out.
+    usernames: HashSet<String>,
+}
+
+impl Accounts {
+    fn new() -> Accounts {
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+        Accounts {
+            hashing: Arc::new(Semaphore::new(workers)),
+            planned: Vec::new(),
+            usernames: HashSet::new(),
+        }
+    }
+
+    /// The first of `base`, `base-2`, ... not given out yet in this run.
+    fn next_free(usernames: &mut HashSet<String>, base: &str, n: &mut u32) -> String {
+        loop {
+            let candidate = numbered(base, *n);
+            if usernames.insert(candidate.clone()) {
+                return candidate;
+            }
+            *n = (*n).max(1) + 1;
+        }
+    }
+
+    /// An account named after `name`, with a new password whose hash is
+    /// started now.
+    fn plan(&mut self, league: &str, team: &str, grant: Grant, name: &str) {
+        let base = username_slug(name);
+        let mut n = 1;
+        let username = Accounts::next_free(&mut self.usernames, &base, &mut n);
+        let password = new_password();
+        let permits = Arc::clone(&self.hashing);
+        let to_hash = password.clone();
+        let hash = Hashing(tokio::spawn(async move {
+            let _permit = permits.acquire_owned().await.map_err(|e| e.to_string())?;
+            crate::web::auth::hash_password(to_hash)
+                .await
+                .map_err(|e| e.to_string())
+        }));
+        self.planned.push(PlannedAccount {
+            account: DemoAccount {
+                league: league.to_owned(),
+                role: grant.kind(),
+                team: team.to_owned(),
+                username,
+                password,
+            },
+            base,
+            n,
+            grant,
+            hash,
+        });
+    }
+
+    /// A league's secretary, a captain for each team of its current
+    /// season, and [`PLAYER_ACCOUNTS`] of its players.
+    fn plan_league(&mut self, plan: &LeaguePlan, written: &Written) {
+        let short = plan.short_name.as_str();
+        let league = written.league;
+        self.plan(short, "", Grant::Secretary(league), &format!("sec-{short}"));
+        for (t, team) in plan.teams.iter().zip(&written.teams) {
+            let grant = Grant::Captain(league, written.season, team.id);
+            self.plan(short, &t.name, grant, &format!("cap-{short}-{}", t.name));
+        }
+        for (team, member) in account_players(plan, written) {
+            let grant = Grant::Player(league, member.id);
+            self.plan(
+                short,
+                team,
+                grant,
+                &format!("player-{short}-{}", member.name),
+            );
+        }
+    }
+
+    /// Creates the accounts, in the order planned, as their hashes are
+    /// ready. A username someone already has gets the next free `-n`.
+    async fn create(self, db: &Db) -> Result<Vec<DemoAccount>, DemoError> {
+        let Accounts {
+            planned,
+            mut usernames,
+            ..
+        } = self;
+        let mut made = Vec::with_capacity(planned.len());
+        for mut p in planned {
+            let hash = (&mut p.hash.0)
+                .await
+                .map_err(|e| DemoError::Accounts(format!("hashing task: {e}")))?
+                .map_err(DemoError::Accounts)?;
+            let user = loop {
+                match db.create_user(&p.account.username, &hash).await {
+                    Ok(user) => break user,
+                    Err(DbError::Unique(_)) => {
+                        p.n = p.n.max(1) + 1;
+                        p.account.username = Accounts::next_free(&mut usernames, &p.base, &mut p.n);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            };
+            db.grant_role(&p.grant.role(user.id), None).await?;
+            made.push(p.account.clone());
+        }
+        Ok(made)
+    }
+}
+
+/// The players given accounts: each from another team as far as the teams
+/// go, and none a captain (the captain's account is the team's).
+fn account_players<'a>(plan: &'a LeaguePlan, written: &'a Written) -> Vec<(&'a str, &'a Member)> {
+    let mut out = Vec::new();
+    let mut round = 0;
+    loop {
+        let mut found = false;
+        for (t, team) in plan.teams.iter().zip(&written.teams) {
+            let mut others = team
+                .roster
+                .iter()
+                .filter(|m| !team.captains.contains(&m.id));
+            let Some(member) = others.nth(round) else {
+                continue;
+            };
+            found = true;
+            out.push((t.name.as_str(), member));
+            if out.len() == PLAYER_ACCOUNTS {
+                return out;
+            }
+        }
+        if !found {
+            return out;
+        }
+        round += 1;
+    }
 }

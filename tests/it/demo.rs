@@ -1,6 +1,7 @@
 //! The demo league: every stored game re-scores to what was stored, the
 //! summary says what is in the database, and a seed always makes the same
-//! leagues.
+//! leagues; the accounts it makes have the roles they say, passwords new on
+//! every run, and sign in with the password printed.
 //!
 //! Each body runs on a fresh SQLite file, and on a fresh Postgres database
 //! when `BONEYARD_TEST_POSTGRES` holds a server address (`demo::sqlite::NAME`,
@@ -8,12 +9,18 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use boneyard::db::{Db, FixtureStatus, LeagueId, ResultStatus};
-use boneyard::demo::{DemoOptions, DemoSummary, fill};
+use axum::http::StatusCode;
+use boneyard::db::{Db, FixtureStatus, LeagueId, ResultStatus, RoleKind};
+use boneyard::demo::{
+    AccountTable, DemoAccount, DemoOptions, DemoSummary, PLAYER_ACCOUNTS, fill, fill_with_accounts,
+};
 use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::score_record;
+use boneyard::web::account::{check_password, check_username};
+use boneyard::web::auth::verify_password;
 
 use crate::support::on_both;
+use crate::web::client::Client;
 
 fn small() -> DemoOptions {
     DemoOptions {
@@ -185,6 +192,8 @@ on_both!(
     every_game_rescores_and_the_summary_counts_the_database,
     the_same_seed_makes_the_same_leagues,
     options_out_of_range_are_refused,
+    the_accounts_have_their_roles_and_sign_in,
+    every_run_has_new_passwords_and_free_usernames,
 );
 
 async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
@@ -193,6 +202,8 @@ async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
     assert!(summary.games > 0 && summary.hands > summary.games);
     let counted = check_and_count(&db, &HashSet::new()).await;
     assert_eq!(counted, summary, "the summary counts what is stored");
+    // The benchmark's demo: leagues only.
+    assert_eq!(db.user_count().await.expect("users"), 0);
 }
 
 /// Everything a league holds, told by names rather than ids (which differ
@@ -398,4 +409,286 @@ async fn options_out_of_range_are_refused(db: Db) {
         assert!(err.to_string().starts_with("demo options:"), "{err}");
     }
     assert!(db.leagues().await.expect("leagues").is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// Accounts
+
+/// One league of three teams in one division, one season: quick to make.
+fn tiny(seed: u64) -> DemoOptions {
+    DemoOptions {
+        leagues: 1,
+        teams: 3,
+        seasons: 1,
+        divisions: Some(1),
+        seed,
+    }
+}
+
+/// A name as the pages print it.
+fn escaped(name: &str) -> String {
+    name.replace('&', "&#38;").replace('\'', "&#39;")
+}
+
+/// Checks each account's username, password (it verifies against the
+/// stored hash) and its one role against the league's records.
+async fn check_accounts(db: &Db, accounts: &[DemoAccount]) {
+    let usernames: HashSet<&str> = accounts.iter().map(|a| a.username.as_str()).collect();
+    assert_eq!(usernames.len(), accounts.len(), "usernames repeat");
+    let passwords: HashSet<&str> = accounts.iter().map(|a| a.password.as_str()).collect();
+    assert_eq!(passwords.len(), accounts.len(), "passwords repeat");
+    for a in accounts {
+        assert_eq!(check_username(&a.username), None, "{}", a.username);
+        assert_eq!(check_password(&a.password), None, "{a:?}");
+        // Sixteen base32 characters in four groups, nothing to misread.
+        assert_eq!(a.password.len(), 19, "{a:?}");
+        assert!(
+            a.password.split('-').all(|g| g.len() == 4
+                && g.bytes().all(
+                    |b| b.is_ascii_digit() || (b.is_ascii_lowercase() && !b"ilou".contains(&b))
+                )),
+            "{a:?}"
+        );
+        let user = db.user_by_username(&a.username).await.expect("the account");
+        assert!(user.password_hash.starts_with("$argon2id$"), "{a:?}");
+        assert!(
+            verify_password(a.password.clone(), user.password_hash.clone())
+                .await
+                .expect("verify"),
+            "{a:?}: the password does not match"
+        );
+        let roles = db.user_roles(user.id).await.expect("roles");
+        assert_eq!(roles.len(), 1, "{a:?}: {roles:?}");
+        let role = &roles[0];
+        assert_eq!(role.kind, a.role, "{a:?}");
+        if a.role == RoleKind::Administrator {
+            assert_eq!(role.league_id, None);
+            continue;
+        }
+        let league = db.league_by_short_name(&a.league).await.expect("league");
+        let l = league.id;
+        assert_eq!(role.league_id, Some(l), "{a:?}");
+        let current = db.seasons(l).await.expect("seasons").remove(0);
+        let team = db
+            .teams(l)
+            .await
+            .expect("teams")
+            .into_iter()
+            .find(|t| t.name == a.team);
+        match a.role {
+            RoleKind::Secretary => assert_eq!(a.team, ""),
+            RoleKind::Captain => {
+                let team = team.expect("the captain's team");
+                assert_eq!(role.season_id, Some(current.id), "{a:?}");
+                assert_eq!(role.team_id, Some(team.id), "{a:?}");
+            }
+            RoleKind::Player => {
+                // Registered with the team this season, and not its captain.
+                let team = team.expect("the player's team");
+                let player = role.player_id.expect("a player");
+                let registered = db
+                    .team_players(l, current.id, team.id)
+                    .await
+                    .expect("registered");
+                assert!(registered.iter().any(|p| p.id == player), "{a:?}");
+                let captains = db.captains(l, current.id, team.id).await.expect("captains");
+                assert!(captains.iter().all(|p| p.id != player), "{a:?}");
+            }
+            RoleKind::Administrator => unreachable!(),
+        }
+    }
+}
+
+async fn the_accounts_have_their_roles_and_sign_in(db: Db) {
+    let demo = fill_with_accounts(&db, &tiny(3)).await.expect("demo");
+    assert_eq!((demo.summary.leagues, demo.summary.seasons), (1, 1));
+    let league = db.leagues().await.expect("leagues").remove(0);
+    let short = league.short_name.clone();
+    let teams = db.teams(league.id).await.expect("teams");
+    let a = &demo.accounts;
+
+    // The administrator (the installation had no account), the secretary,
+    // a captain a team, then the players, each from another team.
+    assert_eq!(a.len(), 2 + teams.len() + PLAYER_ACCOUNTS, "{a:?}");
+    assert_eq!(
+        (a[0].role, a[0].username.as_str()),
+        (RoleKind::Administrator, "admin")
+    );
+    assert_eq!(a[1].role, RoleKind::Secretary);
+    assert_eq!(a[1].username, format!("sec-{short}"));
+    let captains: Vec<&DemoAccount> = a.iter().filter(|a| a.role == RoleKind::Captain).collect();
+    let mut captained: Vec<&str> = captains.iter().map(|c| c.team.as_str()).collect();
+    captained.sort();
+    let mut names: Vec<&str> = teams.iter().map(|t| t.name.as_str()).collect();
+    names.sort();
+    assert_eq!(captained, names, "a captain for each team");
+    for c in &captains {
+        assert!(c.username.starts_with(&format!("cap-{short}-")), "{c:?}");
+    }
+    let players: Vec<&DemoAccount> = a.iter().filter(|a| a.role == RoleKind::Player).collect();
+    assert_eq!(players.len(), PLAYER_ACCOUNTS);
+    let player_teams: HashSet<&str> = players.iter().map(|p| p.team.as_str()).collect();
+    assert_eq!(player_teams.len(), PLAYER_ACCOUNTS.min(teams.len()));
+    for p in &players {
+        assert!(p.username.starts_with(&format!("player-{short}-")), "{p:?}");
+    }
+    check_accounts(&db, a).await;
+
+    // The table printed: a heading, then each account on its line.
+    let table = AccountTable(a).to_string();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), a.len() + 1);
+    assert!(lines[0].starts_with("league") && lines[0].ends_with("password"));
+    for (line, account) in lines[1..].iter().zip(a) {
+        let league = if account.league.is_empty() {
+            "-"
+        } else {
+            account.league.as_str()
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], league, "{line}");
+        assert_eq!(words[1], account.role.as_str(), "{line}");
+        assert_eq!(
+            words[words.len() - 2..],
+            [account.username.as_str(), account.password.as_str()],
+            "{line}"
+        );
+    }
+
+    // Signed in through the form, each sees their own pages.
+    let mut secretary = Client::new(&db).await;
+    secretary.sign_in(&a[1].username, &a[1].password).await;
+    let console = secretary.get(&format!("/leagues/{short}/console")).await;
+    assert_eq!(console.status, StatusCode::OK, "{}", console.body);
+
+    let captain = captains[0];
+    let mut c = secretary.stranger();
+    c.sign_in(&captain.username, &captain.password).await;
+    let home = c.get("/").await;
+    assert!(home.has("Your matches"), "{}", home.body);
+    assert!(home.has(&escaped(&captain.team)), "{}", home.body);
+    let console = c.get(&format!("/leagues/{short}/console")).await;
+    assert_eq!(console.status, StatusCode::FORBIDDEN);
+
+    let mut p = secretary.stranger();
+    p.sign_in(&players[0].username, &players[0].password).await;
+    let home = p.get("/").await;
+    assert!(home.has("Your record"), "{}", home.body);
+
+    let mut admin = secretary.stranger();
+    admin.sign_in("admin", &a[0].password).await;
+    let page = admin.get("/admin").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+
+    // A wrong password is refused as for any account.
+    let mut wrong = secretary.stranger();
+    let page = wrong
+        .submit(
+            "/sign-in",
+            "/sign-in",
+            &[("username", &a[1].username), ("password", &a[2].password)],
+        )
+        .await;
+    assert_ne!(
+        page.status,
+        StatusCode::SEE_OTHER,
+        "signed in with another's password"
+    );
+}
+
+async fn every_run_has_new_passwords_and_free_usernames(db: Db) {
+    let first = fill_with_accounts(&db, &tiny(5)).await.expect("demo");
+    // Someone has the name the second run's secretary would have had.
+    let short = "wessex-2";
+    let hash = boneyard::web::auth::hash_password("not a demo password".into())
+        .await
+        .expect("hash");
+    db.create_user(&format!("sec-{short}"), &hash)
+        .await
+        .expect("an account");
+    // The same seed: the same leagues, but never the same passwords.
+    let second = fill_with_accounts(&db, &tiny(5)).await.expect("demo");
+    assert_eq!(first.summary, second.summary);
+    assert_eq!(first.accounts[0].role, RoleKind::Administrator);
+    assert!(
+        second
+            .accounts
+            .iter()
+            .all(|a| a.role != RoleKind::Administrator),
+        "the installation has an administrator already"
+    );
+    assert_eq!(first.accounts.len(), second.accounts.len() + 1);
+    let secretary = &second.accounts[0];
+    assert_eq!(secretary.league, short);
+    assert_eq!(secretary.username, format!("sec-{short}-2"));
+    let all: Vec<DemoAccount> = first
+        .accounts
+        .iter()
+        .chain(&second.accounts)
+        .cloned()
+        .collect();
+    // No password or username twice, across the runs too.
+    check_accounts(&db, &all).await;
+    for (a, b) in first.accounts[1..].iter().zip(&second.accounts) {
+        assert_eq!((a.role, &a.team), (b.role, &b.team));
+        assert_ne!(a.password, b.password);
+    }
+}
+
+/// `boneyard demo` prints each account once, and the password printed is
+/// the one that signs in.
+#[tokio::test]
+async fn the_command_prints_passwords_that_sign_in() {
+    struct TempDir(std::path::PathBuf);
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("boneyard-demo-command-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let database = format!("sqlite://{}", dir.0.join("demo.db").display());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boneyard"))
+        .args(["demo", "--database", &database])
+        .args([
+            "--leagues",
+            "1",
+            "--teams",
+            "2",
+            "--seasons",
+            "1",
+            "--divisions",
+            "1",
+        ])
+        .env_remove("BONEYARD_DATABASE")
+        .output()
+        .expect("run boneyard demo");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("shown only this once"), "{stdout}");
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("league "))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // The administrator, the secretary, two captains and three players.
+    assert_eq!(rows.len(), 7, "{stdout}");
+    let db = Db::connect(&database).await.unwrap();
+    for row in rows {
+        let (username, password) = (row[row.len() - 2], row[row.len() - 1]);
+        let user = db.user_by_username(username).await.expect(username);
+        assert!(
+            verify_password(password.to_owned(), user.password_hash)
+                .await
+                .unwrap(),
+            "{username}: the printed password does not sign in"
+        );
+    }
+    db.close().await;
 }
