@@ -43,7 +43,9 @@ use crate::db::{
 };
 use crate::league::fixtures::{self, FixtureRequest, TeamSlot};
 use crate::league::match_format::{BoardSpec, MatchFormat};
+use crate::league::pad::{PadRules, replay, taps_for_board};
 use crate::league::time::Zone;
+use crate::rules::ruleset::PoseRule;
 use crate::rules::simulate::{Rng, Style, simulate_board};
 use crate::rules::{Format, Ruleset, score_record};
 
@@ -1008,6 +1010,9 @@ impl<'a> LeagueWriter<'a> {
             played.extend(self.settle(&season, f).await?);
         }
         self.give_penalties(&season, &played).await?;
+        if last {
+            self.boards_in_progress(&fixtures).await?;
+        }
         Ok(id)
     }
 
@@ -1110,6 +1115,69 @@ impl<'a> LeagueWriter<'a> {
         }
         self.summary.fixtures += out.len() as u64;
         Ok(out)
+    }
+
+    /// The next unplayed fixture being played on the score pads: its first
+    /// board finished, the second halfway through its game, the third just
+    /// set up; so the live page and a pad mid-game have something to show.
+    async fn boards_in_progress(&mut self, fixtures: &[Planned]) -> Result<(), DemoError> {
+        let Some(f) = fixtures.iter().find(|f| matches!(f.fate, Fate::Scheduled)) else {
+            return Ok(());
+        };
+        let m = play_match(
+            &self.ruleset,
+            &self.plan.match_format.boards,
+            &self.teams[f.home].roster,
+            &self.teams[f.away].roster,
+            self.rng,
+        )?;
+        let roster = |team: usize| -> Vec<(i64, String)> {
+            self.teams[team]
+                .roster
+                .iter()
+                .map(|p| (p.id.0, p.name.clone()))
+                .collect()
+        };
+        let (home, away) = (roster(f.home), roster(f.away));
+        let boards = m.result.boards.iter().zip(&self.plan.match_format.boards);
+        for (number, (board, spec)) in boards.enumerate().take(3) {
+            let ids = |p: &[PlayerId]| p.iter().map(|id| id.0).collect::<Vec<_>>();
+            let records: Vec<_> = board.games.iter().map(|g| g.record.clone()).collect();
+            let mut taps = taps_for_board(&ids(&board.home), &ids(&board.away), &records);
+            match number {
+                0 => {}
+                1 => taps.truncate(2 + (taps.len() - 2) / 2),
+                _ => taps.truncate(2),
+            }
+            let rules = PadRules {
+                ruleset: &self.ruleset,
+                kind: spec.kind,
+                best_of: spec.best_of,
+                home: &home,
+                away: &away,
+            };
+            let (pad, refused) = replay(&rules, &taps);
+            if let Some(r) = refused {
+                return Err(DemoError::Engine(format!(
+                    "the score pad refused tap {} of a demo board: {}",
+                    r.index + 1,
+                    r.reason
+                )));
+            }
+            let summary = pad.summary(self.ruleset.pose == PoseRule::Rotate);
+            self.db
+                .save_pad(
+                    self.league,
+                    f.fixture.id,
+                    number as i64 + 1,
+                    0,
+                    &taps,
+                    &summary,
+                    None,
+                )
+                .await?;
+        }
+        Ok(())
     }
 
     /// Plays, postpones, concedes or voids one fixture as its fate says.

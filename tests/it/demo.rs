@@ -204,6 +204,20 @@ async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
     assert_eq!(counted, summary, "the summary counts what is stored");
     // The benchmark's demo: leagues only.
     assert_eq!(db.user_count().await.expect("users"), 0);
+    // Each league has a match on the score pads: board 1 decided, board 2
+    // mid-game, board 3 just set up; the live page shows them.
+    for l in league_ids(&db).await {
+        let live = db
+            .live_boards(l, boneyard::db::now() - chrono::Duration::hours(1))
+            .await
+            .expect("live boards");
+        assert_eq!(live.len(), 3, "league {l}");
+        assert!(live[0].summary.winner.is_some());
+        assert!(live[1].summary.winner.is_none() && live[1].summary.game >= 1);
+        assert!(live[1].summary.hand >= 1);
+        assert_eq!(live[2].summary.game, 1);
+        assert_eq!(live[2].summary.totals, [0, 0]);
+    }
 }
 
 /// Everything a league holds, told by names rather than ids (which differ
