@@ -11,7 +11,8 @@
     var body = new URLSearchParams(new FormData(form));
     body.set("action", "check");
     var mine = ++seq;
-    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+    // getAttribute: the buttons named "action" hide the form's own .action.
+    fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (html) {
         if (mine !== seq) return; // a newer check is on its way

@@ -4,6 +4,8 @@
 //! they were skipped and pass, like the Postgres half. A failing test
 //! leaves a screenshot under `target/browser-failures/`.
 
+mod card;
+mod live;
 mod pad;
 
 use std::net::{TcpListener, TcpStream};
@@ -18,7 +20,6 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// Phone and desktop window sizes.
 pub const PHONE: (u32, u32) = (390, 844);
-#[allow(dead_code)]
 pub const DESKTOP: (u32, u32) = (1280, 900);
 
 /// Whether the browser is installed; if not, says the test was skipped.

@@ -11,19 +11,20 @@ use boneyard::rules::{Format, Game, GameRecord, Ruleset, score_record};
 
 use super::{Browser, PHONE, Server, TempDir, run};
 
-const PASSWORD: &str = "a long enough password";
+pub(super) const PASSWORD: &str = "a long enough password";
 
-struct Setup {
-    short: String,
-    fixture: FixtureId,
-    format: MatchFormat,
-    home: Vec<(i64, String)>,
-    away: Vec<(i64, String)>,
+pub(super) struct Setup {
+    pub short: String,
+    pub fixture: FixtureId,
+    pub format: MatchFormat,
+    pub home: Vec<(i64, String)>,
+    pub away: Vec<(i64, String)>,
 }
 
 /// A league whose matches are a singles and a pairs board, a fixture
-/// tomorrow night and its home captain's account.
-async fn setup(address: &str) -> Setup {
+/// tomorrow night, its captains' accounts (`crowncap`, `anchorcap`) and a
+/// secretary's (`padsec`).
+pub(super) async fn setup(address: &str) -> Setup {
     let db = Db::connect(address).await.unwrap();
     let league = db
         .create_league(&NewLeague {
@@ -87,8 +88,14 @@ async fn setup(address: &str) -> Setup {
     let hash = boneyard::web::auth::hash_password(PASSWORD.into())
         .await
         .unwrap();
-    let captain = db.create_user("crowncap", &hash).await.unwrap().id;
-    db.grant_role(&NewRole::captain(captain, league, season, teams[0]), None)
+    for (name, team) in [("crowncap", teams[0]), ("anchorcap", teams[1])] {
+        let captain = db.create_user(name, &hash).await.unwrap().id;
+        db.grant_role(&NewRole::captain(captain, league, season, team), None)
+            .await
+            .unwrap();
+    }
+    let secretary = db.create_user("padsec", &hash).await.unwrap().id;
+    db.grant_role(&NewRole::secretary(secretary, league), None)
         .await
         .unwrap();
     db.close().await;
@@ -105,7 +112,7 @@ async fn setup(address: &str) -> Setup {
 
 /// A board played by the simulator, and the taps that keep it on the pad
 /// (who poses first tapped rather than the draw).
-fn board_taps(s: &Setup, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
+pub(super) fn board_taps(s: &Setup, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
     let n = s.format.boards[board].kind.players_a_side();
     let home: Vec<i64> = s.home[board..board + n].iter().map(|p| p.0).collect();
     let away: Vec<i64> = s.away[board..board + n].iter().map(|p| p.0).collect();
@@ -262,6 +269,12 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
             b.goto(&server_ref.url(&format!("{match_path}/pad"))).await?;
             b.click_named("main", "Submit the result").await?;
             b.wait_text("main", "Saved: the result from the score pads").await?;
+            // The other captain confirms on the spot, on the same phone.
+            b.click("form[action='/sign-out'] button").await?;
+            b.sign_in(server_ref, "anchorcap", PASSWORD).await?;
+            b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
+            b.click_named("main", "Confirm the result").await?;
+            b.wait_text("main", "confirmed").await?;
             Ok::<(), String>(())
         }
         .await;
@@ -274,6 +287,7 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
     let db = Db::connect(&address).await.unwrap();
     let league = db.league_by_short_name(&s.short).await.unwrap();
     let stored = db.result(league.id, s.fixture).await.unwrap().unwrap();
+    assert_eq!(stored.version.status, ResultStatus::Confirmed);
     assert_eq!(stored.result.boards.len(), 2);
     for (board, (games, _)) in stored.result.boards.iter().zip(&boards) {
         assert_eq!(board.games.len(), games.len());

@@ -1,0 +1,43 @@
+//! A secretary types up a paper sheet on the match card at desktop size:
+//! the card checks each game as it is typed (the script posts to the
+//! card's own address) and shows the engine's totals in place.
+
+use super::pad::{PASSWORD, setup};
+use super::{DESKTOP, Server, TempDir, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_card_checks_a_game_as_it_is_typed() {
+    if !super::available("the_card_checks_a_game_as_it_is_typed") {
+        return;
+    }
+    let dir = TempDir::new("card");
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    let s = setup(&address).await;
+    let server = Server::start(&address);
+    let card = server.url(&format!("/leagues/{}/matches/{}/card", s.short, s.fixture));
+    let (home, away) = (s.home[0].0.to_string(), s.away[0].0.to_string());
+    run("card_live_check", DESKTOP, |b| async move {
+        let outcome = async {
+            b.sign_in(&server, "padsec", PASSWORD).await?;
+            b.goto(&card).await?;
+            b.select("[id='b0.home0']", &home).await?;
+            b.select("[id='b0.away0']", &away).await?;
+            b.fill(
+                "[id='b0.g0']",
+                "draw 6-6 1-0\nA8 B3 / blocked\nB6 A4 / blocked",
+            )
+            .await?;
+            // No button pressed: the script's check fills in the totals.
+            b.wait_text("[id='b0.g0-result']", "In progress, 12–9")
+                .await?;
+            let url = b.client.current_url().await.map_err(|e| e.to_string())?;
+            if url.as_str() != card {
+                return Err(format!("the page moved to {url}"));
+            }
+            Ok::<(), String>(())
+        }
+        .await;
+        (b, outcome)
+    })
+    .await;
+}

@@ -1,0 +1,105 @@
+//! A player following from home on a phone: the league's live page shows
+//! a board as the pad scores it, and updates by itself, without a reload.
+
+use boneyard::db::Db;
+use boneyard::league::pad::{PadRules, replay};
+use boneyard::rules::{Format, Ruleset};
+
+use super::pad::{board_taps, setup};
+use super::{PHONE, Server, TempDir, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_page_follows_a_board_without_a_reload() {
+    if !super::available("the_live_page_follows_a_board_without_a_reload") {
+        return;
+    }
+    let dir = TempDir::new("live");
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    let s = setup(&address).await;
+    let (_, taps) = board_taps(&s, 0, 3);
+    let ruleset = Ruleset::new(Format::FivesAndThrees);
+    let spec = s.format.boards[0];
+    let rules = PadRules {
+        ruleset: &ruleset,
+        kind: spec.kind,
+        best_of: spec.best_of,
+        home: &s.home,
+        away: &s.away,
+    };
+    // Saves the board as a phone at the table would after `k` taps.
+    let db = Db::connect(&address).await.unwrap();
+    let league = db.league_by_short_name(&s.short).await.unwrap().id;
+    let save = |k: usize, revision: i64| {
+        let (board, refused) = replay(&rules, &taps[..k]);
+        assert_eq!(refused, None);
+        let summary = board.summary(true);
+        let db = db.clone();
+        let taps = taps[..k].to_vec();
+        let fixture = s.fixture;
+        async move {
+            db.save_pad(league, fixture, 1, revision, &taps, &summary, None)
+                .await
+                .unwrap()
+                .unwrap();
+            summary.totals
+        }
+    };
+    save(8, 0).await;
+    let server = Server::start(&address);
+    let live = server.url("/leagues/pad/live");
+    let later = {
+        let k = taps.len() - 2;
+        let (board, _) = replay(&rules, &taps[..k]);
+        (k, board.summary(true).totals)
+    };
+    let first = replay(&rules, &taps[..8]).0.summary(true).totals;
+    run("live_page", PHONE, |b| async move {
+        let outcome = async {
+            b.goto(&live).await?;
+            b.wait_text("#live-boards", "Crown v Anchor, board 1")
+                .await?;
+            b.wait_text("#live-boards .total", &first[0].to_string())
+                .await?;
+            if b.scrolls_sideways().await? {
+                return Err("the live page scrolls sideways at phone size".into());
+            }
+            // A mark on this very page: a reload would wipe it.
+            b.client
+                .execute("window.stillHere = true;", vec![])
+                .await
+                .map_err(|e| e.to_string())?;
+            // More hands are scored at the table; the page follows.
+            save(later.0, 1).await;
+            let want = [later.1[0].to_string(), later.1[1].to_string()];
+            let start = std::time::Instant::now();
+            loop {
+                let shown = [
+                    b.text("#live-boards tr:nth-child(1) .total").await?,
+                    b.text("#live-boards tr:nth-child(2) .total").await?,
+                ];
+                if shown == want {
+                    break;
+                }
+                if start.elapsed() > std::time::Duration::from_secs(15) {
+                    return Err(format!(
+                        "the live page shows {shown:?}, the board is at {want:?}"
+                    ));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+            let same_page = b
+                .client
+                .execute("return window.stillHere === true;", vec![])
+                .await
+                .map_err(|e| e.to_string())?;
+            if same_page.as_bool() != Some(true) {
+                return Err("the live page reloaded instead of updating in place".into());
+            }
+            Ok::<(), String>(())
+        }
+        .await;
+        (b, outcome)
+    })
+    .await;
+    db.close().await;
+}
