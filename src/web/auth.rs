@@ -5,9 +5,6 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
 use chrono::{DateTime, TimeDelta, Utc};
@@ -19,48 +16,30 @@ use super::AppState;
 use super::csrf::{self, session_error};
 use super::error::AppError;
 use super::page::Ctx;
+use super::passwords;
 
 /// The session key holding the signed-in user's id.
 pub const USER_KEY: &str = "user_id";
 
-/// Argon2id at OWASP's recommended parameters: 19 MiB, 2 passes, 1 lane.
-fn hasher() -> Argon2<'static> {
-    let params = Params::new(19 * 1024, 2, 1, None).expect("fixed, valid parameters");
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
-}
-
 /// Hashes a password off the async threads: it takes tens of milliseconds
 /// by design.
 pub async fn hash_password(password: String) -> Result<String, AppError> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        hasher()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| AppError::Internal(format!("hashing a password: {e}")))
-    })
-    .await
-    .map_err(|e| AppError::Internal(format!("hashing task: {e}")))?
+    tokio::task::spawn_blocking(move || passwords::hash(password.as_bytes()))
+        .await
+        .map_err(|e| AppError::Internal(format!("hashing task: {e}")))?
+        .map_err(|e| AppError::Internal(format!("hashing a password: {e}")))
 }
 
 /// Whether `password` matches `hash`, checked off the async threads.
 pub async fn verify_password(password: String, hash: String) -> Result<bool, AppError> {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .and_then(|h| hasher().verify_password(password.as_bytes(), &h))
-            .is_ok()
-    })
-    .await
-    .map_err(|e| AppError::Internal(format!("verifying task: {e}")))
+    tokio::task::spawn_blocking(move || passwords::verify(password.as_bytes(), &hash))
+        .await
+        .map_err(|e| AppError::Internal(format!("verifying task: {e}")))
 }
 
 /// A hash of a random password, checked when the username is unknown.
 pub fn decoy_hash() -> String {
-    let salt = SaltString::generate(&mut OsRng);
-    hasher()
-        .hash_password(csrf::random_token().as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .unwrap_or_default()
+    passwords::hash(csrf::random_token().as_bytes()).unwrap_or_default()
 }
 
 /// Failed sign-ins allowed per account, and per address, in one window.

@@ -29,6 +29,7 @@ mod home;
 mod my_matches;
 mod pad;
 mod page;
+mod passwords;
 mod penalties;
 mod players_table;
 mod public;
