@@ -307,6 +307,9 @@
     }
     state.taps = next;
     selected = null;
+    root.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
+    // Back to the players' buttons, under the score, for the next play.
+    window.scrollTo(0, 0);
     message = { error: false, text: "Taken: " + describe(r.board, tap) + "." };
     keep();
     render();

@@ -477,21 +477,27 @@ pub fn taps_for_board(home: &[i64], away: &[i64], games: &[GameRecord]) -> Vec<T
                 (None, None) => {}
             }
         }
-        let penalties_before = |h: usize, taps: &mut Vec<Tap>| {
-            for p in record
-                .penalties
-                .iter()
-                .filter(|p| p.before_hand == h as i64 + 1)
-            {
-                taps.push(Tap::Penalty {
-                    seat: seat(&p.player),
-                    kind: p.kind.clone(),
-                    minutes: p.minutes.and_then(|m| u32::try_from(m).ok()),
-                });
+        // A pad records a penalty before the hand in hand; a record may give
+        // the violation that voids a hand just after it. Each is tapped
+        // once, before the hand it goes with.
+        let mut tapped = vec![false; record.penalties.len()];
+        let mut penalties_before = |h: usize, taps: &mut Vec<Tap>, voided: bool| {
+            for (i, p) in record.penalties.iter().enumerate() {
+                let here = p.before_hand == h as i64 + 1
+                    || (voided && p.kind == "violation" && p.before_hand == h as i64 + 2);
+                if here && !tapped[i] {
+                    tapped[i] = true;
+                    taps.push(Tap::Penalty {
+                        seat: seat(&p.player),
+                        kind: p.kind.clone(),
+                        minutes: p.minutes.and_then(|m| u32::try_from(m).ok()),
+                    });
+                }
             }
         };
         for (h, hand) in record.hands.iter().enumerate() {
-            penalties_before(h, &mut taps);
+            let voided = hand.end.as_ref().is_some_and(|e| e.abandoned);
+            penalties_before(h, &mut taps, voided);
             for play in &hand.plays {
                 let points = u32::try_from(play.points).unwrap_or(0);
                 if play.out {
@@ -540,7 +546,7 @@ pub fn taps_for_board(home: &[i64], away: &[i64], games: &[GameRecord]) -> Vec<T
                 taps.push(Tap::Abandoned);
             }
         }
-        penalties_before(record.hands.len(), &mut taps);
+        penalties_before(record.hands.len(), &mut taps, false);
     }
     taps
 }
@@ -798,7 +804,7 @@ mod tests {
         let away = roster(&["Bob", "Dan"], 10);
         for (format, kind, best_of) in cases {
             let ruleset = Ruleset::new(format);
-            for seed in 0..12 {
+            for seed in 0..24 {
                 let n = kind.players_a_side();
                 let players: Vec<String> = (0..n)
                     .flat_map(|j| [home[j].1.clone(), away[j].1.clone()])
@@ -807,14 +813,16 @@ mod tests {
                     .map(|s| players.iter().skip(s).step_by(2).cloned().collect())
                     .collect();
                 let mut rng = Rng::new(seed);
-                let games = simulate_board(
-                    &ruleset,
-                    &players,
-                    &sides,
-                    best_of,
-                    &mut rng,
-                    &Style::clean(),
-                );
+                // Half the seeds with penalties, muggins and void hands.
+                let style = if seed % 2 == 0 {
+                    Style::clean()
+                } else {
+                    Style {
+                        penalty_per_mille: 150,
+                        muggins_per_mille: 50,
+                    }
+                };
+                let games = simulate_board(&ruleset, &players, &sides, best_of, &mut rng, &style);
                 let ids = |r: &[(i64, String)]| r[..n].iter().map(|p| p.0).collect::<Vec<_>>();
                 let taps = taps_for_board(&ids(&home), &ids(&away), &games);
                 let r = rules(&ruleset, kind, best_of, &home, &away);

@@ -94,3 +94,24 @@ pub async fn boards(state: &AppState, league: &League) -> Result<Vec<LiveLine>> 
         .await?;
     Ok(boards.iter().map(|b| LiveLine::of(league, b)).collect())
 }
+
+/// A fixture's boards on the score pads, in words.
+pub async fn fixture_boards(
+    state: &AppState,
+    league: &League,
+    fixture: crate::db::FixtureId,
+) -> Result<Vec<LiveLine>> {
+    let pads = state.db().pad_boards(league.id, fixture).await?;
+    Ok(pads
+        .iter()
+        .filter(|p| !p.taps.is_empty())
+        .map(|p| {
+            LiveLine::new(
+                format!("Board {}", p.board),
+                String::new(),
+                &p.summary,
+                ["Home", "Away"],
+            )
+        })
+        .collect())
+}

@@ -57,6 +57,8 @@ struct MatchPage {
     base: String,
     /// The printable score sheet.
     sheet: String,
+    /// Boards being kept on score pads, while the match is unplayed.
+    lines: Vec<crate::web::pad::live::LiveLine>,
 }
 
 struct ResultView {
@@ -169,7 +171,16 @@ pub async fn page(
     // A void fixture or a walkover shows its result, if any, for the
     // record; the status says it does not count.
     let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
+    let lines = if matches!(
+        line.status,
+        FixtureStatus::Scheduled | FixtureStatus::Postponed
+    ) {
+        crate::web::pad::live::fixture_boards(&state, &league, line.id).await?
+    } else {
+        Vec::new()
+    };
     let page = MatchPage {
+        lines,
         ctx: user.ctx(),
         crumbs: vec![
             Link::new(league.name.clone(), league_href(&league)),

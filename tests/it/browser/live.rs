@@ -47,6 +47,7 @@ async fn the_live_page_follows_a_board_without_a_reload() {
     save(8, 0).await;
     let server = Server::start(&address);
     let live = server.url("/leagues/pad/live");
+    let match_page = server.url(&format!("/leagues/pad/matches/{}", s.fixture));
     let later = {
         let k = taps.len() - 2;
         let (board, _) = replay(&rules, &taps[..k]);
@@ -95,6 +96,11 @@ async fn the_live_page_follows_a_board_without_a_reload() {
             if same_page.as_bool() != Some(true) {
                 return Err("the live page reloaded instead of updating in place".into());
             }
+            // The match's own page shows the board too.
+            b.goto(&match_page).await?;
+            b.wait_text("main", "Being played now").await?;
+            b.wait_text("#live-boards tr:nth-child(2) .total", &want[1])
+                .await?;
             Ok::<(), String>(())
         }
         .await;

@@ -5,6 +5,7 @@
 //! leaves a screenshot under `target/browser-failures/`.
 
 mod card;
+mod formats;
 mod live;
 mod pad;
 
@@ -214,23 +215,44 @@ impl Browser {
         let xpath = format!(
             ".//*[(self::button or self::a) and normalize-space(.)=\"{text}\" and not(ancestor-or-self::*[@hidden])]"
         );
-        scope
+        let el = scope
             .find(Locator::XPath(&xpath))
             .await
-            .map_err(|e| format!("no control named `{text}` in `{within}`: {e}"))?
-            .click()
-            .await
-            .map_err(|e| format!("clicking `{text}`: {e}"))
+            .map_err(|e| format!("no control named `{text}` in `{within}`: {e}"))?;
+        match el.clone().click().await {
+            // Under the pad's sticky score: bring it to the middle first.
+            Err(e) if e.to_string().contains("intercepted") => {
+                let arg = serde_json::to_value(&el).map_err(|e| e.to_string())?;
+                self.client
+                    .execute("arguments[0].scrollIntoView({block: 'center'});", vec![arg])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                el.click()
+                    .await
+                    .map_err(|e| format!("clicking `{text}`: {e}"))
+            }
+            other => other.map_err(|e| format!("clicking `{text}`: {e}")),
+        }
     }
 
+    /// The element's text. A page that swaps parts of itself (the live
+    /// page) can replace the element between finding and reading it: then
+    /// it is found again.
     pub async fn text(&self, css: &str) -> Result<String, String> {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .map_err(|e| format!("no element `{css}`: {e}"))?
-            .text()
-            .await
-            .map_err(|e| format!("reading `{css}`: {e}"))
+        let mut tries = 0;
+        loop {
+            let read = match self.client.find(Locator::Css(css)).await {
+                Ok(el) => el.text().await.map_err(|e| format!("reading `{css}`: {e}")),
+                Err(e) => Err(format!("no element `{css}`: {e}")),
+            };
+            match read {
+                Err(e) if e.contains("stale element") && tries < 5 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Waits until the element's text contains `want`.

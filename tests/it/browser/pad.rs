@@ -19,12 +19,23 @@ pub(super) struct Setup {
     pub format: MatchFormat,
     pub home: Vec<(i64, String)>,
     pub away: Vec<(i64, String)>,
+    pub rules: Format,
 }
 
 /// A league whose matches are a singles and a pairs board, a fixture
 /// tomorrow night, its captains' accounts (`crowncap`, `anchorcap`) and a
 /// secretary's (`padsec`).
 pub(super) async fn setup(address: &str) -> Setup {
+    setup_with(
+        address,
+        Format::FivesAndThrees,
+        MatchFormat::with_boards(1, 1, 1),
+    )
+    .await
+}
+
+/// The same league playing `rules` with `format`'s boards.
+pub(super) async fn setup_with(address: &str, rules: Format, format: MatchFormat) -> Setup {
     let db = Db::connect(address).await.unwrap();
     let league = db
         .create_league(&NewLeague {
@@ -35,13 +46,12 @@ pub(super) async fn setup(address: &str) -> Setup {
         .await
         .unwrap()
         .id;
-    let format = MatchFormat::with_boards(1, 1, 1);
     let season = db
         .create_season(
             league,
             &NewSeason {
                 name: "2026/27".into(),
-                format: Format::FivesAndThrees,
+                format: rules,
                 options: Default::default(),
                 match_format: format.to_value(),
             },
@@ -107,12 +117,23 @@ pub(super) async fn setup(address: &str) -> Setup {
         format,
         home,
         away,
+        rules,
     }
 }
 
 /// A board played by the simulator, and the taps that keep it on the pad
 /// (who poses first tapped rather than the draw).
 pub(super) fn board_taps(s: &Setup, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
+    board_taps_styled(s, board, seed, &Style::clean())
+}
+
+/// The same, with the simulator's `style` (penalties, muggins).
+pub(super) fn board_taps_styled(
+    s: &Setup,
+    board: usize,
+    seed: u64,
+    style: &Style,
+) -> (Vec<GameRecord>, Vec<Tap>) {
     let n = s.format.boards[board].kind.players_a_side();
     let home: Vec<i64> = s.home[board..board + n].iter().map(|p| p.0).collect();
     let away: Vec<i64> = s.away[board..board + n].iter().map(|p| p.0).collect();
@@ -132,12 +153,12 @@ pub(super) fn board_taps(s: &Setup, board: usize, seed: u64) -> (Vec<GameRecord>
         .map(|x| players.iter().skip(x).step_by(2).cloned().collect())
         .collect();
     let games = simulate_board(
-        &Ruleset::new(Format::FivesAndThrees),
+        &Ruleset::new(s.rules),
         &players,
         &sides,
-        1,
+        s.format.boards[board].best_of,
         &mut Rng::new(seed),
-        &Style::clean(),
+        style,
     );
     let mut taps = taps_for_board(&home, &away, &games);
     let poser = first_poser(&Game::from_record(&games[0]).unwrap());
@@ -145,8 +166,10 @@ pub(super) fn board_taps(s: &Setup, board: usize, seed: u64) -> (Vec<GameRecord>
     (games, taps)
 }
 
+const PLAY: &str = "section[data-phase=play]";
+
 /// Taps one tap on the pad as a person would: who, then how much.
-async fn tap(b: &Browser, names: &[String], t: &Tap) -> Result<(), String> {
+pub(super) async fn tap(b: &Browser, names: &[String], t: &Tap) -> Result<(), String> {
     match t {
         Tap::Players { home, away } => {
             for (i, id) in home.iter().enumerate() {
@@ -168,20 +191,65 @@ async fn tap(b: &Browser, names: &[String], t: &Tap) -> Result<(), String> {
             b.click_named("section[data-phase=play]", &points.to_string())
                 .await
         }
-        Tap::Out { seat, points, .. } => {
-            b.click_named("section[data-phase=play]", &names[*seat])
-                .await?;
-            b.click_named("section[data-phase=play]", &format!("Out {points}"))
-                .await
+        Tap::Out {
+            seat,
+            left: Some(left),
+            ..
+        } => {
+            b.click_named(PLAY, &names[*seat]).await?;
+            b.select("#left", &left.to_string()).await?;
+            b.click_named(PLAY, "Out").await
         }
-        Tap::Blocked { .. } => b.click_named("section[data-phase=play]", "Blocked").await,
+        Tap::Out { seat, points, .. } => {
+            b.click_named(PLAY, &names[*seat]).await?;
+            if has(b, "fieldset.out-points").await? {
+                b.click_named(PLAY, &format!("Out {points}")).await
+            } else {
+                b.click_named(PLAY, "Out").await
+            }
+        }
+        // Fives and Threes asks no counts unless the winner poses.
+        Tap::Blocked { pips } if pips.is_empty() || !has(b, "details.blocked").await? => {
+            b.click_named(PLAY, "Blocked").await
+        }
+        Tap::Blocked { pips } => {
+            b.click("details.blocked summary").await?;
+            for (seat, p) in pips.iter().enumerate() {
+                b.select(&format!("#pips{seat}"), &p.to_string()).await?;
+            }
+            b.click_named("details.blocked", "Blocked").await
+        }
+        Tap::Abandoned => b.click_named(PLAY, "Abandoned").await,
+        Tap::Penalty {
+            seat,
+            kind,
+            minutes,
+        } => {
+            b.click_named(PLAY, &names[*seat]).await?;
+            if let Some(m) = minutes {
+                b.select("#minutes", &m.to_string()).await?;
+            }
+            let mut label = kind.clone();
+            label[..1].make_ascii_uppercase();
+            b.click_named(PLAY, &label).await
+        }
         other => Err(format!("no way to tap {other:?} in this test")),
     }
 }
 
+/// Whether the page has an element matching `css`.
+async fn has(b: &Browser, css: &str) -> Result<bool, String> {
+    let found = b
+        .client
+        .find_all(fantoccini::Locator::Css(css))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(!found.is_empty())
+}
+
 /// What the engine says the pad should show after these taps.
-fn expected(s: &Setup, board: usize, taps: &[Tap]) -> [u32; 2] {
-    let ruleset = Ruleset::new(Format::FivesAndThrees);
+pub(super) fn expected(s: &Setup, board: usize, taps: &[Tap]) -> [u32; 2] {
+    let ruleset = Ruleset::new(s.rules);
     let spec = s.format.boards[board];
     let rules = PadRules {
         ruleset: &ruleset,
