@@ -6,6 +6,7 @@
 
 mod card;
 mod formats;
+mod journeys;
 mod live;
 mod pad;
 
