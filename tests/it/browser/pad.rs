@@ -3,7 +3,7 @@
 //! page reloaded while offline, then the match submitted in one tap.
 
 use boneyard::db::*;
-use boneyard::league::match_format::MatchFormat;
+use boneyard::league::match_format::{BoardKind, MatchFormat};
 use boneyard::league::pad::{PadRules, Tap, replay, taps_for_board};
 use boneyard::rules::pose::first_poser;
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
@@ -70,8 +70,8 @@ pub(super) async fn setup_with(address: &str, rules: Format, format: MatchFormat
         let team = db.create_team(league, name, None).await.unwrap().id;
         db.enter_team(league, season, division, team).await.unwrap();
         let mut roster = Vec::new();
-        for i in 0..3 {
-            let pname = format!("{name} {}", ["Ann", "Bea", "Cy"][i]);
+        for first in ["Ann", "Bea", "Cy", "Di", "Ed", "Flo"] {
+            let pname = format!("{name} {first}");
             let p = db.create_player(league, &pname).await.unwrap().id;
             db.register_player(league, season, team, p).await.unwrap();
             roster.push((p.0, pname));
@@ -135,8 +135,7 @@ pub(super) fn board_taps_styled(
     style: &Style,
 ) -> (Vec<GameRecord>, Vec<Tap>) {
     let n = s.format.boards[board].kind.players_a_side();
-    let home: Vec<i64> = s.home[board..board + n].iter().map(|p| p.0).collect();
-    let away: Vec<i64> = s.away[board..board + n].iter().map(|p| p.0).collect();
+    let (home, away) = board_players(s, board);
     let name = |id: i64| {
         s.home
             .iter()
@@ -167,6 +166,29 @@ pub(super) fn board_taps_styled(
 }
 
 const PLAY: &str = "section[data-phase=play]";
+
+/// Who plays a board: the k-th singles board the team's k-th player, the
+/// j-th pairs board players 2j and 2j + 1 (of the first six).
+pub(super) fn board_players(s: &Setup, board: usize) -> (Vec<i64>, Vec<i64>) {
+    let before = &s.format.boards[..board];
+    let seats: Vec<usize> = match s.format.boards[board].kind {
+        BoardKind::Singles => {
+            vec![
+                before
+                    .iter()
+                    .filter(|b| b.kind == BoardKind::Singles)
+                    .count()
+                    % 6,
+            ]
+        }
+        BoardKind::Pairs => {
+            let j = before.iter().filter(|b| b.kind == BoardKind::Pairs).count();
+            vec![(2 * j) % 6, (2 * j + 1) % 6]
+        }
+    };
+    let ids = |team: &[(i64, String)]| seats.iter().map(|&i| team[i].0).collect();
+    (ids(&s.home), ids(&s.away))
+}
 
 /// Taps one tap on the pad as a person would: who, then how much.
 pub(super) async fn tap(b: &Browser, names: &[String], t: &Tap) -> Result<(), String> {
@@ -275,6 +297,9 @@ async fn totals(b: &Browser) -> Result<[u32; 2], String> {
     ])
 }
 
+/// The board (0-based: a pairs board) on which the connection is lost.
+const OFFLINE: usize = 6;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
     if !super::available("a_captain_keeps_a_match_on_the_pad_through_a_lost_connection") {
@@ -282,10 +307,13 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
     }
     let dir = TempDir::new("pad");
     let address = format!("sqlite://{}", dir.0.join("league.db").display());
-    let s = setup(&address).await;
+    // A whole match as the league plays it: 6 singles and 3 pairs boards.
+    let whole = MatchFormat::default_for(Format::FivesAndThrees);
+    let s = setup_with(&address, Format::FivesAndThrees, whole).await;
     let mut server = Server::start(&address);
-    let boards: Vec<(Vec<GameRecord>, Vec<Tap>)> =
-        (0..2).map(|i| board_taps(&s, i, 11 + i as u64)).collect();
+    let boards: Vec<(Vec<GameRecord>, Vec<Tap>)> = (0..s.format.boards.len())
+        .map(|i| board_taps(&s, i, 11 + i as u64))
+        .collect();
     let match_path = format!("/leagues/{}/matches/{}", s.short, s.fixture);
     let server_ref = &mut server;
     let (s_ref, boards_ref) = (&s, &boards);
@@ -303,13 +331,13 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
                 let names = games[0].players.clone();
                 let cut = taps.len() / 2;
                 for (k, t) in taps.iter().enumerate() {
-                    // Board 2: the connection is lost halfway, and the page
+                    // Board 7 (pairs): the connection is lost halfway, and the page
                     // is reloaded with no connection.
-                    if i == 1 && k == cut {
+                    if i == OFFLINE && k == cut {
                         b.wait_text("#pad-sync", "Saved on the server").await?;
                         server_ref.stop();
                     }
-                    if i == 1 && k == cut + 3 {
+                    if i == OFFLINE && k == cut + 3 {
                         b.wait_text("#pad-sync", "kept on this phone only").await?;
                         b.client.refresh().await.map_err(|e| format!("reload offline: {e}"))?;
                         b.wait_text("#pad-sync", "kept on this phone only").await?;
@@ -319,7 +347,7 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
                             return Err(format!("after the offline reload the pad shows {got:?}, the engine {want:?}"));
                         }
                     }
-                    if i == 1 && k == cut + 6 {
+                    if i == OFFLINE && k == cut + 6 {
                         server_ref.restart();
                     }
                     tap(&b, &names, t).await?;
@@ -356,7 +384,7 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
     let league = db.league_by_short_name(&s.short).await.unwrap();
     let stored = db.result(league.id, s.fixture).await.unwrap().unwrap();
     assert_eq!(stored.version.status, ResultStatus::Confirmed);
-    assert_eq!(stored.result.boards.len(), 2);
+    assert_eq!(stored.result.boards.len(), 9);
     for (board, (games, _)) in stored.result.boards.iter().zip(&boards) {
         assert_eq!(board.games.len(), games.len());
         for (g, sim) in board.games.iter().zip(games) {
