@@ -310,10 +310,20 @@
     root.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
     // Back to the players' buttons, under the score, for the next play.
     window.scrollTo(0, 0);
-    message = { error: false, text: "Taken: " + describe(r.board, tap) + "." };
+    message = { error: false, text: "Taken: " + describe(r.board, tap) + "." + (disregarded(r.board, tap) ?
+      " Disregarded: it would take the side past " + R.target + ", so the total stays." : "") };
     keep();
     render();
     sync();
+  }
+
+  // Whether the tap just taken was a play the exact finish disregards.
+  function disregarded(b, t) {
+    if (t.t !== "play" && t.t !== "out") return false;
+    var g = b.games[b.games.length - 1];
+    if (!g || !g.hands.length) return false;
+    var h = g.hands.length - 1, ho = g.out.hands[h];
+    return !!ho && ho.dis.indexOf(g.hands[h].plays.length) >= 0;
   }
 
   function describe(b, t) {

@@ -112,10 +112,15 @@ pub async fn show(
     let (taps, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
     let (board, refused) = rules.replay(spec, &taps);
     let notice = q.saved.and_then(|_| {
-        board
-            .effective
-            .last()
-            .map(|tap| format!("Saved on the server: {}.", describe(&board, tap)))
+        let tap = board.effective.last()?;
+        let mut text = format!("Saved on the server: {}.", describe(&board, tap));
+        if last_play_disregarded(&board) && matches!(tap, Tap::Play { .. } | Tap::Out { .. }) {
+            text.push_str(&format!(
+                " Disregarded: it would take the side past {}, so the total stays.",
+                rules.ruleset.target
+            ));
+        }
+        Some(text)
     });
     let error = refused.map(|r| format!("Tap {} could not be read: {}", r.index + 1, r.reason));
     let page = page(
@@ -320,6 +325,17 @@ fn page(
         can_undo: !board.effective.is_empty(),
         data: data.to_string(),
     }
+}
+
+/// Whether the last play of the game in hand was disregarded by the exact
+/// finish.
+fn last_play_disregarded(board: &Board) -> bool {
+    board.current().is_some_and(|g| {
+        let (Some(hand), Some(out)) = (g.record.hands.last(), g.outcome.hands.last()) else {
+            return false;
+        };
+        !hand.plays.is_empty() && out.disregarded.contains(&hand.plays.len())
+    })
 }
 
 /// The tap a plain form sends, read from its fields.

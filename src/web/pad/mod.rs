@@ -25,7 +25,7 @@ use super::page::Ctx;
 mod board;
 pub(super) mod live;
 mod qr;
-mod review;
+pub(super) mod review;
 
 pub fn router() -> Router<AppState> {
     Router::new()

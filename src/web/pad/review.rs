@@ -313,3 +313,13 @@ pub async fn links(
     };
     Ok(Redirect::to(&to).into_response())
 }
+
+/// The match as its pads hold it, for the card to start from, when any
+/// board has been tapped.
+pub async fn pads_result(state: &AppState, access: &FixtureAccess) -> Result<Option<MatchResult>> {
+    let loaded = load(state, access).await?;
+    if loaded.boards.iter().all(|(_, b)| b.players.is_empty()) {
+        return Ok(None);
+    }
+    Ok(Some(result_of(&loaded)))
+}

@@ -133,9 +133,24 @@ pub async fn show(State(state): State<AppState>, access: FixtureAccess) -> Resul
         .as_ref()
         .map(|s| stored_fields(&s.result))
         .unwrap_or_default();
+    // Nothing submitted yet but boards kept on the pads: the card starts
+    // from them, to be checked, corrected and submitted.
+    let (fields, notice) = match &stored {
+        None => match crate::web::pad::review::pads_result(&state, &access).await? {
+            Some(pads) => (
+                stored_fields(&pads),
+                Some(
+                    "Filled in from the score pads: check it, correct it if need be, and submit."
+                        .to_owned(),
+                ),
+            ),
+            None => (fields, None),
+        },
+        Some(_) => (fields, None),
+    };
     let status = stored.map(|s| format!("version {}, {}", s.version.version, s.version.status));
     let card = Card::read(&state, &access, &fields).await?;
-    Ok(html(&card.page(&access, status, None)))
+    Ok(html(&card.page(&access, status, notice)))
 }
 
 pub async fn save(

@@ -17,6 +17,7 @@ on_both!(
     a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score,
     a_pad_link_keeps_only_its_board_on_its_night,
     two_phones_on_one_board_never_mix_their_taps,
+    a_play_past_61_is_shown_as_disregarded,
 );
 
 /// The board's games as the simulator plays them, and the taps that record
@@ -127,7 +128,11 @@ async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db:
         assert!(last.contains("won the board"), "{last}");
         expected.push(games);
     }
-    // Submitting before is refused while a board is undecided: here all are.
+    // The card starts from the pads, reading without a problem.
+    let card = home.get(&m.path("/card")).await;
+    assert!(card.has("Filled in from the score pads"), "{}", card.body);
+    assert!(card.has("draw "), "the first game's draw is on the card");
+    assert!(!card.has("aria-invalid=\"true\""), "{}", card.body);
     let review = home.get(&m.path("/pad")).await;
     assert!(review.has("Every board is decided"), "{}", review.body);
     let done = home
@@ -377,4 +382,34 @@ async fn two_phones_on_one_board_never_mix_their_taps(db: Db) {
         .unwrap()
         .unwrap();
     assert_eq!(after.taps, stored.taps);
+}
+
+async fn a_play_past_61_is_shown_as_disregarded(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let pad = m.path("/pad/1");
+    let mut taps = vec![
+        Tap::Players {
+            home: vec![m.home[0].0.0],
+            away: vec![m.away[0].0.0],
+        },
+        Tap::Pose { seat: 0 },
+    ];
+    for _ in 0..7 {
+        taps.push(Tap::Play { seat: 0, points: 8 });
+        taps.push(Tap::Blocked { pips: vec![] });
+    }
+    taps.push(Tap::Play { seat: 0, points: 2 });
+    for tap in &taps {
+        let page = form_tap(&mut home, &pad, tap).await;
+        assert!(!page.contains("Disregarded"));
+    }
+    let page = form_tap(&mut home, &pad, &Tap::Play { seat: 0, points: 4 }).await;
+    assert!(
+        page.contains("Disregarded: it would take the side past 61"),
+        "{page}"
+    );
+    assert!(page.contains(">58<"), "the total stays 58: {page}");
+    let page = form_tap(&mut home, &pad, &Tap::Play { seat: 0, points: 3 }).await;
+    assert!(page.contains("won the board 1–0"), "{page}");
 }
