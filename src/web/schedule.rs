@@ -1076,6 +1076,9 @@ struct SheetPage {
     season: String,
     boards: Vec<BoardView>,
     winner_poses: bool,
+    /// Each board's pad link as a QR code (board, SVG, address): only for
+    /// the fixture's captains and secretaries.
+    codes: Vec<(i64, String, String)>,
 }
 
 /// Who poses each hand when seat A won the draw: the next seat in order of
@@ -1099,9 +1102,18 @@ async fn score_sheet(
     InLeague(league): InLeague,
     user: MaybeUser,
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Path((_, fixture)): Path<(String, FixtureId)>,
 ) -> Result<Response> {
     let line = fixture_line(&state, &league, fixture).await?;
+    let codes = super::pad::link_codes(
+        &state,
+        &headers,
+        user.0.as_ref(),
+        &league,
+        &state.db().fixture(league.id, fixture).await?,
+    )
+    .await?;
     let season = state.db().season(league.id, line.season_id).await?;
     let format = MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
         tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
@@ -1150,5 +1162,6 @@ async fn score_sheet(
         season: season.name,
         boards,
         winner_poses,
+        codes,
     }))
 }

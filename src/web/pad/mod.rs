@@ -243,6 +243,49 @@ impl PadAccess {
     }
 }
 
+/// The address a phone's camera should open: this site's origin, as the
+/// request reached it (the scheme a proxy says, else http), and `path`.
+pub fn absolute(headers: &axum::http::HeaderMap, path: &str) -> String {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let host = header("host").unwrap_or("127.0.0.1:3000");
+    let scheme = match header("x-forwarded-proto") {
+        Some("https") => "https",
+        _ => "http",
+    };
+    format!("{scheme}://{host}{path}")
+}
+
+/// QR codes of a fixture's working pad links, by board number, for the
+/// fixture's captains and secretaries only: a link is a key.
+pub async fn link_codes(
+    app: &AppState,
+    headers: &axum::http::HeaderMap,
+    user: Option<&CurrentUser>,
+    league: &League,
+    fixture: &Fixture,
+) -> Result<Vec<(i64, String, String)>> {
+    if user.and_then(|u| manages(u, league, fixture)).is_none() {
+        return Ok(Vec::new());
+    }
+    let links = app.db().pad_links(league.id, fixture.id).await?;
+    let mut codes: Vec<(i64, String, String)> = Vec::new();
+    for l in links.iter().rev() {
+        if codes.iter().any(|c| c.0 == l.board) {
+            continue;
+        }
+        let url = absolute(
+            headers,
+            &format!(
+                "/leagues/{}/matches/{}/pad/{}?key={}",
+                league.short_name, fixture.id, l.board, l.token
+            ),
+        );
+        codes.push((l.board, qr::svg(&url), url));
+    }
+    codes.sort_by_key(|c| c.0);
+    Ok(codes)
+}
+
 /// A season's ruleset and match format.
 pub fn season_rules(season: &Season) -> Result<(Ruleset, MatchFormat)> {
     let ruleset = Ruleset::parse(season.format, Some(&season.options))

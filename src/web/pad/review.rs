@@ -26,6 +26,7 @@ struct ReviewPage {
     match_path: String,
     action: String,
     links_action: String,
+    sheet: String,
     notice: Option<String>,
     boards: Vec<BoardLine>,
     ready: bool,
@@ -52,6 +53,7 @@ struct LinkView {
 #[derive(Deserialize)]
 pub struct ReviewQuery {
     made: Option<i64>,
+    made_all: Option<usize>,
     revoked: Option<i64>,
     n: Option<u64>,
 }
@@ -83,10 +85,16 @@ async fn load(state: &AppState, access: &FixtureAccess) -> Result<Loaded> {
 pub async fn show(
     State(state): State<AppState>,
     access: FixtureAccess,
+    headers: axum::http::HeaderMap,
     axum::extract::Query(q): axum::extract::Query<ReviewQuery>,
 ) -> Result<Response> {
     let loaded = load(&state, &access).await?;
     let notice = match (q.made, q.revoked) {
+        _ if q.made_all.is_some() => Some(format!(
+            "Saved: {} new board link{}. Print the score sheet to put their QR codes on the tables.",
+            q.made_all.unwrap_or(0),
+            if q.made_all == Some(1) { "" } else { "s" }
+        )),
         (Some(board), _) => Some(format!(
             "Saved: a new link for board {board}. Whoever holds it can keep that board tonight, and nothing else."
         )),
@@ -101,12 +109,15 @@ pub async fn show(
         }
         _ => None,
     };
-    Ok(html(&page(&state, &access, &loaded, notice).await?))
+    Ok(html(
+        &page(&state, &access, &headers, &loaded, notice).await?,
+    ))
 }
 
 async fn page(
     state: &AppState,
     access: &FixtureAccess,
+    headers: &axum::http::HeaderMap,
     loaded: &Loaded,
     notice: Option<String>,
 ) -> Result<ReviewPage> {
@@ -147,9 +158,12 @@ async fn page(
                 ),
             };
             let link = links.iter().rev().find(|l| l.board == *number).map(|l| {
-                let url = format!(
-                    "/leagues/{}/matches/{}/pad/{}?key={}",
-                    access.league.short_name, access.fixture.id, number, l.token
+                let url = super::absolute(
+                    headers,
+                    &format!(
+                        "/leagues/{}/matches/{}/pad/{}?key={}",
+                        access.league.short_name, access.fixture.id, number, l.token
+                    ),
                 );
                 LinkView {
                     qr: super::qr::svg(&url),
@@ -197,6 +211,10 @@ async fn page(
         match_path: access.path(""),
         action: access.path("/pad"),
         links_action: access.path("/pad/links"),
+        sheet: format!(
+            "/leagues/{}/print/fixture/{}",
+            access.league.short_name, access.fixture.id
+        ),
         notice,
         boards,
         ready: missing.is_empty(),
@@ -236,6 +254,7 @@ fn result_of(loaded: &Loaded) -> MatchResult {
 pub async fn submit(
     State(state): State<AppState>,
     access: FixtureAccess,
+    headers: axum::http::HeaderMap,
     CsrfForm(_): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
     let loaded = load(&state, &access).await?;
@@ -254,7 +273,7 @@ pub async fn submit(
             if undecided.len() == 1 { "it" } else { "them" },
         );
         return Ok(invalid(
-            &page(&state, &access, &loaded, Some(notice)).await?,
+            &page(&state, &access, &headers, &loaded, Some(notice)).await?,
         ));
     }
     if !matches!(
@@ -290,7 +309,7 @@ pub async fn links(
             let n = db.revoke_pad_links(league, fixture, form.board).await?;
             access.path(&format!("/pad?revoked={}&n={n}", form.board))
         }
-        "create" => {
+        "create" | "create_all" => {
             let now = crate::db::now();
             let expires = link_expiry(access.league.time_zone, access.fixture.starts_at, now);
             if expires <= now {
@@ -298,16 +317,30 @@ pub async fn links(
                     "This match's day has passed: a pad link would not work any more.".into(),
                 ));
             }
-            db.create_pad_link(
-                league,
-                fixture,
-                form.board,
-                &random_token()[..32],
-                expires,
-                Some(access.user.id),
-            )
-            .await?;
-            access.path(&format!("/pad?made={}", form.board))
+            let boards: Vec<i64> = if form.action == "create_all" {
+                let linked = db.pad_links(league, fixture).await?;
+                (1..=rules.format.boards.len() as i64)
+                    .filter(|b| !linked.iter().any(|l| l.board == *b))
+                    .collect()
+            } else {
+                vec![form.board]
+            };
+            for board in &boards {
+                db.create_pad_link(
+                    league,
+                    fixture,
+                    *board,
+                    &random_token()[..32],
+                    expires,
+                    Some(access.user.id),
+                )
+                .await?;
+            }
+            if form.action == "create_all" {
+                access.path(&format!("/pad?made_all={}", boards.len()))
+            } else {
+                access.path(&format!("/pad?made={}", form.board))
+            }
         }
         other => return Err(AppError::BadRequest(format!("unknown action `{other}`"))),
     };

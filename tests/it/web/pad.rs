@@ -269,6 +269,28 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     assert_eq!(after.status, StatusCode::FORBIDDEN);
     assert!(after.has("revoked"));
 
+    // Links for every board at once: the revoked board 2 and the others.
+    let review = home.get(&m.path("/pad")).await;
+    let all = home
+        .post(
+            &m.path("/pad/links"),
+            &[
+                ("csrf", &review.csrf()),
+                ("board", "1"),
+                ("action", "create_all"),
+            ],
+        )
+        .await;
+    assert_eq!(all.status, StatusCode::SEE_OTHER);
+    let boards: Vec<i64> = db
+        .pad_links(league.id, m.fixture)
+        .await
+        .unwrap()
+        .iter()
+        .map(|l| l.board)
+        .collect();
+    assert_eq!(boards, vec![1, 2, 3]);
+
     // Expired: after the fixture's night.
     db.create_pad_link(
         league.id,
