@@ -19,8 +19,8 @@ use boneyard::rules::score_record;
 use boneyard::web::account::{check_password, check_username};
 use boneyard::web::auth::verify_password;
 
+use crate::harness::client::Client;
 use crate::support::on_both;
-use crate::web::client::Client;
 
 fn small() -> DemoOptions {
     DemoOptions {

@@ -5,6 +5,7 @@ mod browser;
 mod cli;
 mod db;
 mod demo;
+mod harness;
 mod helpers;
 mod portable;
 mod properties;

@@ -17,8 +17,8 @@ use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 use proptest::prelude::*;
 
+use crate::harness::client::Client;
 use crate::support::{self, on_both};
-use crate::web::client::Client;
 
 const TEAMS: usize = 4;
 const PLAYERS: usize = 4;

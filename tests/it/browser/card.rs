@@ -16,9 +16,10 @@ async fn the_card_checks_a_game_as_it_is_typed() {
     let server = Server::start(&address);
     let card = server.url(&format!("/leagues/{}/matches/{}/card", s.short, s.fixture));
     let (home, away) = (s.home[0].0.to_string(), s.away[0].0.to_string());
+    let secretary = s.secretary.clone();
     run("card_live_check", DESKTOP, |b| async move {
         let outcome = async {
-            b.sign_in(&server, "padsec", PASSWORD).await?;
+            b.sign_in(&server, &secretary, PASSWORD).await?;
             b.goto(&card).await?;
             b.select("[id='b0.home0']", &home).await?;
             b.select("[id='b0.away0']", &away).await?;

@@ -23,7 +23,7 @@ fn eventful_board(s: &Setup) -> Vec<Tap> {
 }
 
 async fn keep_board(b: &Browser, server: &Server, s: &Setup, taps: &[Tap]) -> Result<(), String> {
-    b.sign_in(server, "crowncap", PASSWORD).await?;
+    b.sign_in(server, &s.home_captain, PASSWORD).await?;
     b.goto(&server.url(&format!("/leagues/{}/matches/{}/pad/1", s.short, s.fixture)))
         .await?;
     let names: Vec<String> = {

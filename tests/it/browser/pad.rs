@@ -10,8 +10,9 @@ use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, Game, GameRecord, Ruleset, score_record};
 
 use super::{Browser, PHONE, Server, TempDir, run};
+use crate::harness::LeagueBuilder;
 
-pub(super) const PASSWORD: &str = "a long enough password";
+pub(super) use crate::harness::PASSWORD;
 
 pub(super) struct Setup {
     pub short: String,
@@ -20,11 +21,14 @@ pub(super) struct Setup {
     pub home: Vec<(i64, String)>,
     pub away: Vec<(i64, String)>,
     pub rules: Format,
+    /// Usernames, each with the harness's password.
+    pub home_captain: String,
+    pub away_captain: String,
+    pub secretary: String,
 }
 
 /// A league whose matches are a singles and a pairs board, a fixture
-/// tomorrow night, its captains' accounts (`crowncap`, `anchorcap`) and a
-/// secretary's (`padsec`).
+/// tomorrow night, its captains' and secretary's accounts.
 pub(super) async fn setup(address: &str) -> Setup {
     setup_with(
         address,
@@ -34,90 +38,34 @@ pub(super) async fn setup(address: &str) -> Setup {
     .await
 }
 
-/// The same league playing `rules` with `format`'s boards.
+/// The same league playing `rules` with `format`'s boards, from the
+/// harness's builder.
 pub(super) async fn setup_with(address: &str, rules: Format, format: MatchFormat) -> Setup {
     let db = Db::connect(address).await.unwrap();
-    let league = db
-        .create_league(&NewLeague {
-            name: "Pad League".into(),
-            short_name: "pad".into(),
-            ..NewLeague::default()
-        })
-        .await
-        .unwrap()
-        .id;
-    let season = db
-        .create_season(
-            league,
-            &NewSeason {
-                name: "2026/27".into(),
-                format: rules,
-                options: Default::default(),
-                match_format: format.to_value(),
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let division = db
-        .create_division(league, season, "One", 0)
-        .await
-        .unwrap()
-        .id;
-    let mut rosters = Vec::new();
-    let mut teams = Vec::new();
-    for name in ["Crown", "Anchor"] {
-        let team = db.create_team(league, name, None).await.unwrap().id;
-        db.enter_team(league, season, division, team).await.unwrap();
-        let mut roster = Vec::new();
-        for first in ["Ann", "Bea", "Cy", "Di", "Ed", "Flo"] {
-            let pname = format!("{name} {first}");
-            let p = db.create_player(league, &pname).await.unwrap().id;
-            db.register_player(league, season, team, p).await.unwrap();
-            roster.push((p.0, pname));
-        }
-        rosters.push(roster);
-        teams.push(team);
-    }
-    let fixture = db
-        .create_fixture(
-            league,
-            &NewFixture {
-                season_id: season,
-                division_id: division,
-                round: 1,
-                starts_at: Some(now() + chrono::Duration::days(1)),
-                home_team_id: teams[0],
-                away_team_id: teams[1],
-                venue_id: None,
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let hash = boneyard::web::auth::hash_password(PASSWORD.into())
-        .await
-        .unwrap();
-    for (name, team) in [("crowncap", teams[0]), ("anchorcap", teams[1])] {
-        let captain = db.create_user(name, &hash).await.unwrap().id;
-        db.grant_role(&NewRole::captain(captain, league, season, team), None)
-            .await
-            .unwrap();
-    }
-    let secretary = db.create_user("padsec", &hash).await.unwrap().id;
-    db.grant_role(&NewRole::secretary(secretary, league), None)
-        .await
-        .unwrap();
+    let built = LeagueBuilder::new("pad")
+        .rules(rules)
+        .boards(format)
+        .players(6)
+        .build(&db)
+        .await;
     db.close().await;
-    let away = rosters.pop().unwrap();
-    let home = rosters.pop().unwrap();
+    let roster = |t: usize| -> Vec<(i64, String)> {
+        built.teams[t]
+            .players
+            .iter()
+            .map(|(id, name)| (id.0, name.clone()))
+            .collect()
+    };
     Setup {
-        short: "pad".into(),
-        fixture,
-        format,
-        home,
-        away,
+        short: built.short.clone(),
+        fixture: built.fixtures[0],
+        format: built.format.clone(),
+        home: roster(0),
+        away: roster(1),
         rules,
+        home_captain: built.teams[0].captain.clone(),
+        away_captain: built.teams[1].captain.clone(),
+        secretary: built.secretary.clone(),
     }
 }
 
@@ -319,7 +267,7 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
     let (s_ref, boards_ref) = (&s, &boards);
     run("pad_journey", PHONE, |b| async move {
         let outcome = async {
-            b.sign_in(server_ref, "crowncap", PASSWORD).await?;
+            b.sign_in(server_ref, &s_ref.home_captain, PASSWORD).await?;
             let (s, boards) = (s_ref, boards_ref);
             for (i, (games, taps)) in boards.iter().enumerate() {
                 b.goto(&server_ref.url(&format!("{match_path}/pad"))).await?;
@@ -367,7 +315,7 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
             b.wait_text("main", "Saved: the result from the score pads").await?;
             // The other captain confirms on the spot, on the same phone.
             b.click("form[action='/sign-out'] button").await?;
-            b.sign_in(server_ref, "anchorcap", PASSWORD).await?;
+            b.sign_in(server_ref, &s_ref.away_captain, PASSWORD).await?;
             b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
             b.click_named("main", "Confirm the result").await?;
             b.wait_text("main", "confirmed").await?;

@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use boneyard::db::Db;
 
-use super::client::{ADMIN_PASSWORD, Client, admin};
+use crate::harness::client::{ADMIN_PASSWORD, Client, admin};
 use crate::support::on_both;
 
 on_both!(

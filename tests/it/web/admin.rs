@@ -5,8 +5,8 @@
 use axum::http::StatusCode;
 use boneyard::db::*;
 
-use super::client::admin;
-use super::console::{PASSWORD, error_beside, signed_in, value_of};
+use crate::harness::client::admin;
+use crate::harness::forms::{PASSWORD, error_beside, signed_in, value_of};
 use crate::support::on_both;
 
 on_both!(leagues_are_created, secretaries_are_named_and_removed,);

@@ -3,7 +3,6 @@
 
 mod account;
 mod admin;
-pub mod client;
 mod console;
 mod pad;
 mod penalties;

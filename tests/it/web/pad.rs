@@ -4,13 +4,14 @@
 
 use axum::http::StatusCode;
 use boneyard::db::*;
+use boneyard::league::match_format::MatchFormat;
 use boneyard::league::pad::{Tap, taps_for_board};
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 use serde_json::json;
 
-use super::client::Client;
-use super::results::{Match, client, setup};
+use crate::harness::client::Client;
+use crate::harness::{Built, LeagueBuilder, TestApp};
 use crate::support::on_both;
 
 on_both!(
@@ -20,13 +21,18 @@ on_both!(
     a_play_past_61_is_shown_as_disregarded,
 );
 
+/// Two singles boards and a pairs board, one game each.
+fn board_league() -> LeagueBuilder {
+    LeagueBuilder::new("card").boards(MatchFormat::with_boards(2, 1, 1))
+}
+
 /// The board's games as the simulator plays them, and the taps that record
 /// them.
-fn simulated(m: &Match, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
+fn simulated(m: &Built, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
     let spec = m.format.boards[board];
     let n = spec.kind.players_a_side();
-    let home: Vec<&(PlayerId, String)> = m.home.iter().skip(board).take(n).collect();
-    let away: Vec<&(PlayerId, String)> = m.away.iter().skip(board).take(n).collect();
+    let home: Vec<&(PlayerId, String)> = m.teams[0].players.iter().skip(board).take(n).collect();
+    let away: Vec<&(PlayerId, String)> = m.teams[1].players.iter().skip(board).take(n).collect();
     let players: Vec<String> = (0..n)
         .flat_map(|j| [home[j].1.clone(), away[j].1.clone()])
         .collect();
@@ -115,11 +121,12 @@ async fn form_tap(c: &mut Client, pad: &str, tap: &Tap) -> String {
 }
 
 async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db: Db) {
-    let m = setup(&db).await;
-    let mut home = client(&db, "home").await;
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    let mut home = app.with_captain(0).await;
     let mut expected = Vec::new();
     for board in 0..m.format.boards.len() {
-        let (games, taps) = simulated(&m, board, 40 + board as u64);
+        let (games, taps) = simulated(m, board, 40 + board as u64);
         let pad = m.path(&format!("/pad/{}", board + 1));
         let mut last = String::new();
         for tap in &taps {
@@ -143,7 +150,7 @@ async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db:
     assert!(history.has("Saved: the result from the score pads, as version 1"));
 
     let league = db.league_by_short_name(&m.short).await.unwrap();
-    let stored = db.result(league.id, m.fixture).await.unwrap().unwrap();
+    let stored = db.result(league.id, m.fixtures[0]).await.unwrap().unwrap();
     assert_eq!(stored.version.status, ResultStatus::Entered);
     assert_eq!(stored.result.boards.len(), expected.len());
     for (board, games) in stored.result.boards.iter().zip(&expected) {
@@ -157,7 +164,7 @@ async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db:
             assert_eq!(ours.hands.len(), theirs.hands.len());
         }
     }
-    let fixture = db.fixture(league.id, m.fixture).await.unwrap();
+    let fixture = db.fixture(league.id, m.fixtures[0]).await.unwrap();
     assert_eq!(fixture.status, FixtureStatus::Played);
     // The pads are closed now: a tap is refused with the reason.
     let pad = m.path("/pad/1");
@@ -166,11 +173,13 @@ async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db:
 }
 
 async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
-    let m = setup(&db).await;
+    let past = "2026-09-10T19:30:00Z".parse().unwrap();
+    let app = TestApp::new(&db, board_league().starting_at(past)).await;
+    let m = &app.league;
     let league = db.league_by_short_name(&m.short).await.unwrap();
     // Made by a captain on the review page: the fixture's night is in the
     // past here, so making one is refused with the reason.
-    let mut home = client(&db, "home").await;
+    let mut home = app.with_captain(0).await;
     let review = home.get(&m.path("/pad")).await;
     let refused = home
         .post(
@@ -185,9 +194,9 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     assert!(refused.has("day has passed"));
     // Move the match to tomorrow night and make it again.
-    let mut f = db.fixture(league.id, m.fixture).await.unwrap();
+    let mut f = db.fixture(league.id, m.fixtures[0]).await.unwrap();
     f.starts_at = Some(now() + chrono::Duration::days(1));
-    db.update_fixture(league.id, m.fixture, &FixtureChange::from(&f), None)
+    db.update_fixture(league.id, m.fixtures[0], &FixtureChange::from(&f), None)
         .await
         .unwrap();
     let made = home
@@ -205,7 +214,7 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     assert!(review.has("Saved: a new link for board 2"));
     assert!(review.has("<svg"), "the link's QR code is on the page");
     let link = db
-        .pad_links(league.id, m.fixture)
+        .pad_links(league.id, m.fixtures[0])
         .await
         .unwrap()
         .pop()
@@ -220,8 +229,8 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     assert!(own.has("Who plays this board?"));
     // A tap through the link is saved.
     let tap = Tap::Players {
-        home: vec![m.home[2].0.0],
-        away: vec![m.away[2].0.0],
+        home: vec![m.teams[0].players[2].0.0],
+        away: vec![m.teams[1].players[2].0.0],
     };
     let page_path = m.path(&format!("/pad/2?key={}", link.token));
     form_tap(&mut holder, &page_path, &tap).await;
@@ -231,7 +240,7 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
         .await;
     assert_eq!(other_board.status, StatusCode::FORBIDDEN);
     assert!(other_board.has("for board 2, not board 1"));
-    let other = new_fixture_like(&db, &league, &m).await;
+    let other = new_fixture_like(&db, &league, m).await;
     let other_fixture = holder
         .get(&format!(
             "/leagues/{}/matches/{other}/pad/2?key={}",
@@ -248,8 +257,14 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
         StatusCode::SEE_OTHER,
         "no key, no account: sign in"
     );
-    // The link holder cannot submit or make links.
+    // The link holder cannot submit or make links; nor can anyone else
+    // without an account; the secretary can.
     let submit = holder.get(&m.path("/pad")).await;
+    assert_eq!(submit.status, StatusCode::SEE_OTHER);
+    let submit = app.anonymous().await.get(&m.path("/pad")).await;
+    assert_eq!(submit.status, StatusCode::SEE_OTHER);
+    let secretary = app.with_secretary().await.get(&m.path("/pad")).await;
+    assert_eq!(secretary.status, StatusCode::OK);
     assert_eq!(submit.status, StatusCode::SEE_OTHER);
 
     // Revoked: refused at once.
@@ -283,7 +298,7 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
         .await;
     assert_eq!(all.status, StatusCode::SEE_OTHER);
     let boards: Vec<i64> = db
-        .pad_links(league.id, m.fixture)
+        .pad_links(league.id, m.fixtures[0])
         .await
         .unwrap()
         .iter()
@@ -294,7 +309,7 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     // Expired: after the fixture's night.
     db.create_pad_link(
         league.id,
-        m.fixture,
+        m.fixtures[0],
         2,
         "expiredexpiredexpiredexpired0000",
         now() - chrono::Duration::hours(1),
@@ -310,8 +325,8 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
 }
 
 /// Another fixture of the same league and teams.
-async fn new_fixture_like(db: &Db, league: &League, m: &Match) -> FixtureId {
-    let f = db.fixture(league.id, m.fixture).await.unwrap();
+async fn new_fixture_like(db: &Db, league: &League, m: &Built) -> FixtureId {
+    let f = db.fixture(league.id, m.fixtures[0]).await.unwrap();
     db.create_fixture(
         league.id,
         &NewFixture {
@@ -330,11 +345,12 @@ async fn new_fixture_like(db: &Db, league: &League, m: &Match) -> FixtureId {
 }
 
 async fn two_phones_on_one_board_never_mix_their_taps(db: Db) {
-    let m = setup(&db).await;
-    let (_, taps) = simulated(&m, 0, 7);
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    let (_, taps) = simulated(m, 0, 7);
     let sync = m.path("/pad/1/sync");
-    let mut a = client(&db, "home").await;
-    let mut b = client(&db, "away").await;
+    let mut a = app.with_captain(0).await;
+    let mut b = app.with_captain(1).await;
     let csrf_a = a.get(&m.path("/pad/1")).await.csrf();
     let csrf_b = b.get(&m.path("/pad/1")).await.csrf();
     let as_json = |t: &[Tap]| json!({ "taps": t });
@@ -380,7 +396,7 @@ async fn two_phones_on_one_board_never_mix_their_taps(db: Db) {
     // A plain form based on an old page is refused too, not mixed in.
     let league = db.league_by_short_name(&m.short).await.unwrap();
     let stored = db
-        .pad_board(league.id, m.fixture, 1)
+        .pad_board(league.id, m.fixtures[0], 1)
         .await
         .unwrap()
         .unwrap();
@@ -399,7 +415,7 @@ async fn two_phones_on_one_board_never_mix_their_taps(db: Db) {
     assert_eq!(stale.status, StatusCode::CONFLICT);
     assert!(stale.has("changed on another phone"));
     let after = db
-        .pad_board(league.id, m.fixture, 1)
+        .pad_board(league.id, m.fixtures[0], 1)
         .await
         .unwrap()
         .unwrap();
@@ -407,13 +423,14 @@ async fn two_phones_on_one_board_never_mix_their_taps(db: Db) {
 }
 
 async fn a_play_past_61_is_shown_as_disregarded(db: Db) {
-    let m = setup(&db).await;
-    let mut home = client(&db, "home").await;
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    let mut home = app.with_captain(0).await;
     let pad = m.path("/pad/1");
     let mut taps = vec![
         Tap::Players {
-            home: vec![m.home[0].0.0],
-            away: vec![m.away[0].0.0],
+            home: vec![m.teams[0].players[0].0.0],
+            away: vec![m.teams[1].players[0].0.0],
         },
         Tap::Pose { seat: 0 },
     ];

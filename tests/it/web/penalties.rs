@@ -4,7 +4,7 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 use boneyard::rules::Format;
 
-use super::client::{Client, account};
+use crate::harness::client::{Client, account};
 use crate::support::on_both;
 
 on_both!(
@@ -108,7 +108,7 @@ async fn record(
     kind: usize,
     against: &str,
     amount: &str,
-) -> super::client::Page {
+) -> crate::harness::client::Page {
     let path = format!("/leagues/{short}/penalties");
     c.submit(
         &path,

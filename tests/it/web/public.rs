@@ -13,7 +13,7 @@ use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::score_record;
 use serde_json::json;
 
-use super::client::{Client, Page};
+use crate::harness::client::{Client, Page};
 use crate::support::{self, on_both, record};
 
 on_both!(

@@ -8,7 +8,7 @@ use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 
-use super::client::{Client, account};
+use crate::harness::client::{Client, account};
 use crate::support::on_both;
 
 on_both!(
@@ -177,7 +177,7 @@ async fn submit_card(
     m: &Match,
     fields: &[(String, String)],
     action: &str,
-) -> super::client::Page {
+) -> crate::harness::client::Page {
     let page = c.get(&m.path("/card")).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     let token = page.csrf();

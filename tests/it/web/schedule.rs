@@ -8,8 +8,8 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 use chrono::{DateTime, Utc};
 
-use super::client::{Client, admin};
-use super::console::{error_beside, secretary};
+use crate::harness::client::{Client, admin};
+use crate::harness::forms::{error_beside, secretary};
 use crate::support::{League as Setup, league, on_both};
 
 on_both!(
@@ -94,7 +94,7 @@ const FIELDS: [(&str, &str); 5] = [
 
 /// Sends the form with `FIELDS`: a preview, or a preview then a save of
 /// what it showed.
-async fn send(w: &mut World, action: &str) -> super::client::Page {
+async fn send(w: &mut World, action: &str) -> crate::harness::client::Page {
     let path = schedule_path(w);
     let mut fields = FIELDS.to_vec();
     fields.push(("action", "preview"));
@@ -114,7 +114,7 @@ async fn send(w: &mut World, action: &str) -> super::client::Page {
 }
 
 /// The fingerprint of the draft a page shows.
-fn previewed(page: &super::client::Page) -> String {
+fn previewed(page: &crate::harness::client::Page) -> String {
     let marker = "name=\"previewed\" value=\"";
     let start = page.body.find(marker).expect("a previewed field") + marker.len();
     page.body[start..].split('"').next().unwrap().to_owned()
@@ -260,7 +260,7 @@ async fn division_of_four(
 
 /// Previews a division's season with `FIELDS`, then saves what it showed;
 /// returns the preview.
-async fn preview_and_save(w: &mut World, division: DivisionId) -> super::client::Page {
+async fn preview_and_save(w: &mut World, division: DivisionId) -> crate::harness::client::Page {
     let path = format!("/leagues/sched/schedule/{division}");
     let mut fields = FIELDS.to_vec();
     fields.push(("action", "preview"));

@@ -9,8 +9,8 @@ use boneyard::db::*;
 use boneyard::league::ical::unfold;
 use chrono::{DateTime, Utc};
 
-use super::client::{Client, admin};
-use super::console::{error_beside, secretary, value_of};
+use crate::harness::client::{Client, admin};
+use crate::harness::forms::{error_beside, secretary, value_of};
 use crate::support::{League as Setup, league, on_both};
 
 on_both!(
@@ -82,7 +82,7 @@ fn schedule_path(w: &World) -> String {
 }
 
 /// The form with `FIELDS` previewed; the preview page.
-async fn preview(w: &mut World) -> super::client::Page {
+async fn preview(w: &mut World) -> crate::harness::client::Page {
     let path = schedule_path(w);
     let mut fields = FIELDS.to_vec();
     fields.push(("action", "preview"));

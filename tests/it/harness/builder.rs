@@ -1,0 +1,207 @@
+//! League records for a test, built in one call: a league, a season of N
+//! teams with their registered players and captains (accounts too), a
+//! secretary, and fixtures between the teams.
+
+use boneyard::db::*;
+use boneyard::league::match_format::MatchFormat;
+use boneyard::rules::Format;
+use chrono::{DateTime, Duration, Utc};
+
+/// Every account the builder makes has this password.
+pub const PASSWORD: &str = "a long enough password";
+
+/// What to build; every setting has a default.
+#[derive(Debug, Clone)]
+pub struct LeagueBuilder {
+    short: String,
+    rules: Format,
+    boards: Option<MatchFormat>,
+    teams: Vec<String>,
+    players: usize,
+    fixtures: usize,
+    starts_at: Option<DateTime<Utc>>,
+}
+
+/// A team as built.
+#[derive(Debug, Clone)]
+pub struct BuiltTeam {
+    pub id: TeamId,
+    pub name: String,
+    /// Registered this season, in order: ids and names.
+    pub players: Vec<(PlayerId, String)>,
+    /// The captain's username.
+    pub captain: String,
+}
+
+/// What was built.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub id: LeagueId,
+    pub short: String,
+    pub season: SeasonId,
+    pub division: DivisionId,
+    pub rules: Format,
+    pub format: MatchFormat,
+    pub teams: Vec<BuiltTeam>,
+    /// Team 0 at home to team 1, then 2 v 3...; more wrap round.
+    pub fixtures: Vec<FixtureId>,
+    /// The secretary's username.
+    pub secretary: String,
+}
+
+impl Built {
+    /// The first fixture's address, `rest` after it.
+    pub fn path(&self, rest: &str) -> String {
+        format!("/leagues/{}/matches/{}{rest}", self.short, self.fixtures[0])
+    }
+}
+
+impl LeagueBuilder {
+    /// A Fives and Threes league of two teams of four, one fixture
+    /// tomorrow evening, with the league's default match format.
+    pub fn new(short: &str) -> LeagueBuilder {
+        LeagueBuilder {
+            short: short.to_owned(),
+            rules: Format::FivesAndThrees,
+            boards: None,
+            teams: vec!["Crown".into(), "Anchor".into()],
+            players: 4,
+            fixtures: 1,
+            starts_at: None,
+        }
+    }
+
+    pub fn rules(mut self, format: Format) -> Self {
+        self.rules = format;
+        self
+    }
+
+    pub fn boards(mut self, format: MatchFormat) -> Self {
+        self.boards = Some(format);
+        self
+    }
+
+    pub fn teams(mut self, names: &[&str]) -> Self {
+        self.teams = names.iter().map(|n| (*n).to_owned()).collect();
+        self
+    }
+
+    pub fn players(mut self, per_team: usize) -> Self {
+        self.players = per_team;
+        self
+    }
+
+    pub fn fixtures(mut self, n: usize) -> Self {
+        self.fixtures = n;
+        self
+    }
+
+    pub fn starting_at(mut self, at: DateTime<Utc>) -> Self {
+        self.starts_at = Some(at);
+        self
+    }
+
+    pub async fn build(&self, db: &Db) -> Built {
+        let format = self
+            .boards
+            .clone()
+            .unwrap_or_else(|| MatchFormat::default_for(self.rules));
+        let league = db
+            .create_league(&NewLeague {
+                name: format!("{} League", self.short),
+                short_name: self.short.clone(),
+                ..NewLeague::default()
+            })
+            .await
+            .unwrap()
+            .id;
+        let season = db
+            .create_season(
+                league,
+                &NewSeason {
+                    name: "2026/27".into(),
+                    format: self.rules,
+                    options: Default::default(),
+                    match_format: format.to_value(),
+                },
+            )
+            .await
+            .unwrap()
+            .id;
+        let division = db
+            .create_division(league, season, "One", 0)
+            .await
+            .unwrap()
+            .id;
+        let hash = boneyard::web::auth::hash_password(PASSWORD.into())
+            .await
+            .unwrap();
+        let firsts = [
+            "Ann", "Bea", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo",
+        ];
+        let mut teams = Vec::new();
+        for (t, name) in self.teams.iter().enumerate() {
+            let id = db.create_team(league, name, None).await.unwrap().id;
+            db.enter_team(league, season, division, id).await.unwrap();
+            let mut players = Vec::new();
+            for i in 0..self.players {
+                let pname = match firsts.get(i) {
+                    Some(first) => format!("{name} {first}"),
+                    None => format!("{name} Player {i}"),
+                };
+                let p = db.create_player(league, &pname).await.unwrap().id;
+                db.register_player(league, season, id, p).await.unwrap();
+                players.push((p, pname));
+            }
+            let captain = format!("cap{t}-{}", self.short);
+            let user = db.create_user(&captain, &hash).await.unwrap().id;
+            db.grant_role(&NewRole::captain(user, league, season, id), None)
+                .await
+                .unwrap();
+            teams.push(BuiltTeam {
+                id,
+                name: name.clone(),
+                players,
+                captain,
+            });
+        }
+        let secretary = format!("sec-{}", self.short);
+        let user = db.create_user(&secretary, &hash).await.unwrap().id;
+        db.grant_role(&NewRole::secretary(user, league), None)
+            .await
+            .unwrap();
+        let starts_at = self.starts_at.unwrap_or_else(|| now() + Duration::days(1));
+        let mut fixtures = Vec::new();
+        for f in 0..self.fixtures {
+            let (home, away) = ((2 * f) % teams.len(), (2 * f + 1) % teams.len());
+            let id = db
+                .create_fixture(
+                    league,
+                    &NewFixture {
+                        season_id: season,
+                        division_id: division,
+                        round: f as i64 + 1,
+                        starts_at: Some(starts_at + Duration::days(7 * f as i64)),
+                        home_team_id: teams[home].id,
+                        away_team_id: teams[away].id,
+                        venue_id: None,
+                    },
+                )
+                .await
+                .unwrap()
+                .id;
+            fixtures.push(id);
+        }
+        Built {
+            id: league,
+            short: self.short.clone(),
+            season,
+            division,
+            rules: self.rules,
+            format,
+            teams,
+            fixtures,
+            secretary,
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The one test harness, in the manner of crates.io's `TestApp`: an app on
+//! either database with a typed client for each role, and a builder for the
+//! league records a test starts from. Web, database and browser tests use
+//! it; `support` runs each body on both databases.
+
+// A harness offers more than any one test uses.
+#![allow(dead_code)]
+
+pub mod builder;
+pub mod client;
+pub mod forms;
+
+use boneyard::db::Db;
+
+pub use builder::{Built, LeagueBuilder, PASSWORD};
+use client::Client;
+
+/// The app over a database, with a league built in it.
+pub struct TestApp {
+    pub db: Db,
+    pub league: Built,
+}
+
+impl TestApp {
+    /// Builds `builder`'s league in `db`.
+    pub async fn new(db: &Db, builder: LeagueBuilder) -> TestApp {
+        let league = builder.build(db).await;
+        TestApp {
+            db: db.clone(),
+            league,
+        }
+    }
+
+    async fn signed_in(&self, username: &str) -> Client {
+        let mut c = Client::new(&self.db).await;
+        c.sign_in(username, PASSWORD).await;
+        c
+    }
+
+    /// Someone not signed in.
+    pub async fn anonymous(&self) -> Client {
+        Client::new(&self.db).await
+    }
+
+    /// The league's secretary, signed in.
+    pub async fn with_secretary(&self) -> Client {
+        self.signed_in(&self.league.secretary).await
+    }
+
+    /// The captain of team `team` (0: the first fixture's home team),
+    /// signed in.
+    pub async fn with_captain(&self, team: usize) -> Client {
+        self.signed_in(&self.league.teams[team].captain).await
+    }
+}
