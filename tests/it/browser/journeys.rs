@@ -199,7 +199,7 @@ async fn the_first_visit_sets_up_an_administrator_a_league_and_its_secretary() {
                 .await?;
             b.click_named("main", "Name the secretary").await?;
             b.wait_text("main", "dudleysec").await?;
-            b.click("form[action='/sign-out'] button").await?;
+            b.sign_out().await?;
             b.sign_in(server, "dudleysec", "a long secretary password")
                 .await?;
             b.goto(&server.url("/leagues/dudley/console")).await?;

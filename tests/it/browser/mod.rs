@@ -313,6 +313,23 @@ impl Browser {
         self.wait_text("header.site", "Sign out").await
     }
 
+    /// Signs out and waits until the page says so (a click does not wait
+    /// for the page it leads to).
+    pub async fn sign_out(&self) -> Result<(), String> {
+        self.click("form[action='/sign-out'] button").await?;
+        let start = Instant::now();
+        loop {
+            let header = self.text("header.site").await.unwrap_or_default();
+            if header.contains("Sign in") {
+                return Ok(());
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                return Err(format!("still signed in: the header says `{header}`"));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     pub async fn close(self) {
         let Browser {
             mut driver, client, ..

@@ -245,6 +245,26 @@ async fn totals(b: &Browser) -> Result<[u32; 2], String> {
     ])
 }
 
+/// Boards the home side won and the points it pegged, as the engine scores
+/// the simulated games.
+fn home_boards_and_pegs(boards: &[(Vec<GameRecord>, Vec<Tap>)]) -> (u32, u32) {
+    let (mut won, mut pegs) = (0, 0);
+    for (games, _) in boards {
+        let mut games_won = [0, 0];
+        for g in games {
+            let o = score_record(g).unwrap();
+            pegs += o.totals[0];
+            if let Some(w) = o.winner {
+                games_won[w] += 1;
+            }
+        }
+        if games_won[0] > games_won[1] {
+            won += 1;
+        }
+    }
+    (won, pegs)
+}
+
 /// The board (0-based: a pairs board) on which the connection is lost.
 const OFFLINE: usize = 6;
 
@@ -314,11 +334,40 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
             b.click_named("main", "Submit the result").await?;
             b.wait_text("main", "Saved: the result from the score pads").await?;
             // The other captain confirms on the spot, on the same phone.
-            b.click("form[action='/sign-out'] button").await?;
+            b.sign_out().await?;
             b.sign_in(server_ref, &s_ref.away_captain, PASSWORD).await?;
             b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
             b.click_named("main", "Confirm the result").await?;
             b.wait_text("main", "confirmed").await?;
+            // The secretary approves it, and the table follows the hands.
+            b.sign_out().await?;
+            b.sign_in(server_ref, &s.secretary, PASSWORD).await?;
+            b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
+            b.click_named("main", "Approve the result").await?;
+            b.wait_text("main", "approved").await?;
+            b.goto(&server_ref.url("/leagues/pad/2026-27/one")).await?;
+            let row = b
+                .client
+                .find(fantoccini::Locator::XPath(
+                    "//table[contains(@class,'standings')]//tr[th//a[normalize-space(.)='Crown']]",
+                ))
+                .await
+                .map_err(|e| format!("no Crown row in the table: {e}"))?;
+            let mut cells = Vec::new();
+            for td in row
+                .find_all(fantoccini::Locator::Css("td"))
+                .await
+                .map_err(|e| e.to_string())?
+            {
+                cells.push(td.text().await.map_err(|e| e.to_string())?);
+            }
+            // Pos, P, W, D, L, boards for, against, games for, against, pegs for, against.
+            let (boards_for, pegs_for) = home_boards_and_pegs(boards);
+            let want = ["1".to_owned(), boards_for.to_string(), pegs_for.to_string()];
+            let got = [cells[1].clone(), cells[5].clone(), cells[9].clone()];
+            if got != want {
+                return Err(format!("Crown's row reads {cells:?}; played, boards for and pegs for should be {want:?}"));
+            }
             Ok::<(), String>(())
         }
         .await;
@@ -331,7 +380,7 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
     let db = Db::connect(&address).await.unwrap();
     let league = db.league_by_short_name(&s.short).await.unwrap();
     let stored = db.result(league.id, s.fixture).await.unwrap().unwrap();
-    assert_eq!(stored.version.status, ResultStatus::Confirmed);
+    assert_eq!(stored.version.status, ResultStatus::Approved);
     assert_eq!(stored.result.boards.len(), 9);
     for (board, (games, _)) in stored.result.boards.iter().zip(&boards) {
         assert_eq!(board.games.len(), games.len());

@@ -3,8 +3,9 @@
 //! secretary, and fixtures between the teams.
 
 use boneyard::db::*;
-use boneyard::league::match_format::MatchFormat;
-use boneyard::rules::Format;
+use boneyard::league::match_format::{BoardKind, MatchFormat};
+use boneyard::rules::simulate::{Rng, Style, simulate_board};
+use boneyard::rules::{Format, Ruleset, score_record};
 use chrono::{DateTime, Duration, Utc};
 
 /// Every account the builder makes has this password.
@@ -19,6 +20,7 @@ pub struct LeagueBuilder {
     teams: Vec<String>,
     players: usize,
     fixtures: usize,
+    played: usize,
     starts_at: Option<DateTime<Utc>>,
 }
 
@@ -67,6 +69,7 @@ impl LeagueBuilder {
             teams: vec!["Crown".into(), "Anchor".into()],
             players: 4,
             fixtures: 1,
+            played: 0,
             starts_at: None,
         }
     }
@@ -93,6 +96,14 @@ impl LeagueBuilder {
 
     pub fn fixtures(mut self, n: usize) -> Self {
         self.fixtures = n;
+        self
+    }
+
+    /// The first `n` fixtures played (by the simulator, seeded by their
+    /// number) and their results approved.
+    pub fn played(mut self, n: usize) -> Self {
+        self.played = n;
+        self.fixtures = self.fixtures.max(n);
         self
     }
 
@@ -190,6 +201,20 @@ impl LeagueBuilder {
                 .await
                 .unwrap()
                 .id;
+            if f < self.played {
+                let result =
+                    simulated_result(self.rules, &format, &teams[home], &teams[away], f as u64);
+                db.write_result(league, id, &result, None).await.unwrap();
+                db.set_result_status(league, id, ResultStatus::Approved, "", None)
+                    .await
+                    .unwrap();
+                let fixture = db.fixture(league, id).await.unwrap();
+                let change = FixtureChange {
+                    status: FixtureStatus::Played,
+                    ..FixtureChange::from(&fixture)
+                };
+                db.update_fixture(league, id, &change, None).await.unwrap();
+            }
             fixtures.push(id);
         }
         Built {
@@ -204,4 +229,72 @@ impl LeagueBuilder {
             secretary,
         }
     }
+}
+
+/// A match between two built teams as the simulator plays it: the k-th
+/// singles board the teams' k-th players, the j-th pairs board players 2j
+/// and 2j + 1.
+fn simulated_result(
+    rules: Format,
+    format: &MatchFormat,
+    home: &BuiltTeam,
+    away: &BuiltTeam,
+    seed: u64,
+) -> MatchResult {
+    let ruleset = Ruleset::new(rules);
+    let mut rng = Rng::new(seed);
+    let (mut singles, mut pairs) = (0, 0);
+    let mut boards = Vec::new();
+    for spec in &format.boards {
+        let picks: Vec<usize> = match spec.kind {
+            BoardKind::Singles => {
+                singles += 1;
+                vec![singles - 1]
+            }
+            BoardKind::Pairs => {
+                pairs += 1;
+                vec![2 * (pairs - 1), 2 * pairs - 1]
+            }
+        };
+        let pick = |team: &BuiltTeam| -> Vec<(PlayerId, String)> {
+            picks
+                .iter()
+                .map(|&i| team.players[i % team.players.len()].clone())
+                .collect()
+        };
+        let (h, a) = (pick(home), pick(away));
+        let players: Vec<String> = h
+            .iter()
+            .zip(&a)
+            .flat_map(|(x, y)| [x.1.clone(), y.1.clone()])
+            .collect();
+        let sides = vec![
+            h.iter().map(|p| p.1.clone()).collect(),
+            a.iter().map(|p| p.1.clone()).collect(),
+        ];
+        let games = simulate_board(
+            &ruleset,
+            &players,
+            &sides,
+            spec.best_of,
+            &mut rng,
+            &Style::clean(),
+        )
+        .into_iter()
+        .map(|record| {
+            let outcome = score_record(&record).unwrap();
+            GameResult {
+                outcome: Some(GameOutcome::of(&record, &outcome)),
+                record,
+            }
+        })
+        .collect();
+        boards.push(BoardResult {
+            kind: spec.kind,
+            home: h.iter().map(|p| p.0).collect(),
+            away: a.iter().map(|p| p.0).collect(),
+            games,
+        });
+    }
+    MatchResult { boards }
 }

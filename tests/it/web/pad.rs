@@ -19,6 +19,7 @@ on_both!(
     a_pad_link_keeps_only_its_board_on_its_night,
     two_phones_on_one_board_never_mix_their_taps,
     a_play_past_61_is_shown_as_disregarded,
+    a_played_match_keeps_its_pads_closed,
 );
 
 /// Two singles boards and a pairs board, one game each.
@@ -451,4 +452,27 @@ async fn a_play_past_61_is_shown_as_disregarded(db: Db) {
     assert!(page.contains(">58<"), "the total stays 58: {page}");
     let page = form_tap(&mut home, &pad, &Tap::Play { seat: 0, points: 3 }).await;
     assert!(page.contains("won the board 1–0"), "{page}");
+}
+
+async fn a_played_match_keeps_its_pads_closed(db: Db) {
+    let builder = LeagueBuilder::new("done")
+        .boards(MatchFormat::with_boards(1, 0, 1))
+        .played(1);
+    let app = TestApp::new(&db, builder).await;
+    let m = &app.league;
+    let stored = db.result(m.id, m.fixtures[0]).await.unwrap().unwrap();
+    assert_eq!(stored.version.status, ResultStatus::Approved);
+    let mut captain = app.with_captain(0).await;
+    let page = captain.get(&m.path("/pad/1")).await;
+    assert!(page.has("its pads are closed"), "{}", page.body);
+    let refused = captain
+        .post(
+            &m.path("/pad/1"),
+            &[("csrf", &page.csrf()), ("base", "0"), ("t", "undo")],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert!(refused.has("the pad is closed"));
+    let review = captain.get(&m.path("/pad")).await;
+    assert!(review.has("This match&#39;s result is in") || review.has("This match's result is in"));
 }
