@@ -1117,6 +1117,17 @@ impl<'a> LeagueWriter<'a> {
         Ok(out)
     }
 
+    /// A fixture's match as the simulator plays it.
+    fn play(&mut self, f: &Planned) -> Result<PlayedMatch, DemoError> {
+        play_match(
+            &self.ruleset,
+            &self.plan.match_format.boards,
+            &self.teams[f.home].roster,
+            &self.teams[f.away].roster,
+            self.rng,
+        )
+    }
+
     /// The next unplayed fixture being played on the score pads: its first
     /// board finished, the second halfway through its game, the third just
     /// set up; so the live page and a pad mid-game have something to show.
@@ -1124,13 +1135,7 @@ impl<'a> LeagueWriter<'a> {
         let Some(f) = fixtures.iter().find(|f| matches!(f.fate, Fate::Scheduled)) else {
             return Ok(());
         };
-        let m = play_match(
-            &self.ruleset,
-            &self.plan.match_format.boards,
-            &self.teams[f.home].roster,
-            &self.teams[f.away].roster,
-            self.rng,
-        )?;
+        let m = self.play(f)?;
         let roster = |team: usize| -> Vec<(i64, String)> {
             self.teams[team]
                 .roster
@@ -1195,13 +1200,7 @@ impl<'a> LeagueWriter<'a> {
         match f.fate {
             Fate::Scheduled => {}
             Fate::Played(status) => {
-                let m = play_match(
-                    &self.ruleset,
-                    &self.plan.match_format.boards,
-                    &self.teams[f.home].roster,
-                    &self.teams[f.away].roster,
-                    self.rng,
-                )?;
+                let m = self.play(f)?;
                 db.write_result(league, id, &m.result, None).await?;
                 if status != ResultStatus::Entered {
                     db.set_result_status(league, id, status, "", None).await?;

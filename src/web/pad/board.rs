@@ -103,13 +103,7 @@ pub async fn show(
     access: PadAccess,
     Query(q): Query<ShowQuery>,
 ) -> Result<Response> {
-    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
-    let spec = rules.spec(access.board)?;
-    let stored = state
-        .db()
-        .pad_board(access.league.id, access.fixture.id, access.board)
-        .await?;
-    let (taps, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
+    let (rules, spec, taps, revision) = load(&state, &access).await?;
     let (board, refused) = rules.replay(spec, &taps);
     let notice = q.saved.and_then(|_| {
         let tap = board.effective.last()?;
@@ -127,6 +121,23 @@ pub async fn show(
         &access, &rules, spec, &board, &taps, revision, q.who, notice, error,
     );
     Ok(html(&page))
+}
+
+/// The board's rules and its taps as the server holds them, with their
+/// revision (0: nothing tapped yet).
+async fn load(
+    state: &AppState,
+    access: &PadAccess,
+) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
+    let rules = MatchRules::load(state, &access.league, &access.season, &access.fixture).await?;
+    let spec = rules.spec(access.board)?;
+    let (taps, revision) = state
+        .db()
+        .pad_board(access.league.id, access.fixture.id, access.board)
+        .await?
+        .map(|p| (p.taps, p.revision))
+        .unwrap_or_default();
+    Ok((rules, spec, taps, revision))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -422,13 +433,7 @@ pub async fn tap(
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
     let fields: HashMap<String, String> = form.into_iter().collect();
-    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
-    let spec = rules.spec(access.board)?;
-    let stored = state
-        .db()
-        .pad_board(access.league.id, access.fixture.id, access.board)
-        .await?;
-    let (mut taps, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
+    let (rules, spec, mut taps, revision) = load(&state, &access).await?;
     let again = |board: &Board, taps: &[Tap], revision, error: String, status| {
         let page = page(
             &access,
@@ -556,13 +561,8 @@ pub async fn sync(
     if sent_token.is_empty() || sent_token != access.csrf {
         return Err(AppError::Csrf);
     }
-    let rules = MatchRules::load(&state, &access.league, &access.season, &access.fixture).await?;
-    let spec = rules.spec(access.board)?;
+    let (rules, spec, held, revision) = load(&state, &access).await?;
     let db = state.db();
-    let stored = db
-        .pad_board(access.league.id, access.fixture.id, access.board)
-        .await?;
-    let (held, revision) = stored.map(|p| (p.taps, p.revision)).unwrap_or_default();
     let reply = |taps: Vec<Tap>, revision, refused, conflict: Option<String>, status| {
         let body = SyncReply {
             taps,

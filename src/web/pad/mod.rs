@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::db::{Fixture, FixtureId, FixtureStatus, League, RoleKind, Season, Team};
+use crate::db::{Fixture, FixtureId, FixtureStatus, League, Season, Team};
 use crate::league::match_format::{BoardSpec, MatchFormat};
 use crate::league::pad::{Board, PadRules, Refusal, Tap, replay};
 use crate::rules::Ruleset;
@@ -21,6 +21,7 @@ use super::auth::{CurrentUser, MaybeUser, league_from_path};
 use super::csrf;
 use super::error::{AppError, Result};
 use super::page::Ctx;
+use super::results::{Standing, standing};
 
 mod board;
 pub(super) mod live;
@@ -92,16 +93,10 @@ async fn path_fixture(parts: &mut Parts, app: &AppState, league: &League) -> Res
 
 /// Whether `user` may keep and submit this fixture's boards.
 pub fn manages(user: &CurrentUser, league: &League, fixture: &Fixture) -> Option<Keeper> {
-    if user.is_secretary_of(league) {
-        return Some(Keeper::Secretary);
-    }
-    let captain = user.roles.iter().any(|r| {
-        r.kind == RoleKind::Captain
-            && r.league_id == Some(league.id)
-            && r.season_id == Some(fixture.season_id)
-            && (r.team_id == Some(fixture.home_team_id) || r.team_id == Some(fixture.away_team_id))
-    });
-    captain.then_some(Keeper::Captain)
+    standing(user, league, fixture).map(|s| match s {
+        Standing::Secretary => Keeper::Secretary,
+        Standing::HomeCaptain | Standing::AwayCaptain => Keeper::Captain,
+    })
 }
 
 impl<S> FromRequestParts<S> for PadAccess

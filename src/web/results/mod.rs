@@ -74,6 +74,29 @@ pub enum Standing {
     AwayCaptain,
 }
 
+/// What `user` is to `fixture`, if anything: a secretary of its league, or
+/// a captain of one of its teams in its season.
+pub fn standing(user: &CurrentUser, league: &League, fixture: &Fixture) -> Option<Standing> {
+    if user.is_secretary_of(league) {
+        return Some(Standing::Secretary);
+    }
+    let captain_of = |team| {
+        user.roles.iter().any(|r| {
+            r.kind == RoleKind::Captain
+                && r.league_id == Some(league.id)
+                && r.season_id == Some(fixture.season_id)
+                && r.team_id == Some(team)
+        })
+    };
+    if captain_of(fixture.home_team_id) {
+        Some(Standing::HomeCaptain)
+    } else if captain_of(fixture.away_team_id) {
+        Some(Standing::AwayCaptain)
+    } else {
+        None
+    }
+}
+
 /// A signed-in user allowed to enter or confirm this fixture's result,
 /// with the fixture and its league loaded. Anyone else is refused here,
 /// so no handler can forget the check.
@@ -122,27 +145,11 @@ where
         let db = app.db();
         // Scoped by league: another league's fixture id is simply not found.
         let fixture = db.fixture(league.id, FixtureId(id)).await?;
-        let standing = if user.is_secretary_of(&league) {
-            Standing::Secretary
-        } else {
-            let captain_of = |team| {
-                user.roles.iter().any(|r| {
-                    r.kind == RoleKind::Captain
-                        && r.league_id == Some(league.id)
-                        && r.season_id == Some(fixture.season_id)
-                        && r.team_id == Some(team)
-                })
-            };
-            if captain_of(fixture.home_team_id) {
-                Standing::HomeCaptain
-            } else if captain_of(fixture.away_team_id) {
-                Standing::AwayCaptain
-            } else {
-                return Err(AppError::Forbidden(
-                    "Only the two captains of this match and the league's secretaries may enter or confirm its result.".into(),
-                ));
-            }
-        };
+        let standing = standing(&user, &league, &fixture).ok_or_else(|| {
+            AppError::Forbidden(
+                "Only the two captains of this match and the league's secretaries may enter or confirm its result.".into(),
+            )
+        })?;
         let season = db.season(league.id, fixture.season_id).await?;
         let home = db.team(league.id, fixture.home_team_id).await?;
         let away = db.team(league.id, fixture.away_team_id).await?;

@@ -53,6 +53,9 @@ fn demo(database: &str) -> Vec<Account> {
         .collect()
 }
 
+/// The approvals list's buttons, one a result.
+const APPROVE: &str = "main button[aria-label^='Approve']";
+
 fn account<'a>(accounts: &'a [Account], role: &str) -> &'a Account {
     accounts
         .iter()
@@ -138,7 +141,7 @@ async fn a_secretary_approves_the_nights_results_at_a_desk() {
             if before == 0 {
                 return Err("the demo left no result awaiting approval".into());
             }
-            b.click("main button[aria-label^='Approve']").await?;
+            b.click(APPROVE).await?;
             // One click: the list is shorter by one and says what was saved.
             let start = std::time::Instant::now();
             loop {

@@ -291,6 +291,15 @@ impl Browser {
             .map_err(|e| format!("typing into `{css}`: {e}"))
     }
 
+    /// How many elements match `css`.
+    pub async fn count(&self, css: &str) -> Result<usize, String> {
+        self.client
+            .find_all(Locator::Css(css))
+            .await
+            .map(|all| all.len())
+            .map_err(|e| format!("counting `{css}`: {e}"))
+    }
+
     /// Whether the page is wider than the window (sideways scrolling).
     pub async fn scrolls_sideways(&self) -> Result<bool, String> {
         let v = self

@@ -10,7 +10,7 @@ use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 use serde_json::json;
 
-use crate::harness::client::Client;
+use crate::harness::client::{Client, Page};
 use crate::harness::{Built, LeagueBuilder, TestApp};
 use crate::support::on_both;
 
@@ -181,17 +181,7 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     // Made by a captain on the review page: the fixture's night is in the
     // past here, so making one is refused with the reason.
     let mut home = app.with_captain(0).await;
-    let review = home.get(&m.path("/pad")).await;
-    let refused = home
-        .post(
-            &m.path("/pad/links"),
-            &[
-                ("csrf", &review.csrf()),
-                ("board", "2"),
-                ("action", "create"),
-            ],
-        )
-        .await;
+    let refused = link_action(&mut home, m, 2, "create").await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     assert!(refused.has("day has passed"));
     // Move the match to tomorrow night and make it again.
@@ -200,16 +190,7 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     db.update_fixture(league.id, m.fixtures[0], &FixtureChange::from(&f), None)
         .await
         .unwrap();
-    let made = home
-        .post(
-            &m.path("/pad/links"),
-            &[
-                ("csrf", &review.csrf()),
-                ("board", "2"),
-                ("action", "create"),
-            ],
-        )
-        .await;
+    let made = link_action(&mut home, m, 2, "create").await;
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
     let review = home.get(made.location.as_deref().unwrap()).await;
     assert!(review.has("Saved: a new link for board 2"));
@@ -269,34 +250,14 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     assert_eq!(submit.status, StatusCode::SEE_OTHER);
 
     // Revoked: refused at once.
-    let review = home.get(&m.path("/pad")).await;
-    let revoked = home
-        .post(
-            &m.path("/pad/links"),
-            &[
-                ("csrf", &review.csrf()),
-                ("board", "2"),
-                ("action", "revoke"),
-            ],
-        )
-        .await;
+    let revoked = link_action(&mut home, m, 2, "revoke").await;
     assert_eq!(revoked.status, StatusCode::SEE_OTHER);
     let after = holder.get(&page_path).await;
     assert_eq!(after.status, StatusCode::FORBIDDEN);
     assert!(after.has("revoked"));
 
     // Links for every board at once: the revoked board 2 and the others.
-    let review = home.get(&m.path("/pad")).await;
-    let all = home
-        .post(
-            &m.path("/pad/links"),
-            &[
-                ("csrf", &review.csrf()),
-                ("board", "1"),
-                ("action", "create_all"),
-            ],
-        )
-        .await;
+    let all = link_action(&mut home, m, 1, "create_all").await;
     assert_eq!(all.status, StatusCode::SEE_OTHER);
     let boards: Vec<i64> = db
         .pad_links(league.id, m.fixtures[0])
@@ -323,6 +284,21 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
         .await;
     assert_eq!(expired.status, StatusCode::FORBIDDEN);
     assert!(expired.has("expired"));
+}
+
+/// Presses a button of the review page's link forms for `board`.
+async fn link_action(c: &mut Client, m: &Built, board: i64, action: &str) -> Page {
+    let review = c.get(&m.path("/pad")).await;
+    let board = board.to_string();
+    c.post(
+        &m.path("/pad/links"),
+        &[
+            ("csrf", &review.csrf()),
+            ("board", &board),
+            ("action", action),
+        ],
+    )
+    .await
 }
 
 /// Another fixture of the same league and teams.
