@@ -9,8 +9,9 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use boneyard::db::*;
-use boneyard::rules::Format;
 use sqlx::Executor;
+
+use crate::harness::LeagueBuilder;
 
 /// Declares each named body as two tests, `sqlite::NAME` and
 /// `postgres::NAME`.
@@ -150,89 +151,42 @@ pub struct League {
 }
 
 pub async fn league(db: &Db, short_name: &str) -> League {
-    let league = db
-        .create_league(&NewLeague {
-            name: format!("{short_name} league"),
-            short_name: short_name.into(),
-            rules_summary: "Fives and threes to 61.".into(),
-            contact: "secretary@example.org".into(),
+    let home = format!("{short_name} Home");
+    let away = format!("{short_name} Away");
+    let built = LeagueBuilder::new(short_name)
+        .name(&format!("{short_name} league"))
+        .rules_summary("Fives and threes to 61.")
+        .contact("secretary@example.org")
+        .options(serde_json::json!({"target": 61}))
+        .match_format_json(serde_json::json!({"singles": 6, "pairs": 3}))
+        .division("Premier")
+        .venue(&format!("The {short_name} Arms"), 2)
+        .teams(&[&home, &away])
+        .players(4)
+        // "{short} player {team}{i}": the short name is the team's first word.
+        .player_names(|team, t, i| {
+            let short = team.rsplit_once(' ').map_or(team, |(s, _)| s);
+            format!("{short} player {t}{i}")
         })
-        .await
-        .unwrap()
-        .id;
-    let season = db
-        .create_season(
-            league,
-            &NewSeason {
-                name: "2026/27".into(),
-                format: Format::FivesAndThrees,
-                options: serde_json::json!({"target": 61})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-                match_format: serde_json::json!({"singles": 6, "pairs": 3}),
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let division = db
-        .create_division(league, season, "Premier", 0)
-        .await
-        .unwrap()
-        .id;
-    let venue = db
-        .create_venue(
-            league,
-            &NewVenue {
-                name: format!("The {short_name} Arms"),
-                address: "1 High Street".into(),
-                tables: 2,
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let mut teams = Vec::new();
-    let mut players = Vec::new();
-    let mut names = Vec::new();
-    for (t, team_name) in ["Home", "Away"].into_iter().enumerate() {
-        let team = db
-            .create_team(league, &format!("{short_name} {team_name}"), Some(venue))
-            .await
-            .unwrap()
-            .id;
-        db.enter_team(league, season, division, team).await.unwrap();
-        let mut ids = Vec::new();
-        let mut team_names = Vec::new();
-        for i in 0..4 {
-            let name = format!("{short_name} player {t}{i}");
-            let p = db.create_player(league, &name).await.unwrap().id;
-            db.register_player(league, season, team, p).await.unwrap();
-            ids.push(p);
-            team_names.push(name);
-        }
-        teams.push(team);
-        players.push(ids);
-        names.push(team_names);
-    }
-    let fixture = new_fixture(db, league, season, division, teams[0], teams[1], venue).await;
-    let away_players = players.pop().unwrap();
-    let home_players = players.pop().unwrap();
-    let away_names = names.pop().unwrap();
-    let home_names = names.pop().unwrap();
+        .without_accounts()
+        .starting_at("2026-09-10T19:30:00Z".parse().unwrap())
+        .build(db)
+        .await;
+    let team = |t: usize| &built.teams[t];
+    let ids = |t: usize| team(t).players.iter().map(|p| p.0).collect();
+    let names = |t: usize| team(t).players.iter().map(|p| p.1.clone()).collect();
     League {
-        league,
-        season,
-        division,
-        venue,
-        home: teams[0],
-        away: teams[1],
-        home_players,
-        away_players,
-        home_names,
-        away_names,
-        fixture,
+        league: built.id,
+        season: built.season,
+        division: built.division,
+        venue: built.venue.expect("a venue was asked for"),
+        home: team(0).id,
+        away: team(1).id,
+        home_players: ids(0),
+        away_players: ids(1),
+        home_names: names(0),
+        away_names: names(1),
+        fixture: built.fixtures[0],
     }
 }
 

@@ -22,6 +22,16 @@ pub struct LeagueBuilder {
     fixtures: usize,
     played: usize,
     starts_at: Option<DateTime<Utc>>,
+    division: String,
+    venue: Option<(String, i64)>,
+    accounts: bool,
+    player_name: fn(team: &str, t: usize, i: usize) -> String,
+    options: serde_json::Map<String, serde_json::Value>,
+    rules_summary: String,
+    contact: String,
+    name: Option<String>,
+    /// The match format as stored, when a test wants a shape of its own.
+    match_format_json: Option<serde_json::Value>,
 }
 
 /// A team as built.
@@ -49,6 +59,7 @@ pub struct Built {
     pub fixtures: Vec<FixtureId>,
     /// The secretary's username.
     pub secretary: String,
+    pub venue: Option<VenueId>,
 }
 
 impl Built {
@@ -71,6 +82,15 @@ impl LeagueBuilder {
             fixtures: 1,
             played: 0,
             starts_at: None,
+            division: "One".into(),
+            venue: None,
+            accounts: true,
+            player_name: first_names,
+            options: Default::default(),
+            rules_summary: String::new(),
+            contact: String::new(),
+            name: None,
+            match_format_json: None,
         }
     }
 
@@ -99,6 +119,57 @@ impl LeagueBuilder {
         self
     }
 
+    pub fn division(mut self, name: &str) -> Self {
+        self.division = name.to_owned();
+        self
+    }
+
+    /// Every team at home at one venue with `tables` tables.
+    pub fn venue(mut self, name: &str, tables: i64) -> Self {
+        self.venue = Some((name.to_owned(), tables));
+        self
+    }
+
+    /// No accounts: for tests of the records alone.
+    pub fn without_accounts(mut self) -> Self {
+        self.accounts = false;
+        self
+    }
+
+    /// How players are named, from their team's name and index and theirs.
+    pub fn player_names(mut self, name: fn(&str, usize, usize) -> String) -> Self {
+        self.player_name = name;
+        self
+    }
+
+    /// The season's ruleset options.
+    pub fn options(mut self, options: serde_json::Value) -> Self {
+        self.options = options.as_object().cloned().unwrap_or_default();
+        self
+    }
+
+    pub fn rules_summary(mut self, text: &str) -> Self {
+        self.rules_summary = text.to_owned();
+        self
+    }
+
+    /// The league's name (default: "SHORT League").
+    pub fn name(mut self, name: &str) -> Self {
+        self.name = Some(name.to_owned());
+        self
+    }
+
+    pub fn contact(mut self, text: &str) -> Self {
+        self.contact = text.to_owned();
+        self
+    }
+
+    /// The season's match format stored as this JSON (its short form, say).
+    pub fn match_format_json(mut self, json: serde_json::Value) -> Self {
+        self.match_format_json = Some(json);
+        self
+    }
+
     /// The first `n` fixtures played (by the simulator, seeded by their
     /// number) and their results approved.
     pub fn played(mut self, n: usize) -> Self {
@@ -119,9 +190,13 @@ impl LeagueBuilder {
             .unwrap_or_else(|| MatchFormat::default_for(self.rules));
         let league = db
             .create_league(&NewLeague {
-                name: format!("{} League", self.short),
+                name: self
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("{} League", self.short)),
                 short_name: self.short.clone(),
-                ..NewLeague::default()
+                rules_summary: self.rules_summary.clone(),
+                contact: self.contact.clone(),
             })
             .await
             .unwrap()
@@ -132,43 +207,62 @@ impl LeagueBuilder {
                 &NewSeason {
                     name: "2026/27".into(),
                     format: self.rules,
-                    options: Default::default(),
-                    match_format: format.to_value(),
+                    options: self.options.clone(),
+                    match_format: self
+                        .match_format_json
+                        .clone()
+                        .unwrap_or_else(|| format.to_value()),
                 },
             )
             .await
             .unwrap()
             .id;
         let division = db
-            .create_division(league, season, "One", 0)
+            .create_division(league, season, &self.division, 0)
             .await
             .unwrap()
             .id;
-        let hash = boneyard::web::auth::hash_password(PASSWORD.into())
-            .await
-            .unwrap();
-        let firsts = [
-            "Ann", "Bea", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo",
-        ];
+        let hash = if self.accounts {
+            boneyard::web::auth::hash_password(PASSWORD.into())
+                .await
+                .unwrap()
+        } else {
+            String::new()
+        };
+        let venue = match &self.venue {
+            Some((name, tables)) => Some(
+                db.create_venue(
+                    league,
+                    &NewVenue {
+                        name: name.clone(),
+                        address: "1 High Street".into(),
+                        tables: *tables,
+                    },
+                )
+                .await
+                .unwrap()
+                .id,
+            ),
+            None => None,
+        };
         let mut teams = Vec::new();
         for (t, name) in self.teams.iter().enumerate() {
-            let id = db.create_team(league, name, None).await.unwrap().id;
+            let id = db.create_team(league, name, venue).await.unwrap().id;
             db.enter_team(league, season, division, id).await.unwrap();
             let mut players = Vec::new();
             for i in 0..self.players {
-                let pname = match firsts.get(i) {
-                    Some(first) => format!("{name} {first}"),
-                    None => format!("{name} Player {i}"),
-                };
+                let pname = (self.player_name)(name, t, i);
                 let p = db.create_player(league, &pname).await.unwrap().id;
                 db.register_player(league, season, id, p).await.unwrap();
                 players.push((p, pname));
             }
             let captain = format!("cap{t}-{}", self.short);
-            let user = db.create_user(&captain, &hash).await.unwrap().id;
-            db.grant_role(&NewRole::captain(user, league, season, id), None)
-                .await
-                .unwrap();
+            if self.accounts {
+                let user = db.create_user(&captain, &hash).await.unwrap().id;
+                db.grant_role(&NewRole::captain(user, league, season, id), None)
+                    .await
+                    .unwrap();
+            }
             teams.push(BuiltTeam {
                 id,
                 name: name.clone(),
@@ -177,10 +271,12 @@ impl LeagueBuilder {
             });
         }
         let secretary = format!("sec-{}", self.short);
-        let user = db.create_user(&secretary, &hash).await.unwrap().id;
-        db.grant_role(&NewRole::secretary(user, league), None)
-            .await
-            .unwrap();
+        if self.accounts {
+            let user = db.create_user(&secretary, &hash).await.unwrap().id;
+            db.grant_role(&NewRole::secretary(user, league), None)
+                .await
+                .unwrap();
+        }
         let starts_at = self.starts_at.unwrap_or_else(|| now() + Duration::days(1));
         let mut fixtures = Vec::new();
         for f in 0..self.fixtures {
@@ -195,7 +291,7 @@ impl LeagueBuilder {
                         starts_at: Some(starts_at + Duration::days(7 * f as i64)),
                         home_team_id: teams[home].id,
                         away_team_id: teams[away].id,
-                        venue_id: None,
+                        venue_id: venue,
                     },
                 )
                 .await
@@ -218,6 +314,7 @@ impl LeagueBuilder {
             fixtures.push(id);
         }
         Built {
+            venue,
             id: league,
             short: self.short.clone(),
             season,
@@ -228,6 +325,17 @@ impl LeagueBuilder {
             fixtures,
             secretary,
         }
+    }
+}
+
+/// "Crown Ann", "Crown Bea"...: the team's name and a first name.
+fn first_names(team: &str, _t: usize, i: usize) -> String {
+    const FIRSTS: [&str; 10] = [
+        "Ann", "Bea", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo",
+    ];
+    match FIRSTS.get(i) {
+        Some(first) => format!("{team} {first}"),
+        None => format!("{team} Player {i}"),
     }
 }
 

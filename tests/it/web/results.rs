@@ -8,7 +8,8 @@ use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 
-use crate::harness::client::{Client, account};
+use crate::harness::client::Client;
+use crate::harness::{LeagueBuilder, PASSWORD};
 use crate::support::on_both;
 
 on_both!(
@@ -24,8 +25,6 @@ on_both!(
     season_csv_neutralises_formulas,
 );
 
-const PASSWORD: &str = "a long enough password";
-
 pub(crate) struct Match {
     pub short: String,
     pub fixture: FixtureId,
@@ -40,96 +39,44 @@ impl Match {
     }
 }
 
-/// A league with a fixture between two teams of four, accounts `sec`
-/// (secretary), `home`, `away` (their captains) and `other` (captain of a
-/// third team).
+/// A league with a fixture between two teams of four (a name needing
+/// escaping among them), and a third team; accounts for the secretary and
+/// each team's captain (see [`client`]).
 pub(crate) async fn setup(db: &Db) -> Match {
-    let league = db
-        .create_league(&NewLeague {
-            name: "Card League".into(),
-            short_name: "card".into(),
-            ..NewLeague::default()
-        })
-        .await
-        .unwrap()
-        .id;
     let format = MatchFormat::with_boards(2, 1, 1);
-    let season = db
-        .create_season(
-            league,
-            &NewSeason {
-                name: "2026/27".into(),
-                format: Format::FivesAndThrees,
-                options: Default::default(),
-                match_format: format.to_value(),
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let division = db
-        .create_division(league, season, "Division 1", 0)
-        .await
-        .unwrap()
-        .id;
-    let mut teams = Vec::new();
-    let mut rosters = Vec::new();
-    for (t, name) in ["Crown", "Anchor", "Bell"].into_iter().enumerate() {
-        let team = db.create_team(league, name, None).await.unwrap().id;
-        db.enter_team(league, season, division, team).await.unwrap();
-        let mut roster = Vec::new();
-        for i in 0..4 {
-            let pname = format!(
-                "{name} Player {i}{}",
-                if t == 0 && i == 0 { " <b>" } else { "" }
-            );
-            let p = db.create_player(league, &pname).await.unwrap().id;
-            db.register_player(league, season, team, p).await.unwrap();
-            roster.push((p, pname));
-        }
-        teams.push(team);
-        rosters.push(roster);
-    }
-    let fixture = db
-        .create_fixture(
-            league,
-            &NewFixture {
-                season_id: season,
-                division_id: division,
-                round: 1,
-                starts_at: Some("2026-09-10T19:30:00Z".parse().unwrap()),
-                home_team_id: teams[0],
-                away_team_id: teams[1],
-                venue_id: None,
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let sec = account(db, "sec", PASSWORD).await;
-    db.grant_role(&NewRole::secretary(sec, league), None)
-        .await
-        .unwrap();
-    for (name, team) in [("home", teams[0]), ("away", teams[1]), ("other", teams[2])] {
-        let id = account(db, name, PASSWORD).await;
-        db.grant_role(&NewRole::captain(id, league, season, team), None)
-            .await
-            .unwrap();
-    }
-    let away = rosters.remove(1);
-    let home = rosters.remove(0);
+    let built = LeagueBuilder::new("card")
+        .name("Card League")
+        .boards(format.clone())
+        .teams(&["Crown", "Anchor", "Bell"])
+        .players(4)
+        .player_names(|team, t, i| {
+            let odd = if t == 0 && i == 0 { " <b>" } else { "" };
+            format!("{team} Player {i}{odd}")
+        })
+        .starting_at("2026-09-10T19:30:00Z".parse().unwrap())
+        .build(db)
+        .await;
     Match {
-        short: "card".into(),
-        fixture,
-        home,
-        away,
+        short: built.short.clone(),
+        fixture: built.fixtures[0],
+        home: built.teams[0].players.clone(),
+        away: built.teams[1].players.clone(),
         format,
     }
 }
 
+/// Signed in as `sec` (the secretary), `home`, `away` (the fixture's
+/// captains) or `other` (the third team's captain).
 pub(crate) async fn client(db: &Db, user: &str) -> Client {
+    let username = match user {
+        "sec" => "sec-card",
+        "home" => "cap0-card",
+        "away" => "cap1-card",
+        "other" => "cap2-card",
+        other => other,
+    };
     let mut c = Client::new(db).await;
-    c.sign_in(user, PASSWORD).await;
+    c.sign_in(username, PASSWORD).await;
     c
 }
 
@@ -389,7 +336,7 @@ async fn the_secretary_approves_from_the_list_awaiting_approval(db: Db) {
     assert!(page.has("1 result awaiting approval"), "{}", page.body);
     assert!(page.has(">Crown v Anchor</a>"), "{}", page.body);
     assert!(page.has("entered, not yet confirmed"), "{}", page.body);
-    assert!(page.has("by home"), "{}", page.body);
+    assert!(page.has("by cap0-card"), "{}", page.body);
     assert!(
         sec.get("/leagues/card/console")
             .await
@@ -510,7 +457,7 @@ async fn a_captains_home_page_says_what_needs_them(db: Db) {
     assert!(page.has("Correct the result"), "{}", page.body);
 
     // A user who is one of the league's players is linked to their record.
-    let away_user = db.user_by_username("away").await.unwrap().id;
+    let away_user = db.user_by_username("cap1-card").await.unwrap().id;
     let (player, name) = &m.away[1];
     db.grant_role(&NewRole::player(away_user, league, *player), None)
         .await
