@@ -17,6 +17,7 @@ use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 use proptest::prelude::*;
 
+use crate::harness::LeagueBuilder;
 use crate::harness::client::Client;
 use crate::support::{self, on_both};
 
@@ -101,53 +102,24 @@ struct Setup {
 }
 
 async fn setup(db: &Db) -> Setup {
-    let league = db
-        .create_league(&NewLeague {
-            name: "Tables league".into(),
-            short_name: "tables".into(),
-            rules_summary: "Fives and threes to 61.".into(),
-            contact: "secretary@example.org".into(),
-        })
-        .await
-        .unwrap()
-        .id;
-    let season = db
-        .create_season(
-            league,
-            &NewSeason {
-                name: "2026/27".into(),
-                format: Format::FivesAndThrees,
-                options: serde_json::Map::new(),
-                match_format: serde_json::to_value(match_format()).unwrap(),
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let division = db
-        .create_division(league, season, "Premier", 0)
-        .await
-        .unwrap()
-        .id;
-    let mut teams = Vec::new();
-    let mut players = Vec::new();
-    for t in 0..TEAMS {
-        let team = db
-            .create_team(league, &format!("Team {t}"), None)
-            .await
-            .unwrap()
-            .id;
-        db.enter_team(league, season, division, team).await.unwrap();
-        let mut ours = Vec::new();
-        for i in 0..PLAYERS {
-            let name = format!("Player {t}{i}");
-            let p = db.create_player(league, &name).await.unwrap().id;
-            db.register_player(league, season, team, p).await.unwrap();
-            ours.push((p, name));
-        }
-        teams.push(team);
-        players.push(ours);
-    }
+    let names: Vec<String> = (0..TEAMS).map(|t| format!("Team {t}")).collect();
+    let built = LeagueBuilder::new("tables")
+        .name("Tables league")
+        .rules_summary("Fives and threes to 61.")
+        .contact("secretary@example.org")
+        .boards(match_format())
+        .division("Premier")
+        .teams(&names.iter().map(String::as_str).collect::<Vec<_>>())
+        .players(PLAYERS)
+        .player_names(|_, t, i| format!("Player {t}{i}"))
+        .fixtures(0)
+        .without_accounts()
+        .build(db)
+        .await;
+    let (league, season, division) = (built.id, built.season, built.division);
+    let teams: Vec<TeamId> = built.teams.iter().map(|t| t.id).collect();
+    let players: Vec<Vec<(PlayerId, String)>> =
+        built.teams.iter().map(|t| t.players.clone()).collect();
     let mut fixtures = Vec::new();
     for (round, home, away) in PAIRINGS {
         let id = db

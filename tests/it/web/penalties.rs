@@ -4,6 +4,7 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 use boneyard::rules::Format;
 
+use crate::harness::LeagueBuilder;
 use crate::harness::client::{Client, account};
 use crate::support::on_both;
 
@@ -24,39 +25,19 @@ struct Setup {
 }
 
 async fn setup(db: &Db, short: &str) -> Setup {
-    let league = db
-        .create_league(&NewLeague {
-            name: format!("{short} league"),
-            short_name: short.into(),
-            ..NewLeague::default()
-        })
-        .await
-        .unwrap()
-        .id;
-    let season = db
-        .create_season(
-            league,
-            &NewSeason {
-                name: "2026/27".into(),
-                format: Format::HandsWon,
-                options: Default::default(),
-                match_format: serde_json::json!({}),
-            },
-        )
-        .await
-        .unwrap()
-        .id;
-    let division = db
-        .create_division(league, season, "One", 0)
-        .await
-        .unwrap()
-        .id;
-    let team = db.create_team(league, "Crown", None).await.unwrap().id;
-    db.enter_team(league, season, division, team).await.unwrap();
-    let player = db.create_player(league, "Ann Smith").await.unwrap().id;
-    db.register_player(league, season, team, player)
-        .await
-        .unwrap();
+    let built = LeagueBuilder::new(short)
+        .name(&format!("{short} league"))
+        .rules(Format::HandsWon)
+        .match_format_json(serde_json::json!({}))
+        .teams(&["Crown"])
+        .players(1)
+        .player_names(|_, _, _| "Ann Smith".to_owned())
+        .fixtures(0)
+        .without_accounts()
+        .build(db)
+        .await;
+    let (league, season) = (built.id, built.season);
+    let (team, player) = (built.teams[0].id, built.teams[0].players[0].0);
     let mut kinds = Vec::new();
     for (code, name, effect, amount) in [
         (
