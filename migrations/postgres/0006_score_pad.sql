@@ -8,7 +8,6 @@ CREATE TABLE pad_boards (
     fixture_id BIGINT NOT NULL,
     board BIGINT NOT NULL CHECK (board >= 1),
     taps TEXT NOT NULL,
-    tap_count BIGINT NOT NULL CHECK (tap_count >= 0),
     revision BIGINT NOT NULL CHECK (revision >= 1),
     summary TEXT NOT NULL,
     updated_at TIMESTAMPTZ NOT NULL,

@@ -8,7 +8,6 @@ CREATE TABLE pad_boards (
     fixture_id INTEGER NOT NULL,
     board INTEGER NOT NULL CHECK (board >= 1),
     taps TEXT NOT NULL,
-    tap_count INTEGER NOT NULL CHECK (tap_count >= 0),
     revision INTEGER NOT NULL CHECK (revision >= 1),
     summary TEXT NOT NULL,
     updated_at TEXT NOT NULL,

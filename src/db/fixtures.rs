@@ -28,6 +28,13 @@ text_enum!(FixtureStatus {
     Void = "void",
 });
 
+impl FixtureStatus {
+    /// Still to be played: its result may yet come in.
+    pub fn is_open(self) -> bool {
+        matches!(self, FixtureStatus::Scheduled | FixtureStatus::Postponed)
+    }
+}
+
 /// The home or the away team of a fixture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

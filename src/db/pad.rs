@@ -135,20 +135,18 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<Option<i64>> {
         let (taps_json, summary_json) = (json_text(&taps), json_text(summary));
-        let count = taps.len() as i64;
         let at = now();
         Ok(write_tx!(self, tx => {
             let done = if seen == 0 {
                 sqlx::query(
-                    "INSERT INTO pad_boards (league_id, fixture_id, board, taps, tap_count, \
-                     revision, summary, updated_at, updated_by) \
-                     VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT DO NOTHING",
+                    "INSERT INTO pad_boards (league_id, fixture_id, board, taps, revision, summary, \
+                     updated_at, updated_by) \
+                     VALUES ($1, $2, $3, $4, 1, $5, $6, $7) ON CONFLICT DO NOTHING",
                 )
                 .bind(league)
                 .bind(fixture)
                 .bind(board)
                 .bind(&taps_json)
-                .bind(count)
                 .bind(&summary_json)
                 .bind(at)
                 .bind(by)
@@ -157,15 +155,14 @@ impl Db {
                 .rows_affected()
             } else {
                 sqlx::query(
-                    "UPDATE pad_boards SET taps = $4, tap_count = $5, revision = revision + 1, \
-                     summary = $6, updated_at = $7, updated_by = $8 \
-                     WHERE league_id = $1 AND fixture_id = $2 AND board = $3 AND revision = $9",
+                    "UPDATE pad_boards SET taps = $4, revision = revision + 1, summary = $5, \
+                     updated_at = $6, updated_by = $7 \
+                     WHERE league_id = $1 AND fixture_id = $2 AND board = $3 AND revision = $8",
                 )
                 .bind(league)
                 .bind(fixture)
                 .bind(board)
                 .bind(&taps_json)
-                .bind(count)
                 .bind(&summary_json)
                 .bind(at)
                 .bind(by)
@@ -178,8 +175,7 @@ impl Db {
         }))
     }
 
-    /// Boards of the league's unplayed fixtures tapped since `since`, the
-    /// latest first.
+    /// Boards of the league's unplayed fixtures tapped since `since`.
     pub async fn live_boards(
         &self,
         league: LeagueId,
@@ -192,7 +188,7 @@ impl Db {
              JOIN teams h ON h.league_id = f.league_id AND h.id = f.home_team_id \
              JOIN teams a ON a.league_id = f.league_id AND a.id = f.away_team_id \
              WHERE p.league_id = $1 AND p.updated_at >= $2 \
-             AND f.status IN ('scheduled', 'postponed') AND p.tap_count > 0 \
+             AND f.status IN ('scheduled', 'postponed') \
              ORDER BY f.id, p.board",
         )
         .bind(league)

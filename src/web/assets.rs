@@ -52,6 +52,12 @@ pub fn url(name: &str) -> &'static str {
     }
 }
 
+/// A file of static/ as it is, for a route outside /static (the pad's
+/// service worker must be served from the site's root).
+pub fn body(name: &str) -> Option<&'static [u8]> {
+    ASSETS.files.get(name).map(|asset| asset.body.as_ref())
+}
+
 struct Asset {
     body: Cow<'static, [u8]>,
     content_type: HeaderValue,

@@ -754,10 +754,7 @@ async fn fixture_line(state: &AppState, league: &League, id: FixtureId) -> Resul
 
 /// A fixture that is played, a walkover or void is not moved from here.
 fn movable(line: &FixtureLine) -> bool {
-    matches!(
-        line.status,
-        FixtureStatus::Scheduled | FixtureStatus::Postponed
-    )
+    line.status.is_open()
 }
 
 async fn postpone_form(

@@ -659,7 +659,7 @@ pub async fn service_worker() -> Response {
             (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        include_str!("../../../static/pad-sw.js"),
+        super::super::assets::body("pad-sw.js").unwrap_or_default(),
     )
         .into_response()
 }

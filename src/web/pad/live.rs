@@ -92,7 +92,12 @@ pub async fn boards(state: &AppState, league: &League) -> Result<Vec<LiveLine>> 
         .db()
         .live_boards(league.id, now() - Duration::hours(LIVE_HOURS))
         .await?;
-    Ok(boards.iter().map(|b| LiveLine::of(league, b)).collect())
+    // A board whose every tap was undone has nothing to show.
+    Ok(boards
+        .iter()
+        .filter(|b| !b.summary.players.is_empty())
+        .map(|b| LiveLine::of(league, b))
+        .collect())
 }
 
 /// A fixture's boards on the score pads, in words.
@@ -104,7 +109,7 @@ pub async fn fixture_boards(
     let pads = state.db().pad_boards(league.id, fixture).await?;
     Ok(pads
         .iter()
-        .filter(|p| !p.taps.is_empty())
+        .filter(|p| !p.summary.players.is_empty())
         .map(|p| {
             LiveLine::new(
                 format!("Board {}", p.board),

@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::db::{Fixture, FixtureId, FixtureStatus, League, Season, Team};
+use crate::db::{Fixture, FixtureId, League, Season, Team};
 use crate::league::match_format::{BoardSpec, MatchFormat};
 use crate::league::pad::{Board, PadRules, Refusal, Tap, replay};
 use crate::rules::Ruleset;
@@ -231,10 +231,7 @@ impl PadAccess {
     /// Whether the board may still be scored: not once the match's result
     /// is in (corrections go through the card).
     pub fn open(&self) -> bool {
-        matches!(
-            self.fixture.status,
-            FixtureStatus::Scheduled | FixtureStatus::Postponed
-        )
+        self.fixture.status.is_open()
     }
 }
 

@@ -219,10 +219,7 @@ async fn page(
         boards,
         ready: missing.is_empty(),
         missing: missing.join(", "),
-        closed: !matches!(
-            access.fixture.status,
-            crate::db::FixtureStatus::Scheduled | crate::db::FixtureStatus::Postponed
-        ),
+        closed: !access.fixture.status.is_open(),
     })
 }
 
@@ -276,10 +273,7 @@ pub async fn submit(
             &page(&state, &access, &headers, &loaded, Some(notice)).await?,
         ));
     }
-    if !matches!(
-        access.fixture.status,
-        crate::db::FixtureStatus::Scheduled | crate::db::FixtureStatus::Postponed
-    ) {
+    if !access.fixture.status.is_open() {
         return Err(AppError::Db(crate::db::DbError::Conflict(
             "This match's result is already in: corrections go through the match card.".into(),
         )));

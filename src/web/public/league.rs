@@ -114,12 +114,7 @@ pub async fn home(
     recent.truncate(HOME_LIST);
     let mut next: Vec<_> = lines
         .iter()
-        .filter(|f| {
-            matches!(
-                f.status,
-                FixtureStatus::Scheduled | FixtureStatus::Postponed
-            )
-        })
+        .filter(|f| f.status.is_open())
         .filter(|f| f.result_status.is_none())
         .filter(|f| f.starts_at.is_none_or(|t| t >= start))
         .collect();

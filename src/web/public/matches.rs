@@ -171,10 +171,7 @@ pub async fn page(
     // A void fixture or a walkover shows its result, if any, for the
     // record; the status says it does not count.
     let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
-    let lines = if matches!(
-        line.status,
-        FixtureStatus::Scheduled | FixtureStatus::Postponed
-    ) {
+    let lines = if line.status.is_open() {
         crate::web::pad::live::fixture_boards(&state, &league, line.id).await?
     } else {
         Vec::new()

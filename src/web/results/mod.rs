@@ -189,10 +189,7 @@ pub async fn store_result(
         .await?;
         version.status = ResultStatus::Approved;
     }
-    if matches!(
-        access.fixture.status,
-        FixtureStatus::Scheduled | FixtureStatus::Postponed
-    ) {
+    if access.fixture.status.is_open() {
         let change = FixtureChange {
             status: FixtureStatus::Played,
             ..FixtureChange::from(&access.fixture)

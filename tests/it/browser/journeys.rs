@@ -89,7 +89,19 @@ async fn a_player_finds_the_table_and_their_record_on_a_phone() {
             b.goto(&server.url("/")).await?;
             no_sideways(&b, "the home page").await?;
             b.click("a[href*='/players/']").await?;
-            b.wait_text("h1", "").await?;
+            // player-LEAGUE-first-last: their own name heads the page.
+            let name = player
+                .username
+                .splitn(3, '-')
+                .nth(2)
+                .unwrap_or("")
+                .replace('-', " ");
+            let heading = b.text("h1").await?.to_lowercase();
+            if !heading.contains(&name) {
+                return Err(format!(
+                    "the record page is headed `{heading}`, not {name}'s"
+                ));
+            }
             let record = b.text("main").await?;
             if !record.contains("Games") && !record.contains("games") {
                 return Err(format!("the record page shows no games: {record}"));
