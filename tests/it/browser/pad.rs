@@ -284,6 +284,25 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
         let outcome = async {
             b.sign_in(server_ref, &s_ref.home_captain, PASSWORD).await?;
             let (s, boards) = (s_ref, boards_ref);
+            // Links for every board, each shown with its address and QR
+            // code: the page still fits the phone.
+            b.goto(&server_ref.url(&format!("{match_path}/pad"))).await?;
+            b.click_named("main", "Make links for every board").await?;
+            b.wait_text("main", "Saved: 9 new board links").await?;
+            b.client
+                .execute("document.querySelectorAll('details').forEach(d => d.open = true);", vec![])
+                .await
+                .map_err(|e| e.to_string())?;
+            if b.count("main .qr svg").await? != 9 {
+                return Err("the review page does not show a QR code for every board".into());
+            }
+            // At the narrowest phone we design for, 360 px.
+            b.client.set_window_size(360, 844).await.map_err(|e| e.to_string())?;
+            let sideways = b.scrolls_sideways().await?;
+            b.client.set_window_size(PHONE.0, PHONE.1).await.map_err(|e| e.to_string())?;
+            if sideways {
+                return Err("the review page with its links scrolls sideways at 360 px".into());
+            }
             for (i, (games, taps)) in boards.iter().enumerate() {
                 b.goto(&server_ref.url(&format!("{match_path}/pad"))).await?;
                 b.click_named("main", &format!("Open board {}'s pad", i + 1)).await?;
