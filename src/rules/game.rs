@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::error::RecordError;
 use super::points;
 use super::record::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
-use super::ruleset::{Format, PoseRule, Ruleset};
+use super::ruleset::{Format, Ruleset};
 use super::tile::{SET_PIPS, Tile};
 
 /// Longest player name a record may carry.
@@ -369,11 +369,7 @@ fn check_penalty(game: &Game, hands: usize, p: &PenaltyRecord) -> Result<Penalty
             ));
         }
     };
-    let allowed = match format {
-        Format::FivesAndThrees => false,
-        Format::AllFives => matches!(kind, PenaltyKind::Talking | PenaltyKind::Exposed),
-        Format::HandsWon => matches!(kind, PenaltyKind::Late { .. } | PenaltyKind::Violation),
-    };
+    let allowed = format.penalty_kinds().contains(&kind.as_str());
     if !allowed {
         return Err(match format {
             Format::FivesAndThrees => {
@@ -633,13 +629,13 @@ fn check_end(
 /// `fives-and-threes` can do without, and only while nobody needs the
 /// lowest count to know who poses next.
 fn blocked_without_counts(game: &Game) -> Result<End, String> {
-    let why = match (game.ruleset.format, game.ruleset.pose) {
-        (Format::FivesAndThrees, PoseRule::Rotate) => return Ok(End::Blocked { pips: None }),
-        (Format::FivesAndThrees, PoseRule::Winner) => {
-            "with the `pose` option `winner` the lowest count poses next"
-        }
-        (Format::AllFives, _) => "in all-fives the counts decide what the hand scores",
-        (Format::HandsWon, _) => "in hands-won the lowest count wins the hand",
+    if !game.ruleset.blocked_needs_counts() {
+        return Ok(End::Blocked { pips: None });
+    }
+    let why = match game.ruleset.format {
+        Format::FivesAndThrees => "with the `pose` option `winner` the lowest count poses next",
+        Format::AllFives => "in all-fives the counts decide what the hand scores",
+        Format::HandsWon => "in hands-won the lowest count wins the hand",
     };
     Err(format!(
         "blocked without pip counts: give every player's count ({why})"

@@ -19,6 +19,15 @@ pub enum Format {
 impl Format {
     pub const ALL: [Format; 3] = [Format::FivesAndThrees, Format::AllFives, Format::HandsWon];
 
+    /// The in-game penalties a record of this format may carry.
+    pub fn penalty_kinds(self) -> &'static [&'static str] {
+        match self {
+            Format::FivesAndThrees => &[],
+            Format::AllFives => &["talking", "exposed"],
+            Format::HandsWon => &["violation", "late"],
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Format::FivesAndThrees => "fives-and-threes",
@@ -108,6 +117,12 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Whether a blocked hand must give every player's pips: always, but in
+    /// `fives-and-threes` while the pose rotates (the counts change nothing).
+    pub fn blocked_needs_counts(&self) -> bool {
+        !(self.format == Format::FivesAndThrees && self.pose == PoseRule::Rotate)
+    }
+
     /// The defaults of RULES.md for a format.
     pub fn new(format: Format) -> Ruleset {
         Ruleset {

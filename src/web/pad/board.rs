@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::league::match_format::BoardSpec;
 use crate::league::pad::{Board, Phase, Tap, describe};
-use crate::rules::Format;
 use crate::rules::ruleset::PoseRule;
 use crate::rules::tile::Tile;
+use crate::rules::{Format, points};
 
 use super::super::AppState;
 use super::super::csrf::CsrfForm;
@@ -24,10 +24,6 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{Keeper, MatchRules, PadAccess};
 
-/// The points buttons of each format.
-const FIVES_AND_THREES: [u32; 6] = [1, 2, 3, 4, 6, 8];
-const FIVES_AND_THREES_OUT: [u32; 7] = [0, 1, 2, 3, 4, 6, 8];
-const ALL_FIVES: [u32; 12] = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
 /// Pip counts offered for a blocked hand or the opponents' pips.
 const MOST_PIPS: u32 = 90;
 
@@ -311,13 +307,21 @@ fn page(
             .and_then(|s| seats.get(s).cloned())
             .filter(|s| !s.name.is_empty()),
         seats,
+        // A button for every score the rules allow a play.
         points: match format {
-            Format::FivesAndThrees => FIVES_AND_THREES.to_vec(),
-            Format::AllFives => ALL_FIVES.to_vec(),
+            Format::FivesAndThrees => (1..=8)
+                .filter(|&p| points::fives_and_threes_possible(p))
+                .collect(),
+            Format::AllFives => (5..=60)
+                .filter(|&p| points::all_fives_possible(p))
+                .collect(),
             Format::HandsWon => Vec::new(),
         },
+        // Chipping out: the last tile's own score, nothing included.
         out_points: match format {
-            Format::FivesAndThrees => FIVES_AND_THREES_OUT.to_vec(),
+            Format::FivesAndThrees => (0..=8)
+                .filter(|&p| p == 0 || points::fives_and_threes_possible(p))
+                .collect(),
             _ => Vec::new(),
         },
         format: format.as_str(),

@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::db::{Fixture, FixtureId, League, Season, Team};
+use crate::db::{Fixture, League, Season, Team};
 use crate::league::match_format::{BoardSpec, MatchFormat};
 use crate::league::pad::{Board, PadRules, Refusal, Tap, replay};
 use crate::rules::Ruleset;
@@ -21,7 +21,7 @@ use super::auth::{CurrentUser, MaybeUser, league_from_path};
 use super::csrf;
 use super::error::{AppError, Result};
 use super::page::Ctx;
-use super::results::{Standing, standing};
+use super::results::{Standing, path_fixture, standing};
 
 mod board;
 pub(super) mod live;
@@ -77,18 +77,6 @@ pub struct PadAccess {
 #[derive(Deserialize)]
 struct KeyQuery {
     key: Option<String>,
-}
-
-/// Loads a fixture of the league in the path, or 404.
-async fn path_fixture(parts: &mut Parts, app: &AppState, league: &League) -> Result<Fixture> {
-    let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, app)
-        .await
-        .map_err(|_| AppError::NotFound("That match".into()))?;
-    let id: i64 = params
-        .get("fixture")
-        .and_then(|f| f.parse().ok())
-        .ok_or_else(|| AppError::NotFound("That match".into()))?;
-    Ok(app.db().fixture(league.id, FixtureId(id)).await?)
 }
 
 /// Whether `user` may keep and submit this fixture's boards.

@@ -74,6 +74,23 @@ pub enum Standing {
     AwayCaptain,
 }
 
+/// The fixture named by the address's `{fixture}`, in the league of the
+/// address: another league's fixture id is simply not found.
+pub async fn path_fixture(
+    parts: &mut Parts,
+    app: &AppState,
+    league: &League,
+) -> Result<Fixture, AppError> {
+    let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, app)
+        .await
+        .map_err(|_| AppError::NotFound("That match".into()))?;
+    let id: i64 = params
+        .get("fixture")
+        .and_then(|f| f.parse().ok())
+        .ok_or_else(|| AppError::NotFound("That match".into()))?;
+    Ok(app.db().fixture(league.id, FixtureId(id)).await?)
+}
+
 /// What `user` is to `fixture`, if anything: a secretary of its league, or
 /// a captain of one of its teams in its season.
 pub fn standing(user: &CurrentUser, league: &League, fixture: &Fixture) -> Option<Standing> {
@@ -135,16 +152,8 @@ where
         let user = CurrentUser::from_request_parts(parts, state).await?;
         let app = AppState::from_ref(state);
         let league = league_from_path(parts, &app).await?;
-        let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, state)
-            .await
-            .map_err(|_| AppError::NotFound("That match".into()))?;
-        let id: i64 = params
-            .get("fixture")
-            .and_then(|f| f.parse().ok())
-            .ok_or_else(|| AppError::NotFound("That match".into()))?;
+        let fixture = path_fixture(parts, &app, &league).await?;
         let db = app.db();
-        // Scoped by league: another league's fixture id is simply not found.
-        let fixture = db.fixture(league.id, FixtureId(id)).await?;
         let standing = standing(&user, &league, &fixture).ok_or_else(|| {
             AppError::Forbidden(
                 "Only the two captains of this match and the league's secretaries may enter or confirm its result.".into(),
