@@ -796,6 +796,7 @@ fn play_match(
                     next_pose: record.players.get(outcome.next_pose).cloned(),
                 }),
                 record,
+                score_only: false,
             });
         }
         played.result.boards.push(BoardResult {
@@ -803,6 +804,7 @@ fn play_match(
             home: h.iter().map(|m| m.id).collect(),
             away: a.iter().map(|m| m.id).collect(),
             games,
+            conceded_by: None,
         });
     }
     played.home = home;

@@ -171,6 +171,8 @@ pub struct BoardLine {
     pub away_games: i64,
     pub home_pegs: i64,
     pub away_pegs: i64,
+    /// A board not played: the side that conceded it (no games, no pegs).
+    pub conceded_by: Option<Side>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -182,6 +184,7 @@ struct BoardLineRow {
     away_games: i64,
     home_pegs: i64,
     away_pegs: i64,
+    conceded_by: Option<String>,
 }
 
 /// A team entered in a season, with its name and division.
@@ -334,6 +337,8 @@ pub struct PlayerGame {
     pub winner_side: Option<i64>,
     pub finished: Option<bool>,
     pub result_status: ResultStatus,
+    /// Entered by its final score only.
+    pub score_only: bool,
 }
 
 #[derive(sqlx::FromRow)]
@@ -352,6 +357,7 @@ struct PlayerGameRow {
     winner_side: Option<i64>,
     finished: Option<bool>,
     result_status: String,
+    score_only: bool,
 }
 
 /// A player of a game, for naming partners and opponents.
@@ -432,17 +438,25 @@ impl Db {
              CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) \
                AS BIGINT) AS home_pegs, \
              CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) \
-               AS BIGINT) AS away_pegs \
+               AS BIGINT) AS away_pegs, \
+             CAST(NULL AS TEXT) AS conceded_by \
              FROM fixtures f \
              JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
              JOIN boards b ON b.version_id = v.id \
              JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' AND bp.position = 1 \
              JOIN games g ON g.board_id = b.id \
              JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id \
-             WHERE f.league_id = $1 AND {} AND {CURRENT} {approved} \
+             WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
              GROUP BY v.fixture_id, v.status, b.number \
-             ORDER BY v.fixture_id, b.number",
-            scope.condition()
+             UNION ALL \
+             SELECT v.fixture_id, v.status, b.number AS board, CAST(0 AS BIGINT), \
+             CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), b.conceded_by \
+             FROM fixtures f \
+             JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+             JOIN boards b ON b.version_id = v.id AND b.conceded_by IS NOT NULL \
+             WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
+             ORDER BY fixture_id, board",
+            cond = scope.condition()
         );
         read_pool!(self, pool => bind_scope!(
                 sqlx::query_as::<_, BoardLineRow>(&sql).bind(league),
@@ -460,6 +474,7 @@ impl Db {
                 away_games: r.away_games,
                 home_pegs: r.home_pegs,
                 away_pegs: r.away_pegs,
+                conceded_by: r.conceded_by.as_deref().map(str::parse).transpose()?,
             })
         })
         .collect()
@@ -634,8 +649,8 @@ impl Db {
         let sql = format!(
             "SELECT g.id AS game_id, f.id AS fixture_id, f.starts_at, ht.name AS home_name, \
              aw.name AS away_name, bp.side AS team_side, b.number AS board, g.number AS game, \
-             gp.side, g.total_0, g.total_1, g.winner_side, g.finished, v.status AS result_status \
-             FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             gp.side, g.total_0, g.total_1, g.winner_side, g.finished, v.status AS result_status, \
+             g.score_only FROM game_players gp JOIN games g ON g.id = gp.game_id \
              JOIN boards b ON b.id = g.board_id \
              JOIN board_players bp ON bp.board_id = b.id AND bp.player_id = gp.player_id \
              JOIN result_versions v ON v.id = b.version_id \
@@ -667,6 +682,7 @@ impl Db {
                 winner_side: r.winner_side,
                 finished: r.finished,
                 result_status: r.result_status.parse()?,
+                score_only: r.score_only,
             })
         })
         .collect()
@@ -752,8 +768,21 @@ pub fn scores_from_boards(boards: &[BoardLine], format: &MatchFormat) -> HashMap
             pegs: [0, 0],
             status: Some(b.status),
         });
-        let games = [count(b.home_games), count(b.away_games)];
         let number = usize::try_from(b.board).unwrap_or(0);
+        let games = match b.conceded_by {
+            // As a walkover does for every board: the games that win it.
+            Some(side) => {
+                let need = number
+                    .checked_sub(1)
+                    .and_then(|i| format.boards.get(i))
+                    .map_or(1, MatchFormat::games_to_win);
+                match side {
+                    Side::Home => [0, need],
+                    Side::Away => [need, 0],
+                }
+            }
+            None => [count(b.home_games), count(b.away_games)],
+        };
         if let Some(side) = format.board_winner(number, games) {
             score.boards[side] += 1;
         }
@@ -857,7 +886,19 @@ mod tests {
             away_games: games[1],
             home_pegs: games[0] * 61,
             away_pegs: games[1] * 40,
+            conceded_by: None,
         }
+    }
+
+    #[test]
+    fn a_conceded_board_goes_to_the_other_side_with_the_games_that_win_it() {
+        let format = MatchFormat::default_for(Format::AllFives);
+        let mut conceded = board(1, 2, [0, 0], ResultStatus::Approved);
+        conceded.conceded_by = Some(Side::Away);
+        let lines = [board(1, 1, [0, 2], ResultStatus::Approved), conceded];
+        let s = scores_from_boards(&lines, &format)[&FixtureId(1)];
+        assert_eq!((s.boards, s.games), ([1, 1], [2, 2]));
+        assert_eq!(s.pegs, [0, 80], "a board not played has no pegs");
     }
 
     #[test]

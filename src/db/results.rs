@@ -64,6 +64,10 @@ pub struct BoardResult {
     /// The away team's players.
     pub away: Vec<PlayerId>,
     pub games: Vec<GameResult>,
+    /// A board not played: the side that conceded it, the other taking it
+    /// as a walkover takes every board. It has no players and no games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conceded_by: Option<Side>,
 }
 
 /// One game: its record as in RULES.md (naming the board's players), and
@@ -73,6 +77,10 @@ pub struct GameResult {
     pub record: GameRecord,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<GameOutcome>,
+    /// Entered by its final score only (the outcome's totals), with no
+    /// hands: it counts in the tables but not in the per-hand statistics.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub score_only: bool,
 }
 
 /// What the engine says of a game: each side's total in the order of the
@@ -191,6 +199,7 @@ struct BoardRow {
     id: i64,
     number: i64,
     kind: String,
+    conceded_by: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -213,6 +222,7 @@ struct GameRow {
     winner_side: Option<i64>,
     finished: Option<bool>,
     next_pose_player_id: Option<PlayerId>,
+    score_only: bool,
 }
 
 #[derive(sqlx::FromRow)]
@@ -292,7 +302,8 @@ macro_rules! fetch_version_rows {
             .fetch_all($ex)
             .await?,
             boards: sqlx::query_as::<_, BoardRow>(&format!(
-                "SELECT b.id, b.number, b.kind FROM boards b {UP_FROM_BOARD} ORDER BY b.number"
+                "SELECT b.id, b.number, b.kind, b.conceded_by FROM boards b {UP_FROM_BOARD} \
+                 ORDER BY b.number"
             ))
             .bind(league)
             .bind(version)
@@ -310,7 +321,7 @@ macro_rules! fetch_version_rows {
             games: sqlx::query_as::<_, GameRow>(&format!(
                 "SELECT g.id, g.board_id, g.format, g.options, g.draw_given, \
                  g.first_pose_player_id, g.total_0, g.total_1, g.winner_side, g.finished, \
-                 g.next_pose_player_id FROM games g \
+                 g.next_pose_player_id, g.score_only FROM games g \
                  JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} ORDER BY g.board_id, g.number"
             ))
             .bind(league)
@@ -509,6 +520,7 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
                     penalties: game_penalties,
                 },
                 outcome,
+                score_only: g.score_only,
             });
         }
         boards.push(BoardResult {
@@ -516,6 +528,7 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
             home,
             away,
             games: board_games,
+            conceded_by: b.conceded_by.as_deref().map(str::parse).transpose()?,
         });
     }
     Ok(MatchResult { boards })
@@ -526,11 +539,13 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
 
 struct BoardPlan {
     kind: BoardKind,
+    conceded_by: Option<Side>,
     players: Vec<(Side, PlayerId)>,
     games: Vec<GamePlan>,
 }
 
 struct GamePlan {
+    score_only: bool,
     format: String,
     options: Option<String>,
     draw_given: bool,
@@ -577,7 +592,13 @@ fn plan(
     for (bi, board) in result.boards.iter().enumerate() {
         let bn = bi + 1;
         let want = board.kind.players_a_side();
-        if board.home.len() != want || board.away.len() != want {
+        if board.conceded_by.is_some() {
+            if !(board.home.is_empty() && board.away.is_empty() && board.games.is_empty()) {
+                return Err(DbError::Invalid(format!(
+                    "board {bn}: a conceded board has no players and no games"
+                )));
+            }
+        } else if board.home.len() != want || board.away.len() != want {
             return Err(DbError::Invalid(format!(
                 "board {bn}: a {} board has {want} player(s) a side",
                 board.kind
@@ -729,7 +750,15 @@ fn plan(
             if outcome.and_then(|o| o.winner).is_some_and(|w| w > 1) {
                 return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
             }
+            if game.score_only && !(r.hands.is_empty() && outcome.is_some()) {
+                return Err(invalid(
+                    bn,
+                    gn,
+                    "a game entered by its final score has the score and no hands",
+                ));
+            }
             games.push(GamePlan {
+                score_only: game.score_only,
                 format: r.format.clone(),
                 options: r.options.as_ref().map(json_text),
                 draw_given: r.draw.is_some(),
@@ -748,6 +777,7 @@ fn plan(
         }
         boards.push(BoardPlan {
             kind: board.kind,
+            conceded_by: board.conceded_by,
             players,
             games,
         });
@@ -907,11 +937,13 @@ impl Db {
 
             for (bi, board) in boards.iter().enumerate() {
                 let board_id: i64 = sqlx::query_scalar(
-                    "INSERT INTO boards (version_id, number, kind) VALUES ($1, $2, $3) RETURNING id",
+                    "INSERT INTO boards (version_id, number, kind, conceded_by) \
+                     VALUES ($1, $2, $3, $4) RETURNING id",
                 )
                 .bind(version.id)
                 .bind(bi as i64 + 1)
                 .bind(board.kind.as_str())
+                .bind(board.conceded_by.map(Side::as_str))
                 .fetch_one(&mut *tx)
                 .await?;
                 let mut places = HashMap::new();
@@ -933,8 +965,8 @@ impl Db {
                     let game_id: i64 = sqlx::query_scalar(
                         "INSERT INTO games (board_id, number, format, options, draw_given, \
                          first_pose_player_id, total_0, total_1, winner_side, finished, \
-                         next_pose_player_id) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                         next_pose_player_id, score_only) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
                     )
                     .bind(board_id)
                     .bind(gi as i64 + 1)
@@ -947,6 +979,7 @@ impl Db {
                     .bind(game.winner)
                     .bind(game.finished)
                     .bind(game.next_pose)
+                    .bind(game.score_only)
                     .fetch_one(&mut *tx)
                     .await?;
                     for (pos, seat) in game.players.iter().enumerate() {

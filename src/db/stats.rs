@@ -66,6 +66,9 @@ pub struct PlayerStatLine {
     pub chip_outs: i64,
     pub sets_won_6_0: i64,
     pub sets_lost_6_0: i64,
+    /// Their games entered by the final score only: counted in played, won
+    /// and pegs, but with no hands for the 8-point plays and chip-outs.
+    pub score_only: i64,
 }
 
 /// An individual in-game penalty (`late` or `violation`) in a counted
@@ -101,12 +104,15 @@ impl Db {
              s.played, s.won, s.pegs, \
              CAST(COALESCE(k.eights, 0) AS BIGINT) AS eights, \
              CAST(COALESCE(k.chip_outs, 0) AS BIGINT) AS chip_outs, \
-             s.sets_won_6_0, s.sets_lost_6_0 \
+             s.sets_won_6_0, s.sets_lost_6_0, s.score_only \
              FROM (SELECT seat.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
                CAST(SUM(seat.won) AS BIGINT) AS won, CAST(SUM(seat.pegs) AS BIGINT) AS pegs, \
                CAST(SUM(seat.set_won_6_0) AS BIGINT) AS sets_won_6_0, \
-               CAST(SUM(seat.set_lost_6_0) AS BIGINT) AS sets_lost_6_0 \
-               FROM (SELECT gp.player_id, {SEAT_FACTS} {COUNTED_JOINS} {COUNTED_WHERE}) seat \
+               CAST(SUM(seat.set_lost_6_0) AS BIGINT) AS sets_lost_6_0, \
+               CAST(SUM(seat.score_only) AS BIGINT) AS score_only \
+               FROM (SELECT gp.player_id, {SEAT_FACTS}, \
+                 CAST(CASE WHEN g.score_only = TRUE THEN 1 ELSE 0 END AS BIGINT) AS score_only \
+                 {COUNTED_JOINS} {COUNTED_WHERE}) seat \
                GROUP BY seat.player_id) s \
              LEFT JOIN (SELECT gp.player_id, \
                SUM(CASE WHEN pl.points = 8 THEN 1 ELSE 0 END) AS eights, \

@@ -73,9 +73,9 @@ impl CardGame<'_> {
 }
 
 /// Reads a game's text into a record, and says which line each hand came
-/// from so an engine refusal can point at the line.
-pub fn parse_game(text: &str, game: &CardGame) -> Result<(GameRecord, Vec<usize>), CardError> {
-    let n = game.players.len();
+/// from so an engine refusal can point at the line. A text with mistakes
+/// gets every one of them, in line order.
+pub fn parse_game(text: &str, game: &CardGame) -> Result<(GameRecord, LineMap), Vec<CardError>> {
     let mut record = GameRecord {
         format: game.format.as_str().to_owned(),
         players: game.players.to_vec(),
@@ -86,68 +86,98 @@ pub fn parse_game(text: &str, game: &CardGame) -> Result<(GameRecord, Vec<usize>
         options: (!game.options.is_empty()).then(|| game.options.clone()),
         penalties: Vec::new(),
     };
-    let mut hand_lines = Vec::new();
+    let mut lines = LineMap::default();
+    let mut errors = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let err = |message: String| CardError { line, message };
-        let text = raw.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
+        if let Err(e) = parse_line(raw, line, game, &mut record, &mut lines) {
+            errors.push(e);
         }
-        let lower = text.to_ascii_lowercase();
-        if let Some(rest) = lower.strip_prefix("draw") {
-            if !record.hands.is_empty() || record.draw.is_some() {
-                return Err(err("the draw comes first, once".into()));
-            }
-            if game.carried_pose.is_some() {
-                return Err(err(
-                    "only a board's first game has a draw; later games are posed by the player after the last poser".into(),
-                ));
-            }
-            let tiles: Vec<&str> = rest.split_whitespace().collect();
-            if tiles.len() != n {
-                return Err(err(format!(
-                    "the draw needs {n} tiles, one a seat from A, like `draw 6-1 4-3`"
-                )));
-            }
-            record.draw = Some(
-                tiles
-                    .iter()
-                    .enumerate()
-                    .map(|(s, t)| (game.name(s), (*t).to_owned()))
-                    .collect(),
-            );
-            continue;
-        }
-        if let Some(rest) = lower.strip_prefix("pose") {
-            if !record.hands.is_empty() || record.draw.is_some() || game.carried_pose.is_some() {
-                return Err(err(
-                    "`pose` names the first poser of a board's first game, before any hand".into(),
-                ));
-            }
-            let seat = game
-                .seat(rest.trim())
-                .ok_or_else(|| err(format!("`pose` takes a seat letter, A to {}", SEATS[n - 1])))?;
-            record.first_pose = Some(game.name(seat));
-            continue;
-        }
-        if let Some(rest) = lower.strip_prefix("penalty") {
-            record
-                .penalties
-                .push(parse_penalty(rest, game, record.hands.len() + 1).map_err(err)?);
-            continue;
-        }
-        record.hands.push(parse_hand(text, game).map_err(err)?);
-        hand_lines.push(line);
     }
-    if record.draw.is_none() && record.first_pose.is_none() {
-        return Err(CardError {
-            line: 1,
-            message: "start the board's first game with the draw, like `draw 6-1 4-3`, or `pose A`"
-                .into(),
-        });
+    // A mistyped draw has its own error already.
+    let tried_opening = text.lines().any(|l| {
+        let l = l.trim().to_ascii_lowercase();
+        l.starts_with("draw") || l.starts_with("pose")
+    });
+    if record.draw.is_none() && record.first_pose.is_none() && !tried_opening {
+        errors.insert(
+            0,
+            CardError {
+                line: 1,
+                message:
+                    "start the board's first game with the draw, like `draw 6-1 4-3`, or `pose A`"
+                        .into(),
+            },
+        );
     }
-    Ok((record, hand_lines))
+    if errors.is_empty() {
+        Ok((record, lines))
+    } else {
+        Err(errors)
+    }
+}
+
+/// One line of a game's text, added to `record`.
+fn parse_line(
+    raw: &str,
+    line: usize,
+    game: &CardGame,
+    record: &mut GameRecord,
+    lines: &mut LineMap,
+) -> Result<(), CardError> {
+    let n = game.players.len();
+    let err = |message: String| CardError { line, message };
+    let text = raw.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(());
+    }
+    let lower = text.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("draw") {
+        if !record.hands.is_empty() || record.draw.is_some() {
+            return Err(err("the draw comes first, once".into()));
+        }
+        if game.carried_pose.is_some() {
+            return Err(err(
+                "only a board's first game has a draw; later games are posed by the player after the last poser".into(),
+            ));
+        }
+        let tiles: Vec<&str> = rest.split_whitespace().collect();
+        if tiles.len() != n {
+            return Err(err(format!(
+                "the draw needs {n} tiles, one a seat from A, like `draw 6-1 4-3`"
+            )));
+        }
+        record.draw = Some(
+            tiles
+                .iter()
+                .enumerate()
+                .map(|(s, t)| (game.name(s), (*t).to_owned()))
+                .collect(),
+        );
+        return Ok(());
+    }
+    if let Some(rest) = lower.strip_prefix("pose") {
+        if !record.hands.is_empty() || record.draw.is_some() || game.carried_pose.is_some() {
+            return Err(err(
+                "`pose` names the first poser of a board's first game, before any hand".into(),
+            ));
+        }
+        let seat = game
+            .seat(rest.trim())
+            .ok_or_else(|| err(format!("`pose` takes a seat letter, A to {}", SEATS[n - 1])))?;
+        record.first_pose = Some(game.name(seat));
+        return Ok(());
+    }
+    if let Some(rest) = lower.strip_prefix("penalty") {
+        record
+            .penalties
+            .push(parse_penalty(rest, game, record.hands.len() + 1).map_err(err)?);
+        lines.penalties.push(line);
+        return Ok(());
+    }
+    record.hands.push(parse_hand(text, game).map_err(err)?);
+    lines.hands.push(line);
+    Ok(())
 }
 
 fn parse_penalty(rest: &str, game: &CardGame, before_hand: usize) -> Result<PenaltyRecord, String> {
@@ -299,17 +329,99 @@ fn parse_end(text: &str, game: &CardGame) -> Result<EndRecord, String> {
     }
 }
 
-/// An engine refusal pointed at the card's line.
-pub fn locate(err: &RecordError, hand_lines: &[usize]) -> CardError {
-    let line = err
-        .hand
-        .and_then(|h| hand_lines.get(h - 1).copied())
-        .unwrap_or(1);
-    let message = match err.play {
-        Some(p) => format!("play {p}: {}", err.message),
-        None => err.message.clone(),
-    };
-    CardError { line, message }
+/// Where each hand and penalty of a game came from on the card (1-based
+/// lines), so an engine refusal can point at its line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineMap {
+    pub hands: Vec<usize>,
+    pub penalties: Vec<usize>,
+}
+
+/// An engine refusal pointed at the card's line and said in the card's
+/// terms: the play as it was typed, `x` rather than the record's fields.
+pub fn locate(err: &RecordError, lines: &LineMap, record: &GameRecord) -> CardError {
+    let mut message = in_card_terms(&err.message);
+    let mut line = err.hand.and_then(|h| lines.hands.get(h - 1).copied());
+    // A penalty's refusal names it by number: point at its line.
+    if let Some((n, why)) = message
+        .strip_prefix("penalty ")
+        .and_then(|rest| rest.split_once(": "))
+        .and_then(|(n, why)| Some((n.parse::<usize>().ok()?, why.to_owned())))
+    {
+        line = line.or_else(|| lines.penalties.get(n - 1).copied());
+        message = format!("this penalty: {why}");
+    }
+    if let (Some(h), Some(p)) = (err.hand, err.play) {
+        let play = record.hands.get(h - 1).and_then(|hand| hand.plays.get(p - 1));
+        if let Some(play) = play {
+            let seat = record
+                .players
+                .iter()
+                .position(|name| *name == play.by)
+                .map_or('?', seat_letter);
+            message = format!(
+                "`{seat}{}{}{}`: {message}",
+                play.points,
+                if play.out { "x" } else { "" },
+                if play.muggins { "m" } else { "" }
+            );
+        }
+    }
+    CardError {
+        line: line.unwrap_or(1),
+        message,
+    }
+}
+
+/// The engine speaks of game records (RULES.md); the card of lines typed.
+fn in_card_terms(message: &str) -> String {
+    const PHRASES: [(&str, &str); 12] = [
+        (
+            "the hand has no `end`, and the game was not won during it",
+            "this hand has no end and the game was not won in it: finish the line with / and how the hand ended, like `/ out C` or `/ blocked`",
+        ),
+        (
+            "; a record stops at the winning play",
+            ": the card stops at the winning play, so this line should not be there",
+        ),
+        (
+            "; nothing may follow the winning play",
+            ": nothing may follow the winning play",
+        ),
+        (
+            "marked `\"out\": true` (with points 0 if the tile scored nothing)",
+            "with an x, like `C1x` (`C0x` if the tile itself scored nothing)",
+        ),
+        (
+            "marked as chipping out, but the hand's end is not `out`",
+            "the x marks chipping out, but the line does not end with `/ out` and that seat",
+        ),
+        (
+            "a chipping-out play ends the hand, but more plays follow it",
+            "the x marks chipping out, which ends the hand, but more plays follow it",
+        ),
+        (
+            "a hands-won hand has no scoring plays: `plays` must be empty",
+            "a hands-won hand has no scoring plays: write only how it ended, like `/ out A`",
+        ),
+        (
+            "`out` marks chipping out in fives-and-threes; in all-fives the hand's end says who played out",
+            "x marks chipping out in Fives and Threes; in All Fives write who played out after the /, like `/ out A left 12 3`",
+        ),
+        (
+            "(a penalty with before_hand equal to this hand or the next)",
+            "(add a line like `penalty B violation` before this hand or the next)",
+        ),
+        (
+            "an all-fives hand played out needs `left`:",
+            "an All Fives hand played out needs `left` and the opponents' pips, like `/ out A left 12 3`:",
+        ),
+        ("fives-and-threes", "Fives and Threes"),
+        ("all-fives", "All Fives"),
+    ];
+    PHRASES
+        .iter()
+        .fold(message.to_owned(), |m, (from, to)| m.replace(from, to))
 }
 
 /// A record written back as card text, for editing a stored result.
@@ -429,7 +541,7 @@ mod tests {
         };
         let text = "draw 6-1 4-3 2-2 5-0\nA2 B8 C1x / out C\n/ blocked 9 4 11 7\n";
         let (record, lines) = parse_game(text, &g).unwrap();
-        assert_eq!(lines, [2, 3]);
+        assert_eq!(lines.hands, [2, 3]);
         assert_eq!(
             record.sides,
             vec![
@@ -498,7 +610,7 @@ mod tests {
             "written back as `/ blocked`"
         );
         // Some counts but not all is a mistake of the card.
-        let e = parse_game("draw 6-1 4-3 2-2 5-0\n/ blocked 9 4\n", &g).unwrap_err();
+        let e = &parse_game("draw 6-1 4-3 2-2 5-0\n/ blocked 9 4\n", &g).unwrap_err()[0];
         assert!(e.message.contains("needs 4 pip counts") && e.message.contains("or none"));
         // With the winner posing, the engine needs the counts: its refusal
         // points at the line.
@@ -508,7 +620,7 @@ mod tests {
             ..g
         };
         let (record, lines) = parse_game("draw 6-1 4-3 2-2 5-0\nB6 / blocked\n", &g).unwrap();
-        let e = locate(&score_record(&record).unwrap_err(), &lines);
+        let e = locate(&score_record(&record).unwrap_err(), &lines, &record);
         assert_eq!(e.line, 2);
         assert!(e.message.contains("`pose` option `winner`"), "{e}");
         // The other formats always need them.
@@ -518,7 +630,7 @@ mod tests {
                 carried_pose: Some("Ann"),
                 ..g.clone()
             };
-            let e = parse_game("/ blocked\n", &g).unwrap_err();
+            let e = &parse_game("/ blocked\n", &g).unwrap_err()[0];
             assert!(
                 e.message.contains("needs 4 pip counts") && !e.message.contains("none"),
                 "{e}"
@@ -536,19 +648,19 @@ mod tests {
             players: &players,
             carried_pose: None,
         };
-        let e = parse_game("draw 6-1 4-3\nA2 Z8\n", &g).unwrap_err();
+        let e = &parse_game("draw 6-1 4-3\nA2 Z8\n", &g).unwrap_err()[0];
         assert_eq!(e.line, 2);
         assert!(e.message.contains("`Z8`"));
-        let e = parse_game("draw 6-1\n", &g).unwrap_err();
+        let e = &parse_game("draw 6-1\n", &g).unwrap_err()[0];
         assert!(e.message.contains("needs 2 tiles"));
-        let e = parse_game("A2 / out A\n", &g).unwrap_err();
+        let e = &parse_game("A2 / out A\n", &g).unwrap_err()[0];
         assert!(e.message.contains("draw"));
-        let e = parse_game("draw 6-1 4-3\nA2 / sideways\n", &g).unwrap_err();
+        let e = &parse_game("draw 6-1 4-3\nA2 / sideways\n", &g).unwrap_err()[0];
         assert!(e.message.contains("end a hand with"));
         // An engine refusal points at the hand's line.
         let (record, lines) =
             parse_game("draw 6-1 4-3\n\nA2 / blocked 1 1\nA5 / blocked 1 1\n", &g).unwrap();
         let err = score_record(&record).unwrap_err();
-        assert_eq!(locate(&err, &lines).line, 4);
+        assert_eq!(locate(&err, &lines, &record).line, 4);
     }
 }

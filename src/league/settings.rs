@@ -22,6 +22,9 @@ pub struct SeasonSettings {
     /// The other captain's confirmation approves a result, without waiting
     /// for a secretary.
     pub approve_on_confirmation: bool,
+    /// A game may be entered by its final score alone (`final 61-47`), for
+    /// a night kept without hand-by-hand detail.
+    pub final_scores: bool,
 }
 
 impl Default for SeasonSettings {
@@ -31,6 +34,7 @@ impl Default for SeasonSettings {
             tie_breakers: TieBreaker::DEFAULT.to_vec(),
             min_games: 3,
             approve_on_confirmation: false,
+            final_scores: false,
         }
     }
 }

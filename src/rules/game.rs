@@ -97,11 +97,23 @@ impl PenaltyKind {
 impl Game {
     /// Reads a record, refusing it whole at its first mistake.
     pub fn from_record(record: &GameRecord) -> Result<Game, RecordError> {
-        let format: Format = record.format.parse().map_err(RecordError::game)?;
-        let ruleset = Ruleset::parse(format, record.options.as_ref()).map_err(RecordError::game)?;
-        let players = check_players(format, &record.players)?;
-        let (sides, side_of) = check_sides(&players, &record.sides)?;
-        let opening = check_opening(record, &players)?;
+        Game::check_record(record).map_err(|mut errors| errors.swap_remove(0))
+    }
+
+    /// Reads a record, or lists every mistake found in it: the record's
+    /// players, sides and opening first (nothing else can be read without
+    /// them), then each penalty and each hand on its own, so a card with
+    /// three bad hands hears of all three at once. Never empty when `Err`.
+    pub fn check_record(record: &GameRecord) -> Result<Game, Vec<RecordError>> {
+        let format: Format = record
+            .format
+            .parse()
+            .map_err(|e| vec![RecordError::game(e)])?;
+        let ruleset = Ruleset::parse(format, record.options.as_ref())
+            .map_err(|e| vec![RecordError::game(e)])?;
+        let players = check_players(format, &record.players).map_err(|e| vec![e])?;
+        let (sides, side_of) = check_sides(&players, &record.sides).map_err(|e| vec![e])?;
+        let opening = check_opening(record, &players).map_err(|e| vec![e])?;
         let mut game = Game {
             ruleset,
             players,
@@ -111,19 +123,26 @@ impl Game {
             hands: Vec::with_capacity(record.hands.len()),
             penalties: Vec::with_capacity(record.penalties.len()),
         };
+        let mut errors = Vec::new();
         for (i, p) in record.penalties.iter().enumerate() {
-            let penalty = check_penalty(&game, record.hands.len(), p)
-                .map_err(|why| RecordError::game(format!("penalty {}: {why}", i + 1)))?;
-            game.penalties.push(penalty);
+            match check_penalty(&game, record.hands.len(), p) {
+                Ok(penalty) => game.penalties.push(penalty),
+                Err(why) => errors.push(RecordError::game(format!("penalty {}: {why}", i + 1))),
+            }
         }
         let names = game.players.clone();
         let seat = |name: &str| names.iter().position(|p| p == name);
-        let last = record.hands.len().saturating_sub(1);
         for (h, hand) in record.hands.iter().enumerate() {
-            let hand = check_hand(&game, h, h == last, hand, &seat)?;
-            game.hands.push(hand);
+            match check_hand(&game, h, hand, &seat) {
+                Ok(hand) => game.hands.push(hand),
+                Err(e) => errors.push(e),
+            }
         }
-        Ok(game)
+        if errors.is_empty() {
+            Ok(game)
+        } else {
+            Err(errors)
+        }
     }
 
     /// The record this game was read from, in its canonical form.
@@ -415,7 +434,6 @@ impl Penalty {
 fn check_hand(
     game: &Game,
     h: usize,
-    is_last: bool,
     hand: &HandRecord,
     seat: &dyn Fn(&str) -> Option<Seat>,
 ) -> Result<Hand, RecordError> {
@@ -490,14 +508,11 @@ fn check_hand(
             muggins: play.muggins,
         });
     }
+    // A hand without an end is the one in which the game was won: only
+    // scoring can tell, so it blames the right hand (this one, or an
+    // extra one typed after the win).
     let end = match &hand.end {
-        None if is_last => None,
-        None => {
-            return Err(RecordError::hand(
-                h,
-                "the hand has no `end`; only the last hand, in which the game was won, may stop without one",
-            ));
-        }
+        None => None,
         Some(end) => Some(check_end(game, h, end, &plays, seat)?),
     };
     if format == Format::FivesAndThrees

@@ -67,6 +67,8 @@ struct Row {
     sets_won_6_0: u32,
     sets_lost_6_0: u32,
     forfeits: u32,
+    /// Games entered by their final score only.
+    score_only: u32,
 }
 
 #[derive(Template)]
@@ -81,6 +83,9 @@ struct Page {
     all_fives: bool,
     hands_won: bool,
     min: u32,
+    /// Some player has games entered by their final score only: the
+    /// column that counts them is shown.
+    any_score_only: bool,
     /// The season's minimum, shown when the address asks for another.
     setting: u32,
     sections: Vec<Section>,
@@ -208,6 +213,7 @@ async fn players_table(
             sets_won_6_0: t.sets_6_0_won,
             sets_lost_6_0: t.sets_6_0_lost,
             forfeits: t.forfeits,
+            score_only: line.map_or(0, |l| count(l.score_only)),
         }
     };
     let page = Page {
@@ -227,6 +233,7 @@ async fn players_table(
         all_fives: season.format == Format::AllFives,
         hands_won: season.format == Format::HandsWon,
         min,
+        any_score_only: lines.iter().any(|l| l.score_only > 0),
         setting,
         sections: sections(
             min,

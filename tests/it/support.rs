@@ -251,6 +251,7 @@ pub fn sample_result(l: &League) -> MatchResult {
                     finished: false,
                     next_pose: Some(a[0].clone()),
                 }),
+                score_only: false,
             },
             GameResult {
                 record: record(serde_json::json!({
@@ -262,8 +263,10 @@ pub fn sample_result(l: &League) -> MatchResult {
                     "hands": []
                 })),
                 outcome: None,
+                score_only: false,
             },
         ],
+        conceded_by: None,
     };
     let board2 = BoardResult {
         kind: BoardKind::Singles,
@@ -294,7 +297,9 @@ pub fn sample_result(l: &League) -> MatchResult {
                 finished: true,
                 next_pose: None,
             }),
+            score_only: false,
         }],
+        conceded_by: None,
     };
     let board3 = BoardResult {
         kind: BoardKind::Pairs,
@@ -320,7 +325,9 @@ pub fn sample_result(l: &League) -> MatchResult {
                 finished: false,
                 next_pose: Some(h[2].clone()),
             }),
+            score_only: false,
         }],
+        conceded_by: None,
     };
     MatchResult {
         boards: vec![board1, board2, board3],

@@ -212,9 +212,11 @@ fn simulated(s: &Setup, home: usize, away: usize, seed: u64) -> MatchResult {
                             next_pose: record.players.get(o.next_pose).cloned(),
                         }),
                         record,
+                        score_only: false,
                     }
                 })
                 .collect(),
+            conceded_by: None,
         });
     }
     result

@@ -99,6 +99,10 @@ pub struct SeasonForm {
     pub min_games: String,
     /// `secretary` or `confirmation`: who approves a result.
     pub approval: String,
+    /// `hands` (every game hand by hand) or `scores` (a final score alone
+    /// is allowed too).
+    #[serde(default)]
+    pub detail: String,
 }
 
 /// The tie-breaker fields, first rule first: one select for each rule.
@@ -212,6 +216,12 @@ impl SeasonForm {
                 "secretary"
             }
             .into(),
+            detail: if settings.final_scores {
+                "scores"
+            } else {
+                "hands"
+            }
+            .into(),
         }
     }
 
@@ -266,6 +276,19 @@ impl SeasonForm {
         )
     }
 
+    pub fn details(&self) -> Vec<Choice> {
+        form::choices(
+            [
+                ("hands", "Every game hand by hand"),
+                (
+                    "scores",
+                    "Hand by hand, or a game's final score alone on a night without detail",
+                ),
+            ],
+            &self.detail,
+        )
+    }
+
     /// The settings typed: the rules in order up to the first left empty
     /// (one after an empty one, or a repeat, is refused beside its field).
     fn settings(&self, errors: &mut Errors) -> Option<SeasonSettings> {
@@ -308,10 +331,20 @@ impl SeasonForm {
                 false
             }
         };
+        let final_scores = match self.detail.as_str() {
+            // A form from before the setting existed keeps hand detail.
+            "hands" | "" => false,
+            "scores" => true,
+            _ => {
+                errors.add("detail", "Choose one of the options.");
+                false
+            }
+        };
         let settings = SeasonSettings {
             tie_breakers: rules,
             min_games,
             approve_on_confirmation,
+            final_scores,
         };
         (errors.is_empty() && settings.check().is_ok()).then_some(settings)
     }

@@ -239,8 +239,10 @@ fn result_of(loaded: &Loaded) -> MatchResult {
                     .map(|g| GameResult {
                         record: g.record.clone(),
                         outcome: Some(GameOutcome::of(&g.record, &g.outcome)),
+                        score_only: false,
                     })
                     .collect(),
+                conceded_by: None,
             })
             .collect(),
     }

@@ -109,6 +109,8 @@ struct GameView {
     next_pose: String,
     /// The stored totals disagree with the engine's.
     mismatch: Option<String>,
+    /// Entered by its final score only: no hands to show.
+    score_only: bool,
 }
 
 struct HandView {
@@ -356,6 +358,26 @@ fn board_view(
         .boards
         .get(number - 1)
         .map_or(1, MatchFormat::games_to_win);
+    if let Some(side) = board.conceded_by {
+        // As a walkover does for every board: the games that win it.
+        let (conceding, taking) = match side {
+            Side::Home => (0, 1),
+            Side::Away => (1, 0),
+        };
+        won[taking] = need;
+        return BoardView {
+            number,
+            kind: board.kind.as_str(),
+            home: Vec::new(),
+            away: Vec::new(),
+            games,
+            won,
+            verdict: format!(
+                "Not played: {} conceded the board, so it goes to {}.",
+                teams[conceding], teams[taking]
+            ),
+        };
+    }
     let verdict = match board_winner(won, need) {
         Some(side) => format!(
             "Board to {}, {} game{} to {}.",
@@ -378,6 +400,57 @@ fn board_view(
         won,
         verdict,
     }
+}
+
+/// A game entered by its final score only: the stored totals, no hands.
+fn score_only_view(
+    number: usize,
+    result: &GameResult,
+    home_names: &HashSet<String>,
+    teams: [&str; 2],
+) -> (GameView, Option<usize>) {
+    let r = &result.record;
+    let home = (0..2)
+        .find(|&s| {
+            r.sides
+                .get(s)
+                .is_some_and(|side| side.iter().any(|n| home_names.contains(n)))
+        })
+        .unwrap_or(0);
+    let label = |s: usize| r.sides.get(s).map(|m| m.join(" & ")).unwrap_or_default();
+    let stored = result.outcome.as_ref().map_or([0, 0], |o| o.totals);
+    let total = |s: usize| u32::try_from(stored[s].max(0)).unwrap_or(0);
+    let totals = [total(home), total(1 - home)];
+    let winner = result
+        .outcome
+        .as_ref()
+        .and_then(|o| o.winner)
+        .map(|w| usize::from(w != home));
+    let verdict = match winner {
+        Some(w) => format!(
+            "{} won {}–{} (final score only).",
+            teams[w],
+            totals[w],
+            totals[1 - w]
+        ),
+        None => "Not finished.".to_owned(),
+    };
+    let view = GameView {
+        number,
+        opening: "Entered by its final score only: this game has no hand-by-hand detail, so it counts in the tables but not in the per-hand statistics.".into(),
+        error: None,
+        home_label: label(home),
+        away_label: label(1 - home),
+        has_plays: false,
+        hands: Vec::new(),
+        penalties: Vec::new(),
+        totals,
+        verdict,
+        next_pose: String::new(),
+        mismatch: None,
+        score_only: true,
+    };
+    (view, winner)
 }
 
 /// The record as it is scored: the result version's ruleset options (the
@@ -405,6 +478,9 @@ fn game_view(
     version_format: &str,
     version_options: &Map<String, Value>,
 ) -> (GameView, Option<usize>) {
+    if result.score_only {
+        return score_only_view(number, result, home_names, teams);
+    }
     let record = scoring_record(&result.record, version_format, version_options);
     let scored = Game::from_record(&record).and_then(|game| {
         let outcome = score(&game)?;
@@ -433,6 +509,7 @@ fn game_view(
                 verdict: "Not counted: the record is not valid.".into(),
                 next_pose: String::new(),
                 mismatch: None,
+                score_only: false,
             };
             return (view, None);
         }
@@ -621,6 +698,7 @@ fn game_view(
         verdict,
         next_pose,
         mismatch,
+        score_only: false,
     };
     (view, winner)
 }

@@ -9,11 +9,11 @@ use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use crate::db::{BoardResult, GameOutcome, GameResult, MatchResult, Player, PlayerId};
-use crate::league::board::{BoardEntry, read_board};
+use crate::db::{BoardResult, GameOutcome, GameResult, MatchResult, Player, PlayerId, Side};
+use crate::league::board::{BoardEntry, GameEntry, read_board};
 use crate::league::card::{game_text, seat_letter};
 use crate::league::match_format::{self, MatchFormat};
-use crate::rules::{End, Game, Outcome, Ruleset};
+use crate::rules::{End, Format, Game, Outcome, Ruleset};
 
 use super::super::AppState;
 use super::super::csrf::CsrfForm;
@@ -32,12 +32,15 @@ struct CardPage {
     notice: Option<String>,
     boards: Vec<BoardView>,
     errors: usize,
-    help: &'static str,
+    help: Vec<(&'static str, String)>,
 }
 
 struct BoardView {
     number: usize,
     kind: &'static str,
+    /// The "played or conceded" select: its field and options.
+    status_field: String,
+    status_options: Vec<(&'static str, String, bool)>,
     slots: Vec<SlotView>,
     seats: String,
     games: Vec<GameView>,
@@ -56,7 +59,7 @@ struct GameView {
     number: usize,
     text: String,
     rows: usize,
-    error: Option<String>,
+    errors: Vec<String>,
     preview: Option<Preview>,
 }
 
@@ -65,9 +68,11 @@ struct Preview {
     hands: Vec<HandView>,
 }
 
+/// One hand in the compact list: what happened in card terms (seat
+/// letters), and the running totals, which always stay in view.
 struct HandView {
     number: usize,
-    posed_by: String,
+    posed_by: char,
     plays: String,
     disregarded: String,
     end: String,
@@ -94,17 +99,33 @@ pub fn game_field(board: usize, game: usize) -> String {
     format!("b{board}.g{game}")
 }
 
+/// The board's "played, or not played and conceded by which side" field.
+pub fn status_field(board: usize) -> String {
+    format!("b{board}.status")
+}
+
 /// The card as last stored, as form fields.
 fn stored_fields(result: &MatchResult) -> Fields {
     let mut f = Fields::new();
     for (i, board) in result.boards.iter().enumerate() {
+        if let Some(side) = board.conceded_by {
+            f.insert(status_field(i), side.as_str().to_owned());
+        }
         for (side, ids) in [("home", &board.home), ("away", &board.away)] {
             for (j, id) in ids.iter().enumerate() {
                 f.insert(slot_field(i, side, j), id.0.to_string());
             }
         }
         for (g, game) in board.games.iter().enumerate() {
-            f.insert(game_field(i, g), game_text(&game.record, g == 0));
+            let text = match (&game.outcome, game.score_only) {
+                (Some(o), true) => format!("final {}-{}\n", o.totals[0], o.totals[1]),
+                // A later game after a score-only one opens as a first game.
+                _ => game_text(
+                    &game.record,
+                    g == 0 || board.games[g - 1].score_only,
+                ),
+            };
+            f.insert(game_field(i, g), text);
         }
     }
     f
@@ -178,22 +199,39 @@ pub async fn save(
             html(&page)
         });
     }
-    let result = card.result();
-    if result.boards.is_empty() {
-        let page = card.page(
-            &access,
-            None,
-            Some("The card is empty: nothing to submit.".into()),
-        );
+    let missing = card.missing_boards();
+    if !missing.is_empty() {
+        let page = card.page(&access, None, Some(missing_notice(&missing)));
         return Ok(invalid(&page));
     }
+    let result = card.result();
     super::store_result(&state, &access, &result).await?;
     Ok(Redirect::to(&access.path("")).into_response())
+}
+
+/// "Boards 3, 7 and 9 are missing: ..." for a submit refused as incomplete.
+fn missing_notice(missing: &[usize]) -> String {
+    let list = match missing {
+        [one] => format!("Board {one} is"),
+        [rest @ .., last] => format!(
+            "Boards {} and {last} are",
+            rest.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        [] => String::new(),
+    };
+    format!(
+        "{list} missing: enter each board's players and games, or mark it not played with the side that conceded it. Nothing was saved."
+    )
 }
 
 /// A card read from its fields: each board's players and games.
 struct Card {
     format: MatchFormat,
+    ruleset: Ruleset,
+    final_scores: bool,
     home: Vec<Player>,
     away: Vec<Player>,
     fields: Fields,
@@ -206,12 +244,20 @@ struct ReadBoard {
     names: Vec<String>,
     entry: BoardEntry,
     error: Option<String>,
+    /// Not played: conceded by this side.
+    conceded: Option<Side>,
+    /// Nothing typed and not marked conceded.
     empty: bool,
 }
 
 impl Card {
     async fn read(state: &AppState, access: &FixtureAccess, fields: &Fields) -> Result<Card> {
         let (ruleset, format) = rules(access)?;
+        let final_scores = access
+            .season
+            .settings()
+            .map_err(AppError::Internal)?
+            .final_scores;
         let db = state.db();
         let (home, away) = (
             db.team_players(access.league.id, access.season.id, access.home.id)
@@ -220,10 +266,18 @@ impl Card {
                 .await?,
         );
         let mut boards = Vec::with_capacity(format.boards.len());
-        let mut seen_empty = None;
         for (i, spec) in format.boards.iter().enumerate() {
             let n = spec.kind.players_a_side();
             let mut error = None;
+            let conceded = match fields.get(&status_field(i)).map(String::as_str) {
+                Some("home") => Some(Side::Home),
+                Some("away") => Some(Side::Away),
+                Some("" | "played") | None => None,
+                Some(_) => {
+                    error = Some("choose played, or which side conceded the board".to_owned());
+                    None
+                }
+            };
             let mut pick = |side: &str, roster: &[Player]| -> Vec<PlayerId> {
                 let mut ids = Vec::new();
                 for j in 0..n {
@@ -259,17 +313,17 @@ impl Card {
                 .map(|g| fields.get(&game_field(i, g)).cloned().unwrap_or_default())
                 .collect();
             let typed = texts.iter().any(|t| !t.trim().is_empty());
-            let empty = home_ids.is_empty() && away_ids.is_empty() && !typed;
-            if empty {
-                seen_empty.get_or_insert(i);
-            } else if let Some(e) = seen_empty {
-                error.get_or_insert(format!(
-                    "board {} is empty: enter the boards in order",
-                    e + 1
-                ));
+            let chosen = !home_ids.is_empty() || !away_ids.is_empty();
+            if let Some(side) = conceded {
+                if typed || chosen {
+                    error.get_or_insert(format!(
+                        "marked not played (conceded by {side}), but players or games are entered: clear them, or mark the board played"
+                    ));
+                }
             }
+            let empty = conceded.is_none() && !chosen && !typed;
             let complete = home_ids.len() == n && away_ids.len() == n;
-            if !empty && !complete && error.is_none() {
+            if conceded.is_none() && !empty && !complete && error.is_none() {
                 error = Some(format!(
                     "choose {n} home and {n} away player{}",
                     if n == 1 { "" } else { "s" }
@@ -289,13 +343,13 @@ impl Card {
             } else {
                 Vec::new()
             };
-            let entry = if complete && error.is_none() {
-                read_board(&texts, &names, &ruleset, spec.best_of)
+            let entry = if conceded.is_none() && complete && error.is_none() {
+                read_board(&texts, &names, &ruleset, spec.best_of, final_scores)
             } else {
                 BoardEntry {
                     games: texts
                         .into_iter()
-                        .map(|text| crate::league::board::GameEntry {
+                        .map(|text| GameEntry {
                             text,
                             ..Default::default()
                         })
@@ -304,9 +358,10 @@ impl Card {
                 }
             };
             if !empty
+                && conceded.is_none()
                 && complete
                 && error.is_none()
-                && !entry.games.iter().any(|g| g.record.is_some())
+                && !entry.games.iter().any(GameEntry::is_read)
                 && !entry.has_errors()
             {
                 error = Some("type the first game, starting with the draw".into());
@@ -317,11 +372,14 @@ impl Card {
                 names,
                 entry,
                 error,
+                conceded,
                 empty,
             });
         }
         Ok(Card {
             format,
+            ruleset,
+            final_scores,
             home,
             away,
             fields: fields.clone(),
@@ -334,12 +392,23 @@ impl Card {
             .iter()
             .map(|b| {
                 usize::from(b.error.is_some())
-                    + b.entry.games.iter().filter(|g| g.error.is_some()).count()
+                    + b.entry.games.iter().map(|g| g.errors.len()).sum::<usize>()
             })
             .sum()
     }
 
-    /// The boards as a match result: the played boards, in order.
+    /// The boards (1-based) neither entered nor marked not played.
+    fn missing_boards(&self) -> Vec<usize> {
+        self.boards
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.empty)
+            .map(|(i, _)| i + 1)
+            .collect()
+    }
+
+    /// The boards as a match result, in order; call only when no board is
+    /// missing, since a result's boards are numbered by their place.
     fn result(&self) -> MatchResult {
         MatchResult {
             boards: self
@@ -353,15 +422,51 @@ impl Card {
                     away: b.away.clone(),
                     games: b
                         .entry
-                        .played()
-                        .map(|(record, outcome)| GameResult {
-                            record: record.clone(),
-                            outcome: Some(GameOutcome::of(record, outcome)),
-                        })
+                        .games
+                        .iter()
+                        .filter_map(|g| self.game_result(b, g))
                         .collect(),
+                    conceded_by: b.conceded,
                 })
                 .collect(),
         }
+    }
+
+    /// A read game as stored: its record and outcome, or for a game known
+    /// by its final score, a record with no hands and that score.
+    fn game_result(&self, b: &ReadBoard, g: &GameEntry) -> Option<GameResult> {
+        if let Some([h, a]) = g.final_score {
+            let mut record = crate::rules::GameRecord {
+                format: self.ruleset.format.as_str().to_owned(),
+                players: b.names.clone(),
+                sides: (0..2)
+                    .map(|s| b.names.iter().skip(s).step_by(2).cloned().collect())
+                    .collect(),
+                draw: None,
+                first_pose: None,
+                hands: Vec::new(),
+                options: None,
+                penalties: Vec::new(),
+            };
+            let options = self.ruleset.options();
+            record.options = (!options.is_empty()).then_some(options);
+            return Some(GameResult {
+                record,
+                outcome: Some(GameOutcome {
+                    totals: [i64::from(h), i64::from(a)],
+                    winner: Some(usize::from(a > h)),
+                    finished: true,
+                    next_pose: None,
+                }),
+                score_only: true,
+            });
+        }
+        let (record, outcome) = (g.record.as_ref()?, g.outcome.as_ref()?);
+        Some(GameResult {
+            record: record.clone(),
+            outcome: Some(GameOutcome::of(record, outcome)),
+            score_only: false,
+        })
     }
 
     fn page(
@@ -375,7 +480,7 @@ impl Card {
             .iter()
             .zip(&self.format.boards)
             .enumerate()
-            .map(|(i, (b, spec))| self.board_view(i, b, spec))
+            .map(|(i, (b, spec))| self.board_view(i, b, spec, access))
             .collect();
         CardPage {
             ctx: access.user.ctx(),
@@ -386,11 +491,17 @@ impl Card {
             notice,
             boards,
             errors: self.errors(),
-            help: HELP,
+            help: help(&self.ruleset, self.final_scores),
         }
     }
 
-    fn board_view(&self, i: usize, b: &ReadBoard, spec: &match_format::BoardSpec) -> BoardView {
+    fn board_view(
+        &self,
+        i: usize,
+        b: &ReadBoard,
+        spec: &match_format::BoardSpec,
+        access: &FixtureAccess,
+    ) -> BoardView {
         let n = spec.kind.players_a_side();
         let mut slots = Vec::new();
         for j in 0..n {
@@ -437,14 +548,23 @@ impl Card {
                 number: g + 1,
                 rows: (entry.text.lines().count() + 2).clamp(4, 30),
                 text: entry.text.clone(),
-                error: entry.error.as_ref().map(ToString::to_string),
-                preview: match (&entry.game, &entry.outcome) {
-                    (Some(game), Some(outcome)) => Some(preview(game, outcome)),
+                errors: entry.errors.iter().map(ToString::to_string).collect(),
+                preview: match (&entry.game, &entry.outcome, entry.final_score) {
+                    (Some(game), Some(outcome), _) => Some(preview(game, outcome)),
+                    (_, _, Some([h, a])) => Some(Preview {
+                        summary: format!(
+                            "{} won {}–{}, entered by its final score only (no hand detail).",
+                            if a > h { "Away" } else { "Home" },
+                            h.max(a),
+                            h.min(a)
+                        ),
+                        hands: Vec::new(),
+                    }),
                     _ => None,
                 },
             })
             .collect();
-        let standing = if b.entry.games.iter().any(|g| g.outcome.is_some()) {
+        let standing = if b.entry.games.iter().any(GameEntry::is_read) {
             let [h, a] = b.entry.games_won;
             match b.entry.winner {
                 Some(0) => format!("Home won the board {h}–{a}"),
@@ -452,12 +572,28 @@ impl Card {
                 None if spec.best_of > 1 => format!("Games {h}–{a}, board not decided"),
                 None => "Game not finished".to_owned(),
             }
+        } else if let Some(side) = b.conceded {
+            let winner = match side {
+                Side::Home => &access.away.name,
+                Side::Away => &access.home.name,
+            };
+            format!("Not played: {winner} take the board")
         } else {
             String::new()
         };
+        let chosen = b.conceded.map_or("", Side::as_str);
         BoardView {
             number: i + 1,
             kind: spec.kind.as_str(),
+            status_field: status_field(i),
+            status_options: [
+                ("", "Played".to_owned()),
+                ("home", format!("Not played: {} conceded", access.home.name)),
+                ("away", format!("Not played: {} conceded", access.away.name)),
+            ]
+            .into_iter()
+            .map(|(value, label)| (value, label, value == chosen))
+            .collect(),
             slots,
             seats,
             games,
@@ -467,9 +603,18 @@ impl Card {
     }
 }
 
-/// The engine's reading of a game, hand by hand.
+/// The engine's reading of a game, hand by hand, in the card's own terms.
 fn preview(game: &Game, o: &Outcome) -> Preview {
     let name = |s: usize| game.players[s].clone();
+    let play_text = |p: &crate::rules::Play| {
+        format!(
+            "{}{}{}{}",
+            seat_letter(p.by),
+            p.points,
+            if p.out { "x" } else { "" },
+            if p.muggins { "m" } else { "" }
+        )
+    };
     let hands = game
         .hands
         .iter()
@@ -477,37 +622,23 @@ fn preview(game: &Game, o: &Outcome) -> Preview {
         .enumerate()
         .map(|(h, (hand, ho))| HandView {
             number: h + 1,
-            posed_by: name(ho.posed_by),
+            posed_by: seat_letter(ho.posed_by),
             plays: hand
                 .plays
                 .iter()
-                .map(|p| {
-                    let mut s = format!("{} {}", name(p.by), p.points + u32::from(p.out));
-                    if p.out {
-                        s.push_str(" (chipped out)");
-                    }
-                    if p.muggins {
-                        s.push_str(" (muggins)");
-                    }
-                    s
-                })
+                .enumerate()
+                .filter(|(p, _)| !ho.disregarded.contains(&(p + 1)))
+                .map(|(_, p)| play_text(p))
                 .collect::<Vec<_>>()
-                .join(", "),
+                .join(" "),
             disregarded: ho
                 .disregarded
                 .iter()
-                .map(|&p| {
-                    let play = &hand.plays[p - 1];
-                    format!(
-                        "play {p} ({} {})",
-                        name(play.by),
-                        play.points + u32::from(play.out)
-                    )
-                })
+                .map(|&p| play_text(&hand.plays[p - 1]))
                 .collect::<Vec<_>>()
-                .join(", "),
+                .join(" "),
             end: match &hand.end {
-                Some(End::Out { player, .. }) => format!("{} played out", name(*player)),
+                Some(End::Out { player, .. }) => format!("out {}", seat_letter(*player)),
                 Some(End::Blocked { .. }) => "blocked".to_owned(),
                 Some(End::Abandoned) => "abandoned".to_owned(),
                 None => "game won".to_owned(),
@@ -533,4 +664,77 @@ fn preview(game: &Game, o: &Outcome) -> Preview {
     Preview { summary, hands }
 }
 
-const HELP: &str = "One line per hand: the scoring plays as seat letter and points (A6, C1x when chipping out, B5m for muggins), then / and how it ended: out C, blocked 9 4 11 7 (every seat's pips from A; in Fives and Threes just blocked will do, unless the winner poses), out A left 12 3 (All Fives: the opponents' pips), abandoned. The board's first game starts with the draw: draw 6-1 4-3. A penalty goes on its own line before the hand it precedes: penalty B talking, penalty D late 5, penalty B violation. A last hand won mid-way has no /.";
+/// "How to type a game" for this season's rules: one short example per
+/// kind of line, and what it means.
+fn help(ruleset: &Ruleset, final_scores: bool) -> Vec<(&'static str, String)> {
+    let mut lines = vec![(
+        "draw 6-1 4-3",
+        "The board's first game starts with the tiles drawn for pose, seat A first (or pose A to say who poses).".to_owned(),
+    )];
+    match ruleset.format {
+        Format::FivesAndThrees => {
+            lines.push((
+                "A2 B8 C1x / out C",
+                "One line per hand: each scoring play as seat and points, then / and how the hand ended. The x marks the play that chipped out and adds the chip-out point itself: write the tile's own points (C1x counts 2; C0x when the tile scored nothing).".to_owned(),
+            ));
+            lines.push(if ruleset.blocked_needs_counts() {
+                (
+                    "B3 A4 / blocked 9 4 11 7",
+                    "A blocked hand, with every seat's pips from A (the winner poses next, so the pips decide who).".to_owned(),
+                )
+            } else {
+                (
+                    "B3 A4 / blocked",
+                    "A blocked hand (the pips may be added, seat A first: / blocked 9 4 11 7).".to_owned(),
+                )
+            });
+            lines.push((
+                "A2 B8 C3",
+                "The last hand, won mid-way at 61: no /.".to_owned(),
+            ));
+        }
+        Format::AllFives => {
+            lines.push((
+                "A10 B5m / out A left 12 3",
+                "One line per hand: each scoring play as seat and points (m: a muggins claim), then / out, who played out, and the pips each opponent still holds.".to_owned(),
+            ));
+            lines.push((
+                "B15 / blocked 9 4",
+                "A blocked hand, with every seat's pips from A.".to_owned(),
+            ));
+            lines.push((
+                "penalty B talking",
+                "A penalty, on its own line before the hand it came in (talking or exposed).".to_owned(),
+            ));
+            lines.push((
+                "A20 B5",
+                format!("The last hand, won mid-way at {}: no /.", ruleset.target),
+            ));
+        }
+        Format::HandsWon => {
+            lines.push((
+                "/ out A",
+                "One line per hand: who won it by playing out.".to_owned(),
+            ));
+            lines.push((
+                "/ blocked 3 3 9 9",
+                "A blocked hand, with every seat's pips from A.".to_owned(),
+            ));
+            lines.push((
+                "penalty B violation",
+                "A penalty, on its own line before the hand (violation, or late with the minutes: penalty D late 5).".to_owned(),
+            ));
+            lines.push((
+                "/ abandoned",
+                "A hand abandoned after a violation.".to_owned(),
+            ));
+        }
+    }
+    if final_scores {
+        lines.push((
+            "final 61-47",
+            "A game kept without hand detail: its final score alone, home first. It counts in the tables but not in the per-hand statistics.".to_owned(),
+        ));
+    }
+    lines
+}

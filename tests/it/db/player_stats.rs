@@ -145,6 +145,7 @@ fn game(record: GameRecord) -> GameResult {
             next_pose: record.players.get(o.next_pose).cloned(),
         }),
         record,
+        score_only: false,
     }
 }
 
@@ -180,6 +181,7 @@ fn simulated(s: &Season, fixture: usize, seed: u64) -> MatchResult {
             home: h.iter().map(|p| p.0).collect(),
             away: a.iter().map(|p| p.0).collect(),
             games: records.into_iter().map(game).collect(),
+            conceded_by: None,
         });
     }
     result
@@ -373,6 +375,7 @@ async fn recount(db: &Db, s: &Season) -> (Vec<PlayerStatLine>, Vec<GamePenaltyLi
                         chip_outs: 0,
                         sets_won_6_0: 0,
                         sets_lost_6_0: 0,
+                        score_only: 0,
                     });
                     let (won, pegs, set_won, set_lost) = facts(name);
                     let (eights, outs) = scoring(name);

@@ -55,7 +55,9 @@ fn small_result(l: &League, points: i64) -> MatchResult {
                     "hands": [{"plays": [{"by": h, "points": points}]}]
                 })),
                 outcome: None,
+                score_only: false,
             }],
+            conceded_by: None,
         }],
     }
 }

@@ -394,6 +394,7 @@ fn simulated_result(
             GameResult {
                 outcome: Some(GameOutcome::of(&record, &outcome)),
                 record,
+                score_only: false,
             }
         })
         .collect();
@@ -402,6 +403,7 @@ fn simulated_result(
             home: h.iter().map(|p| p.0).collect(),
             away: a.iter().map(|p| p.0).collect(),
             games,
+            conceded_by: None,
         });
     }
     MatchResult { boards }

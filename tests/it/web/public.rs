@@ -589,7 +589,9 @@ fn one_board(
                     next_pose: record.players.get(outcome.next_pose).cloned(),
                 }),
                 record,
+                score_only: false,
             }],
+            conceded_by: None,
         }],
     }
 }
