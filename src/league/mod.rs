@@ -8,5 +8,6 @@ pub mod match_format;
 pub mod pad;
 pub mod players;
 pub mod settings;
+pub mod sheet;
 pub mod standings;
 pub mod time;

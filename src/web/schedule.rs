@@ -27,8 +27,9 @@ use crate::db::{
 use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
 use crate::league::ical::{self, Event};
 use crate::league::match_format::{BoardKind, MatchFormat};
+use crate::league::sheet::{self, Example, HandBoxes, Seat};
 use crate::league::time::{NoSuchTime, Zone};
-use crate::rules::ruleset::{PoseRule, Ruleset};
+use crate::rules::ruleset::Ruleset;
 
 use super::AppState;
 use super::auth::{MaybeUser, Secretary, league_from_path};
@@ -62,8 +63,6 @@ pub fn router() -> Router<AppState> {
 
 /// How long a match evening is taken to last, for a calendar's end time.
 const EVENING_HOURS: i64 = 3;
-/// Rows for hands on a score sheet: more than most games need.
-const SHEET_HANDS: usize = 12;
 /// The most dates to skip one form may list.
 const MAX_SKIP: usize = 60;
 const WEEKDAYS: [Weekday; 7] = [
@@ -1040,27 +1039,19 @@ async fn team_card(
     }))
 }
 
-/// A player's place on the sheet: their side and number in it.
-struct PlayerSlot {
-    side: &'static str,
+struct SheetGame {
     number: usize,
+    /// Hand numbers of the printed rows.
+    hands: Vec<usize>,
 }
 
-struct GameView {
-    number: u32,
-    /// Per hand: its number and who poses it.
-    hands: Vec<(usize, String)>,
-}
-
-struct BoardView {
+struct SheetBoard {
     number: usize,
     kind: &'static str,
     best_of: u32,
-    /// Home and away alternate, as they sit: partners opposite.
-    players: Vec<PlayerSlot>,
-    /// The seats in order of play, from the draw's winner: A, B (C, D).
-    seats: Vec<char>,
-    games: Vec<GameView>,
+    /// In order of play, lettered as the match card letters them.
+    seats: Vec<Seat>,
+    games: Vec<SheetGame>,
 }
 
 #[derive(Template)]
@@ -1071,28 +1062,16 @@ struct SheetPage {
     fixture: SavedLine,
     division: String,
     season: String,
-    boards: Vec<BoardView>,
-    winner_poses: bool,
+    /// The season's rule family, as a person reads it.
+    format: &'static str,
+    boards: Vec<SheetBoard>,
+    legend: Vec<Example>,
+    boxes: HandBoxes,
+    notes: Vec<String>,
+    pose_note: &'static str,
     /// Each board's pad link as a QR code (board, SVG, address): only for
     /// the fixture's captains and secretaries.
     codes: Vec<(i64, String, String)>,
-}
-
-/// Who poses each hand when seat A won the draw: the next seat in order of
-/// play each hand, or, where the winner of a hand poses the next, that.
-fn pose_order(seats: &[char], winner_poses: bool) -> Vec<(usize, String)> {
-    (1..=SHEET_HANDS)
-        .map(|hand| {
-            let poser = if hand == 1 {
-                "A (won the draw)".to_owned()
-            } else if winner_poses {
-                format!("winner of hand {} (none: next seat)", hand - 1)
-            } else {
-                seats[(hand - 1) % seats.len()].to_string()
-            };
-            (hand, poser)
-        })
-        .collect()
 }
 
 async fn score_sheet(
@@ -1116,39 +1095,30 @@ async fn score_sheet(
         tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
         MatchFormat::default_for(season.format)
     });
-    let winner_poses = Ruleset::parse(season.format, Some(&season.options))
-        .map(|r| r.pose == PoseRule::Winner)
-        .unwrap_or(false);
+    let ruleset = Ruleset::parse(season.format, Some(&season.options)).unwrap_or_else(|why| {
+        tracing::warn!(season = %season.id, %why, "unreadable ruleset; using the defaults");
+        Ruleset::new(season.format)
+    });
+    let boxes = sheet::hand_boxes(season.format);
+    let kinds: Vec<BoardKind> = format.boards.iter().map(|b| b.kind).collect();
     let boards = format
         .boards
         .iter()
         .enumerate()
-        .map(|(i, spec)| {
-            let a_side = spec.kind.players_a_side();
-            let seats: Vec<char> = ['A', 'B', 'C', 'D'].into_iter().take(a_side * 2).collect();
-            let players = (0..a_side * 2)
-                .map(|p| PlayerSlot {
-                    side: if p % 2 == 0 { "Home" } else { "Away" },
-                    number: p / 2 + 1,
-                })
-                .collect();
-            let games = (1..=spec.best_of.max(1))
-                .map(|number| GameView {
+        .map(|(i, spec)| SheetBoard {
+            number: i + 1,
+            kind: match spec.kind {
+                BoardKind::Singles => "Singles",
+                BoardKind::Pairs => "Pairs",
+            },
+            best_of: spec.best_of,
+            seats: sheet::seats(spec.kind),
+            games: (1..=spec.best_of.max(1) as usize)
+                .map(|number| SheetGame {
                     number,
-                    hands: pose_order(&seats, winner_poses),
+                    hands: (1..=boxes.rows).collect(),
                 })
-                .collect();
-            BoardView {
-                number: i + 1,
-                kind: match spec.kind {
-                    BoardKind::Singles => "Singles",
-                    BoardKind::Pairs => "Pairs",
-                },
-                best_of: spec.best_of,
-                players,
-                seats,
-                games,
-            }
+                .collect(),
         })
         .collect();
     Ok(html(&SheetPage {
@@ -1157,8 +1127,12 @@ async fn score_sheet(
         league,
         division: line.division_name.clone(),
         season: season.name,
+        format: season.format.title(),
         boards,
-        winner_poses,
+        legend: sheet::legend(&ruleset, &kinds),
+        notes: sheet::notes(&ruleset, &kinds),
+        pose_note: sheet::pose_note(&ruleset),
+        boxes,
         codes,
     }))
 }

@@ -9,6 +9,7 @@ mod formats;
 mod journeys;
 mod live;
 mod pad;
+mod sheet;
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

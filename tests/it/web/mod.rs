@@ -9,4 +9,5 @@ mod penalties;
 mod public;
 pub(crate) mod results;
 mod schedule;
+mod sheet;
 mod time_zone;
