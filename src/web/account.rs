@@ -202,8 +202,10 @@ async fn sign_in(
         next: safe_next(&form.next),
         error: None,
     };
+    // The attempt is counted before the password is checked, so a burst
+    // of guesses in parallel gets no more checks than one after another.
     let throttle = auth::Throttle { db: state.db() };
-    if let Some(wait) = throttle.blocked(&username, &addr).await? {
+    if let Err(wait) = throttle.reserve(&username, &addr).await? {
         page.error = Some(format!(
             "Too many failed attempts. Try again in {} minutes.",
             wait.as_secs().div_ceil(60)
@@ -222,11 +224,10 @@ async fn sign_in(
     );
     let ok = auth::verify_password(form.password, hash).await? && user.is_some();
     let Some(user) = user.filter(|_| ok) else {
-        throttle.failed(&username, &addr).await?;
         page.error = Some("That username and password do not match an account.".into());
         return Ok(invalid(&page));
     };
-    throttle.succeeded(&username).await?;
+    throttle.succeeded(&username, &addr).await?;
     start_session(&session, user.id).await?;
     Ok(Redirect::to(&page.next).into_response())
 }

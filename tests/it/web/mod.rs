@@ -9,4 +9,5 @@ mod penalties;
 mod public;
 pub(crate) mod results;
 mod schedule;
+mod security;
 mod time_zone;
