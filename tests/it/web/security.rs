@@ -1,10 +1,11 @@
 //! Holes an attack on the running app found (issue 12): guesses at a
-//! password in parallel, redirects to elsewhere.
+//! password in parallel, redirects to elsewhere, a captain's rights kept
+//! after removal.
 
 use axum::http::StatusCode;
 use boneyard::db::*;
 
-use crate::harness::client::Client;
+use crate::harness::client::{Client, account};
 use crate::harness::{LeagueBuilder, PASSWORD, TestApp};
 use crate::support::on_both;
 
@@ -12,6 +13,7 @@ on_both!(
     a_burst_of_guesses_checks_no_more_passwords_than_the_limit,
     sign_in_sends_back_only_to_a_path_of_this_site,
     voiding_a_penalty_returns_to_its_own_season,
+    a_removed_captain_loses_the_captains_rights,
 );
 
 /// Failed attempts an account is allowed in the window (`web::auth`).
@@ -195,4 +197,42 @@ async fn voiding_a_penalty_returns_to_its_own_season(db: Db) {
             .is_some();
         assert_eq!(voided, set == "1");
     }
+}
+
+async fn a_removed_captain_loses_the_captains_rights(db: Db) {
+    let app = TestApp::new(&db, LeagueBuilder::new("capt")).await;
+    let l = &app.league;
+    let (team, player) = (l.teams[0].id, l.teams[0].players[1].0);
+    account(&db, "newcap", PASSWORD).await;
+    let mut sec = app.with_secretary().await;
+    let roster = format!("/leagues/capt/console/teams/{team}/seasons/{}", l.season);
+    // Named captain with an account, which gets the captain's role.
+    let page = sec
+        .submit(
+            &roster,
+            &format!("{roster}/captains"),
+            &[("captain", &player.to_string()), ("username", "newcap")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let mut cap = app.anonymous().await;
+    cap.sign_in("newcap", PASSWORD).await;
+    let card = l.path("/card");
+    assert_eq!(cap.get(&card).await.status, StatusCode::OK);
+    // Removed: the role goes with it, at once, in the same session.
+    let page = sec
+        .submit(&roster, &format!("{roster}/captains/{player}/remove"), &[])
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert_eq!(cap.get(&card).await.status, StatusCode::FORBIDDEN);
+    let token = cap.get("/").await.csrf();
+    let submit = cap
+        .post(&card, &[("csrf", token.as_str()), ("action", "submit")])
+        .await;
+    assert_eq!(submit.status, StatusCode::FORBIDDEN, "{}", submit.body);
+    let user = db.user_by_username("newcap").await.unwrap();
+    assert!(db.user_roles(user.id).await.unwrap().is_empty());
+    // The team's own captain, named apart on the users page, keeps theirs.
+    let own = db.user_by_username(&l.teams[0].captain).await.unwrap();
+    assert_eq!(db.user_roles(own.id).await.unwrap().len(), 1);
 }
