@@ -97,6 +97,7 @@ impl PenaltyKind {
 impl Game {
     /// Reads a record, refusing it whole at its first mistake.
     pub fn from_record(record: &GameRecord) -> Result<Game, RecordError> {
+        super::limits::check(record)?;
         let format: Format = record.format.parse().map_err(RecordError::game)?;
         let ruleset = Ruleset::parse(format, record.options.as_ref()).map_err(RecordError::game)?;
         let players = check_players(format, &record.players)?;

@@ -4,6 +4,7 @@
 mod account;
 mod admin;
 mod console;
+mod limits;
 mod pad;
 mod penalties;
 mod public;
