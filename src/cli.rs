@@ -1,7 +1,7 @@
 //! The command line: `serve` (the default), `score`, `simulate`, `demo`,
 //! `user add`.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -160,10 +160,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }) => async_command("user add", add_user(username, db, admin, secretary)),
         Command::Backup { db, file } => async_command("backup", backup(db, file)),
         Command::Score { file } => match score_file(&file) {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
-            }
+            Ok(json) => write_out("score", &json),
             Err(message) => {
                 eprintln!("boneyard score: {message}");
                 ExitCode::from(2)
@@ -175,16 +172,35 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             clean,
         } => match simulate(&format, pairs, seed, clean) {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
-            }
+            Ok(json) => write_out("simulate", &json),
             Err(message) => {
                 eprintln!("boneyard simulate: {message}");
                 ExitCode::from(2)
             }
         },
     }
+}
+
+/// Writes a command's answer and a newline to standard output. A reader
+/// that stopped reading (`boneyard score game.json | head`) wanted no more:
+/// that ends the command quietly with success, as a broken pipe ends other
+/// programs, where `println!` would panic.
+fn write_out(name: &str, text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("boneyard {name}: cannot write the answer: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A line of a command's report on standard output; once the reader has
+/// gone, the rest is dropped instead of panicking.
+fn say(text: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 /// Runs an async command on a runtime of its own; errors are one line on
@@ -252,8 +268,8 @@ async fn demo(args: DemoArgs) -> Result<(), String> {
     let demo = crate::demo::fill_with_accounts(&db, &options)
         .await
         .map_err(|e| e.to_string())?;
-    println!("{}", demo.summary);
-    println!("in {:.1} s", started.elapsed().as_secs_f64());
+    say(format_args!("{}", demo.summary));
+    say(format_args!("in {:.1} s", started.elapsed().as_secs_f64()));
     print_accounts(&demo.accounts, "/sign-in of `boneyard serve`");
     Ok(())
 }
@@ -264,17 +280,19 @@ fn print_accounts(accounts: &[crate::demo::DemoAccount], sign_in: &str) {
     if accounts.is_empty() {
         return;
     }
-    println!();
-    println!("Demo accounts: sign in at {sign_in} (README.md, \"Signing in to the demo\").");
-    println!("These passwords are shown only this once; the database keeps only their hashes.");
-    println!();
-    println!("{}", crate::demo::AccountTable(accounts));
+    say("");
+    say(format_args!(
+        "Demo accounts: sign in at {sign_in} (README.md, \"Signing in to the demo\")."
+    ));
+    say("These passwords are shown only this once; the database keeps only their hashes.");
+    say("");
+    say(crate::demo::AccountTable(accounts));
 }
 
 async fn backup(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String> {
     let db = connect(&db).await?;
     db.backup_to(&file).await.map_err(|e| e.to_string())?;
-    println!("backed up to {}", file.display());
+    say(format_args!("backed up to {}", file.display()));
     Ok(())
 }
 
@@ -323,7 +341,7 @@ async fn add_user(
             .await
             .map_err(|e| e.to_string())?;
     }
-    println!("Account `{username}` created.");
+    say(format_args!("Account `{username}` created."));
     Ok(())
 }
 

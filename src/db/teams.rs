@@ -2,9 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::audit::{NewAudit, insert_audit};
+use super::users::{ROLE_COLUMNS, Role};
 use super::{
-    Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, VenueId,
-    dialect, read_pool, write_tx,
+    Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, UserId, VenueId,
+    dialect, now, read_pool, write_tx,
 };
 
 /// Most captains a team has in a season (LEAGUE.md: "a team may have two").
@@ -133,11 +135,37 @@ impl Db {
         team: TeamId,
         player: PlayerId,
     ) -> Result<()> {
+        self.name_captain(league, season, team, player, None, None)
+            .await
+    }
+
+    /// Makes a registered player a captain of the team for the season and,
+    /// when an account is named with them, gives it the captain's role for
+    /// the team that season (kept if it holds it already), in one
+    /// transaction. The account is recorded with the captain, so that
+    /// removing the captain takes the role away again.
+    pub async fn name_captain(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+        player: PlayerId,
+        account: Option<UserId>,
+        by: Option<UserId>,
+    ) -> Result<()> {
         // Postgres: lock the entry so two secretaries cannot both add a
         // second captain; SQLite writes are serialized already.
         let lock = dialect!(self,
             sqlite: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
             postgres: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3 FOR UPDATE",
+        );
+        let captain_role = format!(
+            "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
+             AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
+        );
+        let grant = format!(
+            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
+             VALUES ($1, 'captain', $2, $3, $4, $5) RETURNING {ROLE_COLUMNS}"
         );
         write_tx!(self, tx => {
             sqlx::query(lock)
@@ -162,15 +190,37 @@ impl Db {
                 )));
             }
             sqlx::query(
-                "INSERT INTO team_captains (league_id, season_id, team_id, player_id) \
-                 VALUES ($1, $2, $3, $4)",
+                "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(league)
             .bind(season)
             .bind(team)
             .bind(player)
+            .bind(account)
             .execute(&mut *tx)
             .await?;
+            if let Some(user) = account {
+                let held: Option<Role> = sqlx::query_as(&captain_role)
+                    .bind(user)
+                    .bind(league)
+                    .bind(season)
+                    .bind(team)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if held.is_none() {
+                    let role: Role = sqlx::query_as(&grant)
+                        .bind(user)
+                        .bind(league)
+                        .bind(season)
+                        .bind(team)
+                        .bind(now())
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    insert_audit!(tx, NewAudit::new(Some(league), by, "role", role.id.0, "grant")
+                        .after(Some(&role)));
+                }
+            }
         });
         Ok(())
     }
@@ -197,30 +247,70 @@ impl Db {
 
 impl Db {
     /// Takes a player off the team's captains for the season (they stay
-    /// registered). Not a captain: [`DbError::NotFound`].
+    /// registered), and with it every right naming them gave: the account
+    /// named with them loses its captain's role for the team that season,
+    /// unless it is named with the team's other captain too. One
+    /// transaction, so no moment has the captain gone and the role kept.
+    /// Not a captain: [`DbError::NotFound`].
     pub async fn remove_captain(
         &self,
         league: LeagueId,
         season: SeasonId,
         team: TeamId,
         player: PlayerId,
+        by: Option<UserId>,
     ) -> Result<()> {
-        let removed = write_tx!(self, tx => sqlx::query(
-            "DELETE FROM team_captains \
-             WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4",
-        )
-        .bind(league)
-        .bind(season)
-        .bind(team)
-        .bind(player)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected());
-        if removed == 0 {
-            return Err(DbError::not_found(format!(
-                "captain {player} of team {team} in season {season}"
-            )));
-        }
+        let roles = format!(
+            "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
+             AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
+        );
+        write_tx!(self, tx => {
+            let removed: Option<(Option<UserId>,)> = sqlx::query_as(
+                "DELETE FROM team_captains \
+                 WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4 \
+                 RETURNING user_id",
+            )
+            .bind(league)
+            .bind(season)
+            .bind(team)
+            .bind(player)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some((account,)) = removed else {
+                return Err(DbError::not_found(format!(
+                    "captain {player} of team {team} in season {season}"
+                )));
+            };
+            if let Some(user) = account {
+                let still_named: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM team_captains \
+                     WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND user_id = $4",
+                )
+                .bind(league)
+                .bind(season)
+                .bind(team)
+                .bind(user)
+                .fetch_one(&mut *tx)
+                .await?;
+                if still_named == 0 {
+                    let held: Vec<Role> = sqlx::query_as(&roles)
+                        .bind(user)
+                        .bind(league)
+                        .bind(season)
+                        .bind(team)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                    for role in held {
+                        sqlx::query("DELETE FROM roles WHERE id = $1")
+                            .bind(role.id)
+                            .execute(&mut *tx)
+                            .await?;
+                        insert_audit!(tx, NewAudit::new(Some(league), by, "role", role.id.0, "revoke")
+                            .before(Some(&role)));
+                    }
+                }
+            }
+        });
         Ok(())
     }
 }

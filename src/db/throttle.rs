@@ -1,13 +1,17 @@
-//! Failed sign-ins by key (an account or an address), counted in the
+//! Sign-in attempts by key (an account or an address), counted in the
 //! database so that app servers sharing it throttle the same counts. A
-//! count runs from its first failure; one older than the window is stale
+//! count runs from its first attempt; one older than the window is stale
 //! and starts again.
+//!
+//! An attempt is reserved before its password is checked, in one
+//! transaction that reads the counts and adds to them, so parallel
+//! requests cannot all pass a check made before any of them was counted.
 
 use chrono::{DateTime, Utc};
 
-use super::{Db, Result, read_pool, write_tx};
+use super::{Db, Result, dialect, write_tx};
 
-/// A key's failures since its first one.
+/// A key's attempts since its first one.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct FailureCount {
     pub key: String,
@@ -16,66 +20,85 @@ pub struct FailureCount {
 }
 
 impl Db {
-    /// The counts of an account's key and an address's key that started at
-    /// `since` or later.
-    pub async fn sign_in_failures(
+    /// Reserves one attempt against every key in `keys`, each `(key,
+    /// limit)`, at `now`; counts that started before `since` are stale and
+    /// dropped first. When a key already holds its limit nothing is
+    /// counted and the counts that stand in the way are returned; an empty
+    /// answer means the attempt was counted and may go ahead.
+    ///
+    /// SQLite's write transaction holds the only write lock; on Postgres
+    /// the table is locked for the few statements here, so no two
+    /// reservations read the same counts (a row lock would not do: the row
+    /// of a key's first attempt does not exist yet).
+    pub async fn reserve_sign_in_attempt(
         &self,
-        account: &str,
-        address: &str,
-        since: DateTime<Utc>,
-    ) -> Result<Vec<FailureCount>> {
-        let counts: Vec<FailureCount> = read_pool!(self, pool => sqlx::query_as(
-            "SELECT key, failures, first_at FROM sign_in_failures WHERE key IN ($1, $2)",
-        )
-        .bind(account)
-        .bind(address)
-        .fetch_all(pool)
-        .await?);
-        Ok(counts.into_iter().filter(|c| c.first_at >= since).collect())
-    }
-
-    /// Counts a failure against each key at `now`; a count that started
-    /// before `since` starts again at 1. Stale counts of other keys are
-    /// dropped on the way, so the table stays small.
-    pub async fn record_sign_in_failure(
-        &self,
-        keys: &[&str],
+        keys: &[(&str, i64)],
         now: DateTime<Utc>,
         since: DateTime<Utc>,
-    ) -> Result<()> {
-        write_tx!(self, tx => {
-            // One statement a key, so that two servers counting at once
-            // both count.
-            for key in keys {
-                sqlx::query(
-                    "INSERT INTO sign_in_failures (key, failures, first_at) VALUES ($1, 1, $2) \
-                     ON CONFLICT (key) DO UPDATE SET \
-                     failures = CASE WHEN sign_in_failures.first_at < $3 THEN 1 \
-                       ELSE sign_in_failures.failures + 1 END, \
-                     first_at = CASE WHEN sign_in_failures.first_at < $3 THEN excluded.first_at \
-                       ELSE sign_in_failures.first_at END",
-                )
-                .bind(*key)
-                .bind(now)
-                .bind(since)
-                .execute(&mut *tx)
-                .await?;
+    ) -> Result<Vec<FailureCount>> {
+        let lock = dialect!(self,
+            sqlite: None,
+            postgres: Some("LOCK TABLE sign_in_failures IN SHARE ROW EXCLUSIVE MODE"),
+        );
+        let blocking = write_tx!(self, tx => {
+            if let Some(lock) = lock {
+                sqlx::query(lock).execute(&mut *tx).await?;
             }
             sqlx::query("DELETE FROM sign_in_failures WHERE first_at < $1")
                 .bind(since)
                 .execute(&mut *tx)
                 .await?;
+            let mut blocking = Vec::new();
+            for (key, limit) in keys {
+                let count: Option<FailureCount> = sqlx::query_as(
+                    "SELECT key, failures, first_at FROM sign_in_failures WHERE key = $1",
+                )
+                .bind(*key)
+                .fetch_optional(&mut *tx)
+                .await?;
+                blocking.extend(count.filter(|c| c.failures >= *limit));
+            }
+            if blocking.is_empty() {
+                for (key, _) in keys {
+                    sqlx::query(
+                        "INSERT INTO sign_in_failures (key, failures, first_at) VALUES ($1, 1, $2) \
+                         ON CONFLICT (key) DO UPDATE SET failures = sign_in_failures.failures + 1",
+                    )
+                    .bind(*key)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            blocking
         });
-        Ok(())
+        Ok(blocking)
     }
 
-    /// Forgets a key's failures (a successful sign-in of the account).
-    pub async fn clear_sign_in_failures(&self, key: &str) -> Result<()> {
+    /// A reserved attempt that succeeded: forgets every count of `forget`
+    /// (the account) and gives back the one attempt taken from each key of
+    /// `refund` (the address), so that people signing in rightly from one
+    /// address never use up its allowance.
+    pub async fn refund_sign_in_attempt(&self, forget: &[&str], refund: &[&str]) -> Result<()> {
         write_tx!(self, tx => {
-            sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
-                .bind(key)
+            for key in forget {
+                sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
+                    .bind(*key)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for key in refund {
+                sqlx::query("DELETE FROM sign_in_failures WHERE key = $1 AND failures <= 1")
+                    .bind(*key)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(
+                    "UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1",
+                )
+                .bind(*key)
                 .execute(&mut *tx)
                 .await?;
+            }
         });
         Ok(())
     }

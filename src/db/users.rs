@@ -121,7 +121,7 @@ impl NewRole {
 }
 
 const COLUMNS: &str = "id, username, password_hash, created_at";
-const ROLE_COLUMNS: &str =
+pub(super) const ROLE_COLUMNS: &str =
     "id, user_id, kind, league_id, season_id, team_id, player_id, granted_at";
 
 impl Db {

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::rules::Format;
+use crate::rules::limits::GAMES_A_BOARD;
 
 /// A board's kind: one player a side or two. Results store it by
 /// [`BoardKind::as_str`].
@@ -93,7 +94,7 @@ pub struct MatchFormat {
 }
 
 /// Most boards a fixture may have: a long card, not a typo of 90.
-pub const MAX_BOARDS: usize = 24;
+pub const MAX_BOARDS: usize = crate::rules::limits::BOARDS_A_MATCH;
 
 impl MatchFormat {
     /// LEAGUE.md's defaults: 6 singles + 3 pairs (`fives-and-threes`), 4
@@ -149,10 +150,10 @@ impl MatchFormat {
         if let Some(b) = self
             .boards
             .iter()
-            .find(|b| b.best_of == 0 || b.best_of % 2 == 0 || b.best_of > 9)
+            .find(|b| b.best_of == 0 || b.best_of % 2 == 0 || b.best_of > GAMES_A_BOARD)
         {
             return Err(format!(
-                "a board is 1 game or the best of an odd number up to 9, not {}",
+                "a board is 1 game or the best of an odd number up to {GAMES_A_BOARD}, not {}",
                 b.best_of
             ));
         }

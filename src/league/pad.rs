@@ -22,6 +22,14 @@ use crate::rules::{
 /// hundred; this stops a runaway client, not a long night.
 pub const MAX_TAPS: usize = 5000;
 
+/// Most checking a replay may do, counted as the hands and plays of each
+/// game record the engine checks (every tap checks its game so far, and an
+/// undo replays the board from its first tap). A real board, undos and
+/// all, is some thousands to a few hundred thousand; a made-up log of
+/// endless hands and undos could otherwise keep a request busy for
+/// minutes, and the pad's pages replay the log on every view.
+pub const MAX_CHECK_WORK: usize = 4_000_000;
+
 /// One tap on the pad. Seats are indices in order of play: home first,
 /// the sides alternating (A, B, C, D).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +120,8 @@ pub struct Board {
     pub winner: Option<usize>,
     /// The taps in force, undos applied.
     pub effective: Vec<Tap>,
+    /// Checking done so far in this replay (see [`MAX_CHECK_WORK`]).
+    work: usize,
 }
 
 /// Replays a log. Returns the board of the taps taken and, if a tap was
@@ -175,13 +185,16 @@ impl Board {
     }
 
     fn undo(&mut self, rules: &PadRules) -> Result<(), String> {
-        let mut effective = std::mem::take(&mut self.effective);
-        if effective.pop().is_none() {
-            self.effective = effective;
+        let Some((_, kept)) = self.effective.split_last() else {
             return Err("there is nothing to undo".into());
-        }
-        let mut board = Board::default();
-        for tap in &effective {
+        };
+        // The board again without the last tap; the checking counts on.
+        // Refused half-way (too much checking), the board stays as it was.
+        let mut board = Board {
+            work: self.work,
+            ..Board::default()
+        };
+        for tap in kept {
             board.apply(rules, tap)?;
         }
         *self = board;
@@ -306,8 +319,23 @@ impl Board {
         }
     }
 
+    /// The engine's word on `record`, counted against [`MAX_CHECK_WORK`].
+    fn check(&mut self, record: &GameRecord) -> Result<Outcome, String> {
+        let size = record.hands.len()
+            + record.penalties.len()
+            + record.hands.iter().map(|h| h.plays.len()).sum::<usize>();
+        self.work += size;
+        if self.work > MAX_CHECK_WORK {
+            return Err(
+                "this board's taps (undos included) are more than a pad checks: no real board is that long"
+                    .into(),
+            );
+        }
+        check(record)
+    }
+
     fn start_game(&mut self, record: GameRecord) -> Result<(), String> {
-        let outcome = check(&record)?;
+        let outcome = self.check(&record)?;
         self.games.push(PadGame { record, outcome });
         Ok(())
     }
@@ -327,7 +355,8 @@ impl Board {
             Phase::Play => {}
         }
         let last = self.games.last().expect("phase Play has a game");
-        let mut record = if last.outcome.finished {
+        let opens_a_game = last.outcome.finished;
+        let mut record = if opens_a_game {
             let mut next = self.new_record(rules);
             next.first_pose = Some(self.players[last.outcome.next_pose].clone());
             next
@@ -423,11 +452,11 @@ impl Board {
                 unreachable!("handled by apply")
             }
         }
-        let outcome = check(&record)?;
+        let outcome = self.check(&record)?;
         let finished_now = outcome.finished;
         let winner = outcome.winner;
         let game = PadGame { record, outcome };
-        if last.outcome.finished {
+        if opens_a_game {
             self.games.push(game);
         } else {
             *self.games.last_mut().expect("a game in hand") = game;
@@ -840,5 +869,117 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Ann to 60 in a Fives and Threes singles game, then `hands` hands of
+    /// six 4s that are all disregarded (61 exactly), each blocked: a game
+    /// that never ends.
+    fn endless(hands: usize) -> Vec<Tap> {
+        let mut taps = vec![
+            Tap::Players {
+                home: vec![1],
+                away: vec![10],
+            },
+            Tap::Pose { seat: 1 },
+        ];
+        for _ in 0..7 {
+            taps.push(Tap::Play { seat: 0, points: 8 });
+            taps.push(Tap::Blocked { pips: vec![] });
+        }
+        taps.push(Tap::Play { seat: 0, points: 4 });
+        for _ in 0..hands {
+            taps.extend(std::iter::repeat_n(Tap::Play { seat: 0, points: 4 }, 6));
+            taps.push(Tap::Blocked { pips: vec![] });
+        }
+        taps
+    }
+
+    #[test]
+    fn a_game_that_never_ends_stops_at_the_engines_limit_of_hands() {
+        let ruleset = Ruleset::new(Format::FivesAndThrees);
+        let (home, away) = (roster(&["Ann"], 1), roster(&["Bob"], 10));
+        let r = rules(&ruleset, BoardKind::Singles, 1, &home, &away);
+        let (board, refused) = replay(&r, &endless(300));
+        let refused = refused.expect("hand 201 is refused");
+        assert!(
+            refused.reason.contains("201 hands, more than 200"),
+            "{refused:?}"
+        );
+        assert_eq!(board.current().unwrap().record.hands.len(), 200);
+    }
+
+    #[test]
+    fn undoing_over_and_over_is_refused_before_it_costs_minutes() {
+        let ruleset = Ruleset::new(Format::FivesAndThrees);
+        let (home, away) = (roster(&["Ann"], 1), roster(&["Bob"], 10));
+        let r = rules(&ruleset, BoardKind::Singles, 1, &home, &away);
+        // The longest game the engine allows, then a play and its undo
+        // until the log is full: each undo replays the whole board.
+        let long = endless(190);
+        let mut taps = long.clone();
+        while taps.len() < MAX_TAPS {
+            taps.push(Tap::Play { seat: 0, points: 4 });
+            taps.push(Tap::Undo);
+        }
+        let started = std::time::Instant::now();
+        let (board, refused) = replay(&r, &taps);
+        let took = started.elapsed();
+        eprintln!(
+            "a full log of undos: refused at tap {:?} in {took:?}",
+            refused.as_ref().map(|r| r.index)
+        );
+        let refused = refused.expect("the checking runs out");
+        assert!(
+            refused.reason.contains("no real board is that long"),
+            "{refused:?}"
+        );
+        // The board stands as it was before the refused tap.
+        assert_eq!(&board.effective[..long.len()], &long[..]);
+        assert!(board.effective.len() <= long.len() + 1);
+        assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+    }
+
+    #[test]
+    fn real_boards_with_plenty_of_undos_are_well_within_the_checking_allowed() {
+        let home = roster(&["Ann", "Cat"], 1);
+        let away = roster(&["Bob", "Dan"], 10);
+        let ruleset = Ruleset::new(Format::AllFives);
+        let players: Vec<String> = ["Ann", "Bob", "Cat", "Dan"].map(String::from).to_vec();
+        let sides = vec![
+            vec!["Ann".to_owned(), "Cat".to_owned()],
+            vec!["Bob".to_owned(), "Dan".to_owned()],
+        ];
+        let games = simulate_board(
+            &ruleset,
+            &players,
+            &sides,
+            5,
+            &mut Rng::new(3),
+            &Style::clean(),
+        );
+        let taps = taps_for_board(&[1, 2], &[10, 11], &games);
+        // Every fifth tap taken back and made again: a nervous scorer.
+        let mut nervous = Vec::new();
+        for (i, tap) in taps.iter().enumerate() {
+            nervous.push(tap.clone());
+            if i % 5 == 4 {
+                nervous.extend([Tap::Undo, tap.clone()]);
+            }
+        }
+        let r = rules(&ruleset, BoardKind::Pairs, 5, &home, &away);
+        let (board, refused) = replay(&r, &nervous);
+        assert_eq!(refused, None);
+        assert_eq!(board.games.len(), games.len());
+        eprintln!(
+            "a best-of-5 all-fives board of {} taps, {} undos: {} of {MAX_CHECK_WORK}",
+            taps.len(),
+            taps.len() / 5,
+            board.work
+        );
+        assert!(
+            board.work * 20 < MAX_CHECK_WORK,
+            "{} of {MAX_CHECK_WORK}",
+            board.work
+        );
     }
 }

@@ -285,7 +285,7 @@ mod tests {
                             carried_pose: (!draw).then_some("Ann"),
                         };
                         parse_game(&e.line, &game)
-                            .unwrap_or_else(|err| panic!("{format:?} {pose}: {e:?}: {err}"));
+                            .unwrap_or_else(|err| panic!("{format:?} {pose}: {e:?}: {err:?}"));
                     }
                 }
             }

@@ -105,6 +105,7 @@ impl Game {
     /// them), then each penalty and each hand on its own, so a card with
     /// three bad hands hears of all three at once. Never empty when `Err`.
     pub fn check_record(record: &GameRecord) -> Result<Game, Vec<RecordError>> {
+        super::limits::check(record).map_err(|e| vec![e])?;
         let format: Format = record
             .format
             .parse()

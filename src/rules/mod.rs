@@ -10,6 +10,7 @@ pub mod error;
 mod fives_and_threes;
 pub mod game;
 mod hands_won;
+pub mod limits;
 pub mod points;
 pub mod pose;
 pub mod record;

@@ -15,6 +15,7 @@ use super::auth::{self, ClientAddr, MaybeUser, USER_KEY};
 use super::csrf::{self, CsrfForm, session_error};
 use super::error::Result;
 use super::page::{Ctx, html, invalid};
+use super::redirect::SitePath;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -157,13 +158,10 @@ struct SignInForm {
     next: String,
 }
 
-/// Only a path on this site: never `//elsewhere` or `https://...`.
+/// Only a checked path on this site: never `//elsewhere`, `https://...`
+/// or anything a browser reads as either.
 fn safe_next(next: &str) -> String {
-    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
-        next.to_owned()
-    } else {
-        "/".to_owned()
-    }
+    SitePath::or_home(next).as_str().to_owned()
 }
 
 async fn sign_in_form(
@@ -173,7 +171,7 @@ async fn sign_in_form(
 ) -> Result<Response> {
     let next = safe_next(q.next.as_deref().unwrap_or("/"));
     if user.0.is_some() {
-        return Ok(Redirect::to(&next).into_response());
+        return Ok(SitePath::or_home(&next).redirect());
     }
     let ctx = Ctx {
         csrf: csrf::token(&session).await?,
@@ -202,8 +200,10 @@ async fn sign_in(
         next: safe_next(&form.next),
         error: None,
     };
+    // The attempt is counted before the password is checked, so a burst
+    // of guesses in parallel gets no more checks than one after another.
     let throttle = auth::Throttle { db: state.db() };
-    if let Some(wait) = throttle.blocked(&username, &addr).await? {
+    if let Err(wait) = throttle.reserve(&username, &addr).await? {
         page.error = Some(format!(
             "Too many failed attempts. Try again in {} minutes.",
             wait.as_secs().div_ceil(60)
@@ -222,13 +222,12 @@ async fn sign_in(
     );
     let ok = auth::verify_password(form.password, hash).await? && user.is_some();
     let Some(user) = user.filter(|_| ok) else {
-        throttle.failed(&username, &addr).await?;
         page.error = Some("That username and password do not match an account.".into());
         return Ok(invalid(&page));
     };
-    throttle.succeeded(&username).await?;
+    throttle.succeeded(&username, &addr).await?;
     start_session(&session, user.id).await?;
-    Ok(Redirect::to(&page.next).into_response())
+    Ok(SitePath::or_home(&page.next).redirect())
 }
 
 async fn sign_out(

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{TimeDelta, Utc};
 use tower_sessions::Session;
 
 use crate::db::{Db, League, Result as DbResult, Role, RoleKind, UserId};
@@ -42,58 +42,56 @@ pub fn decoy_hash() -> String {
     passwords::hash(csrf::random_token().as_bytes()).unwrap_or_default()
 }
 
-/// Failed sign-ins allowed per account, and per address, in one window.
+/// Sign-in attempts allowed per account, and per address, in one window;
+/// a successful one is given back.
 const ACCOUNT_FAILURES: i64 = 5;
 const ADDRESS_FAILURES: i64 = 20;
 const WINDOW: Duration = Duration::from_secs(15 * 60);
 
-/// Counts failed sign-ins per account and per address, in the database:
-/// every app server sharing it throttles the same counts.
+/// Counts sign-in attempts per account and per address, in the database:
+/// every app server sharing it throttles the same counts. An attempt is
+/// reserved before its password is checked and given back when it
+/// succeeds, so however many arrive at once, no more passwords are
+/// checked than the limits allow.
 pub struct Throttle<'a> {
     pub db: &'a Db,
 }
 
 impl Throttle<'_> {
-    fn window_start(now: DateTime<Utc>) -> DateTime<Utc> {
-        now - TimeDelta::from_std(WINDOW).expect("a quarter of an hour fits")
+    fn window() -> TimeDelta {
+        TimeDelta::from_std(WINDOW).expect("a quarter of an hour fits")
     }
 
-    /// `Some(wait)` when either key has failed too often lately.
-    pub async fn blocked(&self, account: &str, address: &str) -> DbResult<Option<Duration>> {
+    /// Takes one attempt from the account and the address: `Err(wait)`
+    /// when either has none left, with how long until it has.
+    pub async fn reserve(&self, account: &str, address: &str) -> DbResult<Result<(), Duration>> {
         let now = Utc::now();
         let (account, address) = (account_key(account), address_key(address));
-        let counts = self
+        let blocking = self
             .db
-            .sign_in_failures(&account, &address, Self::window_start(now))
+            .reserve_sign_in_attempt(
+                &[(&account, ACCOUNT_FAILURES), (&address, ADDRESS_FAILURES)],
+                now,
+                now - Self::window(),
+            )
             .await?;
-        Ok(counts
+        if blocking.is_empty() {
+            return Ok(Ok(()));
+        }
+        let wait = blocking
             .iter()
-            .filter(|c| {
-                let limit = if c.key == account {
-                    ACCOUNT_FAILURES
-                } else {
-                    ADDRESS_FAILURES
-                };
-                c.failures >= limit
-            })
-            .filter_map(|c| {
-                (c.first_at + TimeDelta::from_std(WINDOW).ok()? - now)
-                    .to_std()
-                    .ok()
-            })
-            .max())
+            .filter_map(|c| (c.first_at + Self::window() - now).to_std().ok())
+            .max()
+            .unwrap_or(Duration::from_secs(60));
+        Ok(Err(wait))
     }
 
-    pub async fn failed(&self, account: &str, address: &str) -> DbResult<()> {
-        let now = Utc::now();
-        let keys = [account_key(account), address_key(address)];
+    /// A reserved attempt that signed in: the account's count is forgotten
+    /// and the address gets its attempt back.
+    pub async fn succeeded(&self, account: &str, address: &str) -> DbResult<()> {
         self.db
-            .record_sign_in_failure(&[&keys[0], &keys[1]], now, Self::window_start(now))
+            .refund_sign_in_attempt(&[&account_key(account)], &[&address_key(address)])
             .await
-    }
-
-    pub async fn succeeded(&self, account: &str) -> DbResult<()> {
-        self.db.clear_sign_in_failures(&account_key(account)).await
     }
 }
 

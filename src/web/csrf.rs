@@ -2,9 +2,12 @@
 //! form that changes anything; [`CsrfForm`] refuses a form without it.
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
-use axum::body::Bytes;
+use std::pin::Pin;
+
+use axum::body::{Bytes, HttpBody};
+use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, FromRequestParts, Multipart, Request};
-use axum::http::header;
+use axum::http::{StatusCode, header};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tower_sessions::Session;
@@ -66,9 +69,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for CsrfForm<T> {
         let bytes = if multipart {
             multipart_as_urlencoded(req, state).await?
         } else {
-            Bytes::from_request(req, state)
-                .await
-                .map_err(|e| AppError::BadRequest(format!("the form could not be read: {e}")))?
+            read_form(req).await?
         };
         let sent = serde_urlencoded::from_bytes::<Field>(&bytes)
             .ok()
@@ -85,6 +86,44 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for CsrfForm<T> {
     }
 }
 
+/// Largest url-encoded form taken: a whole match card typed by hand is a
+/// few tens of kilobytes. A file (multipart) may be larger, up to the
+/// app's body limit.
+pub const FORM_LIMIT: usize = 256 * 1024;
+
+fn form_too_large() -> AppError {
+    AppError::TooLarge(format!(
+        "This form is larger than {} KB, far more than any real card or form needs, so it was not read. Nothing was saved.",
+        FORM_LIMIT / 1024
+    ))
+}
+
+/// A url-encoded form's body, refused past [`FORM_LIMIT`] before more of
+/// it is read.
+async fn read_form(req: Request) -> Result<Bytes, AppError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > FORM_LIMIT as u64) {
+        return Err(form_too_large());
+    }
+    let mut body = req.into_body();
+    let mut bytes = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame =
+            frame.map_err(|e| AppError::BadRequest(format!("the form could not be read: {e}")))?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > FORM_LIMIT {
+                return Err(form_too_large());
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(Bytes::from(bytes))
+}
+
 /// A multipart form's fields as the url-encoded form of the same fields,
 /// so one reader serves both. A file must be UTF-8 text.
 async fn multipart_as_urlencoded<S: Send + Sync>(
@@ -94,14 +133,26 @@ async fn multipart_as_urlencoded<S: Send + Sync>(
     let unreadable = |e: &dyn std::fmt::Display| {
         AppError::BadRequest(format!("the form could not be read: {e}"))
     };
+    // Past the app's body limit a file is refused as too large, not as
+    // unreadable.
+    let failed = |e: MultipartError| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::TooLarge(
+                "This file is larger than any real match's records, so it was not read. Nothing was saved."
+                    .into(),
+            )
+        } else {
+            unreadable(&e)
+        }
+    };
     let mut form = Multipart::from_request(req, state)
         .await
         .map_err(|e| unreadable(&e))?;
     let mut pairs = Vec::new();
-    while let Some(field) = form.next_field().await.map_err(|e| unreadable(&e))? {
+    while let Some(field) = form.next_field().await.map_err(failed)? {
         let name = field.name().unwrap_or_default().to_owned();
         let file = field.file_name().map(str::to_owned);
-        let data = field.bytes().await.map_err(|e| unreadable(&e))?;
+        let data = field.bytes().await.map_err(failed)?;
         let text = String::from_utf8(data.to_vec()).map_err(|_| {
             AppError::BadRequest(format!(
                 "`{}` is not a text file",

@@ -22,6 +22,9 @@ pub enum AppError {
     SignInRequired(String),
     #[error("{0}")]
     BadRequest(String),
+    /// A request body over the limit for its kind (a form, a file).
+    #[error("{0}")]
+    TooLarge(String),
     #[error(
         "this form has expired or did not come from this site; go back, reload the page and send it again"
     )]
@@ -56,6 +59,7 @@ impl IntoResponse for AppError {
                 (StatusCode::BAD_REQUEST, "That did not work")
             }
             AppError::Db(DbError::Conflict(_)) => (StatusCode::CONFLICT, "That did not work"),
+            AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "Too large"),
             AppError::Csrf => (StatusCode::FORBIDDEN, "Form expired"),
             AppError::Db(_) | AppError::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong")

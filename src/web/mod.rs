@@ -33,6 +33,7 @@ mod passwords;
 mod penalties;
 mod players_table;
 mod public;
+mod redirect;
 mod results;
 mod schedule;
 

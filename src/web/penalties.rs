@@ -356,12 +356,12 @@ pub async fn record(
     .into_response())
 }
 
+/// The form's `season` (sent for the page to return to) is not read: the
+/// way back is built from the penalty's own season.
 #[derive(Deserialize)]
 pub struct FlagForm {
     #[serde(default)]
     set: String,
-    #[serde(default)]
-    season: String,
 }
 
 pub async fn void(
@@ -370,7 +370,7 @@ pub async fn void(
     Path((_, id)): Path<(String, i64)>,
     CsrfForm(form): CsrfForm<FlagForm>,
 ) -> Result<Response> {
-    state
+    let penalty = state
         .db()
         .void_penalty(
             sec.league.id,
@@ -381,7 +381,7 @@ pub async fn void(
         .await?;
     Ok(Redirect::to(&format!(
         "/leagues/{}/penalties?season={}",
-        sec.league.short_name, form.season
+        sec.league.short_name, penalty.season_id
     ))
     .into_response())
 }

@@ -220,3 +220,31 @@ fn backup_copies_a_sqlite_database_and_refuses_to_overwrite() {
     assert_eq!(std::fs::read(&copy).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `boneyard score FILE | head`: the reader goes before the answer is
+/// written. The command ends quietly, as other programs do, with no panic
+/// on standard error.
+#[test]
+fn a_reader_that_stops_reading_ends_the_command_quietly() {
+    for args in [
+        &["score", "examples/all-fives-pairs.json"][..],
+        &["simulate", "--format", "all-fives", "--seed", "7"][..],
+    ] {
+        // A pipe whose reading end is closed before the command starts, so
+        // its first write meets the broken pipe every time.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_boneyard"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?}", out.status);
+    }
+}

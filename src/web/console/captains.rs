@@ -9,7 +9,7 @@ use axum::routing::post;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use crate::db::{DbError, NewRole, PlayerId, SeasonId, TeamId, User};
+use crate::db::{PlayerId, SeasonId, TeamId, User};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
@@ -77,16 +77,12 @@ async fn name(
     .map(PlayerId);
     let user = account(&state, &input.username, &mut errors).await?;
     if let (Some(player), true) = (player, errors.is_empty()) {
-        match db.add_captain(league, season, team, player).await {
+        let account = user.map(|u| u.id);
+        match db
+            .name_captain(league, season, team, player, account, Some(sec.user.id))
+            .await
+        {
             Ok(()) => {
-                if let Some(user) = user {
-                    let role = NewRole::captain(user.id, league, season, team);
-                    match db.grant_role(&role, Some(sec.user.id)).await {
-                        // Holding the role already is what was asked.
-                        Ok(_) | Err(DbError::Unique(_)) => {}
-                        Err(e) => return Err(e.into()),
-                    }
-                }
                 return Ok(form::done(&at(
                     &sec.league,
                     &format!("/teams/{team}/seasons/{season}"),
@@ -112,7 +108,7 @@ async fn remove(
     roster(&state, &sec.league, team, season).await?;
     state
         .db()
-        .remove_captain(sec.league.id, season, team, player)
+        .remove_captain(sec.league.id, season, team, player, Some(sec.user.id))
         .await?;
     Ok(form::done(&at(
         &sec.league,

@@ -4,10 +4,12 @@
 mod account;
 mod admin;
 mod console;
+mod limits;
 mod pad;
 mod penalties;
 mod public;
 pub(crate) mod results;
 mod schedule;
+mod security;
 mod sheet;
 mod time_zone;

@@ -155,7 +155,7 @@ async fn every_legend_line_is_read_by_the_card(db: Db) {
                 carried_pose: (!draw).then_some("Ann"),
             };
             parse_game(line, &game)
-                .unwrap_or_else(|e| panic!("{short}: `{line}` is not read by the card: {e}"));
+                .unwrap_or_else(|e| panic!("{short}: `{line}` is not read by the card: {e:?}"));
         }
         // One line per kind the format has, and none it has not.
         let any = |f: &dyn Fn(&str) -> bool| lines.iter().any(|(_, l)| f(l));
