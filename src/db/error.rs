@@ -62,6 +62,12 @@ impl From<sqlx::Error> for DbError {
     }
 }
 
+impl From<crate::domain::UnknownText> for DbError {
+    fn from(e: crate::domain::UnknownText) -> DbError {
+        DbError::Corrupt(e.to_string())
+    }
+}
+
 impl DbError {
     pub(crate) fn not_found(what: impl std::fmt::Display) -> DbError {
         DbError::NotFound(what.to_string())

@@ -21,33 +21,14 @@ use serde_json::{Map, Value};
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, TeamId,
-    UserId, dialect, json_text, now, parse_json, read_pool, text_enum, write_tx,
+    UserId, dialect, json_text, now, parse_json, read_pool, write_tx,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
 /// The match format's board kinds are the ones results store.
 pub use crate::league::match_format::BoardKind;
 
-/// Where a result stands (LEAGUE.md, "Entering a result").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResultStatus {
-    /// Entered by a captain or the secretary; provisional.
-    Entered,
-    /// Confirmed by the other captain.
-    Confirmed,
-    /// Disputed by the other captain (with a note).
-    Disputed,
-    /// Approved by the secretary: counts in the tables.
-    Approved,
-}
-
-text_enum!(ResultStatus {
-    Entered = "entered",
-    Confirmed = "confirmed",
-    Disputed = "disputed",
-    Approved = "approved",
-});
+pub use crate::domain::ResultStatus;
 
 /// A fixture's result: its boards in order (board 1 first).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -10,3 +10,4 @@ pub mod players;
 pub mod settings;
 pub mod standings;
 pub mod time;
+pub mod workflow;
