@@ -97,7 +97,7 @@ impl TryFrom<FixtureRow> for Fixture {
     }
 }
 
-const COLUMNS: &str = "id, league_id, season_id, division_id, round, starts_at, home_team_id, \
+pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, round, starts_at, home_team_id, \
                        away_team_id, venue_id, status, conceded_by";
 
 fn check_change(change: &FixtureChange) -> Result<()> {

@@ -42,6 +42,7 @@ pub mod teams;
 pub mod throttle;
 pub mod users;
 pub mod venues;
+mod workflow;
 
 pub use audit::AuditEntry;
 pub use error::{DbError, Result};
@@ -57,7 +58,7 @@ pub use results::{
     BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, PlayerGames, ResultVersion,
     StoredResult,
 };
-pub use seasons::{Division, NewSeason, Season};
+pub use seasons::{Division, NewSeason, Season, SeasonUpdate};
 pub use teams::{Team, TeamEntry};
 pub use users::{NewRole, Role, RoleKind, User};
 pub use venues::{NewVenue, Venue};
