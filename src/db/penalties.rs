@@ -193,7 +193,9 @@ impl Db {
                 .bind(new.kind_id)
                 .fetch_optional(&mut *tx)
                 .await?
-                .ok_or_else(|| DbError::not_found(format!("penalty kind {}", new.kind_id)))?;
+                .ok_or_else(|| {
+                    DbError::ForeignKey(format!("penalty kind {} of another league", new.kind_id))
+                })?;
             let penalty = sqlx::query_as::<_, Penalty>(&sql)
                 .bind(league)
                 .bind(new.season_id)

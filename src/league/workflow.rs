@@ -80,22 +80,22 @@ pub enum Refusal {
     /// The form showed version `shown`; version `current` is the current
     /// one now.
     #[error(
-        "version {current} of this result was entered after the version {shown} you saw: check it, then act on it"
+        "Version {current} of this result was entered after the version {shown} you saw: check it, then act on it."
     )]
     Stale { shown: i64, current: i64 },
     /// Not this user's to do; the message says whose it is.
     #[error("{0}")]
     NotYours(&'static str),
-    #[error("this match has no result yet")]
+    #[error("This match has no result yet.")]
     NoResult,
     /// Not from the result's (or fixture's) present state.
     #[error("{0}")]
     NotNow(String),
     /// The fixture is more than [`EARLIEST_ENTRY`] ahead.
-    #[error("this match is not until {starts_at}: its result can be entered from the day before")]
+    #[error("This match is not until {starts_at}: its result can be entered from the day before.")]
     TooEarly { starts_at: DateTime<Utc> },
     /// A dispute needs a note.
-    #[error("say what is wrong with the result: a dispute needs a note")]
+    #[error("Say what is wrong with the result: a dispute needs a note.")]
     NoNote,
 }
 
@@ -124,7 +124,7 @@ pub fn submit(actor: Actor, fixture: FixtureState, now: DateTime<Utc>) -> Decisi
     match (actor.role, fixture.status) {
         (Role::Captain(_), FixtureStatus::Walkover | FixtureStatus::Void) => {
             Err(Refusal::NotNow(format!(
-                "the secretary has recorded this fixture as {}: ask them to correct it",
+                "The secretary has recorded this fixture as {}: ask them to correct it.",
                 if fixture.status == FixtureStatus::Void {
                     "void"
                 } else {
@@ -162,12 +162,12 @@ fn seen(current: Option<&VersionState>, shown: i64) -> Decision<&VersionState> {
 fn other_captain(actor: Actor, current: &VersionState) -> Decision<()> {
     let Role::Captain(side) = actor.role else {
         return Err(Refusal::NotYours(
-            "a secretary approves results; confirming is for the other captain",
+            "A secretary approves results; confirming is for the other captain.",
         ));
     };
     if current.entered_by == Some(actor.user) || current.entered_for.contains(&side) {
         return Err(Refusal::NotYours(
-            "your team entered this result: the other captain confirms or disputes it",
+            "Your team entered this result: the other captain confirms or disputes it.",
         ));
     }
     Ok(())
@@ -186,7 +186,7 @@ pub fn confirm(
     other_captain(actor, current)?;
     if current.status != ResultStatus::Entered {
         return Err(Refusal::NotNow(format!(
-            "this result is {}; only an entered result can be confirmed",
+            "This result is {}; only an entered result can be confirmed.",
             current.status
         )));
     }
@@ -208,7 +208,7 @@ pub fn dispute(actor: Actor, current: Option<&VersionState>, shown: i64, note: &
     }
     if current.status == ResultStatus::Approved {
         return Err(Refusal::NotNow(
-            "this result is approved already; ask a secretary to correct it".into(),
+            "This result is approved already; ask a secretary to correct it.".into(),
         ));
     }
     Ok(note.chars().take(NOTE_LIMIT).collect())
@@ -224,11 +224,11 @@ fn secretary(actor: Actor, what: &'static str) -> Decision<()> {
 /// A secretary approves the version they saw, whatever the captains did,
 /// unless it is approved already.
 pub fn approve(actor: Actor, current: Option<&VersionState>, shown: i64, note: &str) -> Decision<String> {
-    secretary(actor, "only a secretary may approve a result")?;
+    secretary(actor, "Only a secretary may approve a result.")?;
     let current = seen(current, shown)?;
     if current.status == ResultStatus::Approved {
         return Err(Refusal::NotNow(format!(
-            "version {} is approved already",
+            "Version {} is approved already.",
             current.version
         )));
     }
@@ -239,15 +239,15 @@ pub fn approve(actor: Actor, current: Option<&VersionState>, shown: i64, note: &
 /// copying it (status included), when the current version is the one they
 /// saw.
 pub fn restore(actor: Actor, current: Option<&VersionState>, shown: i64, from: i64) -> Decision<()> {
-    secretary(actor, "only a secretary may restore an earlier version")?;
+    secretary(actor, "Only a secretary may restore an earlier version.")?;
     let current = seen(current, shown)?;
     if from == current.version {
         return Err(Refusal::NotNow(format!(
-            "version {from} is the current version already"
+            "Version {from} is the current version already."
         )));
     }
     if from < 1 || from > current.version {
-        return Err(Refusal::NotNow(format!("there is no version {from}")));
+        return Err(Refusal::NotNow(format!("There is no version {from}.")));
     }
     Ok(())
 }
@@ -255,10 +255,10 @@ pub fn restore(actor: Actor, current: Option<&VersionState>, shown: i64, from: i
 /// A secretary records that `side` conceded: the fixture becomes a
 /// walkover (its result, if any, stops counting). Not for a void fixture.
 pub fn walkover(actor: Actor, fixture: FixtureState, side: Side) -> Decision<(FixtureStatus, Side)> {
-    secretary(actor, "only a secretary may record a walkover")?;
+    secretary(actor, "Only a secretary may record a walkover.")?;
     if fixture.status == FixtureStatus::Void {
         return Err(Refusal::NotNow(
-            "this fixture is void: a void fixture has no walkover".into(),
+            "This fixture is void: a void fixture has no walkover.".into(),
         ));
     }
     Ok((FixtureStatus::Walkover, side))
@@ -266,9 +266,9 @@ pub fn walkover(actor: Actor, fixture: FixtureState, side: Side) -> Decision<(Fi
 
 /// A secretary voids a fixture: it and any result stop counting.
 pub fn void(actor: Actor, fixture: FixtureState) -> Decision<FixtureStatus> {
-    secretary(actor, "only a secretary may void a fixture")?;
+    secretary(actor, "Only a secretary may void a fixture.")?;
     if fixture.status == FixtureStatus::Void {
-        return Err(Refusal::NotNow("this fixture is void already".into()));
+        return Err(Refusal::NotNow("This fixture is void already.".into()));
     }
     Ok(FixtureStatus::Void)
 }

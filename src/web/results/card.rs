@@ -33,6 +33,9 @@ struct CardPage {
     boards: Vec<BoardView>,
     errors: usize,
     help: &'static str,
+    /// The other captain's dispute of the stored version, when it is
+    /// disputed: what to correct.
+    dispute: Option<String>,
 }
 
 struct BoardView {
@@ -148,9 +151,15 @@ pub async fn show(State(state): State<AppState>, access: FixtureAccess) -> Resul
         },
         Some(_) => (fields, None),
     };
+    let dispute = match &stored {
+        Some(s) => super::workflow::dispute_note(&state, &access, &s.version).await?,
+        None => None,
+    };
     let status = stored.map(|s| format!("version {}, {}", s.version.version, s.version.status));
     let card = Card::read(&state, &access, &fields).await?;
-    Ok(html(&card.page(&access, status, notice)))
+    let mut page = card.page(&access, status, notice);
+    page.dispute = dispute;
+    Ok(html(&page))
 }
 
 pub async fn save(
@@ -187,8 +196,12 @@ pub async fn save(
         );
         return Ok(invalid(&page));
     }
-    super::store_result(&state, &access, &result).await?;
-    Ok(Redirect::to(&access.path("")).into_response())
+    let version = super::store_result(&state, &access, &result).await?;
+    Ok(Redirect::to(&access.path(&format!(
+        "/history?saved=submitted&version={}",
+        version.version
+    )))
+    .into_response())
 }
 
 /// A card read from its fields: each board's players and games.
@@ -387,6 +400,7 @@ impl Card {
             boards,
             errors: self.errors(),
             help: HELP,
+            dispute: None,
         }
     }
 
