@@ -10,3 +10,4 @@ mod public;
 pub(crate) mod results;
 mod schedule;
 mod time_zone;
+mod workflow;

@@ -82,7 +82,7 @@ pub(crate) async fn client(db: &Db, user: &str) -> Client {
 
 /// Fields of a card whose games were played by the simulator: players on
 /// each board, and each game typed in the card notation.
-fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
+pub(crate) fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
     let mut rng = Rng::new(seed);
     let ruleset = Ruleset::new(Format::FivesAndThrees);
     let mut fields = Vec::new();
