@@ -44,11 +44,11 @@ pub mod users;
 pub mod venues;
 mod workflow;
 
+pub use crate::domain::ids::*;
+pub use crate::domain::{FixtureStatus, ResultStatus, Side};
 pub use audit::AuditEntry;
 pub use error::{DbError, Result};
 pub use fixtures::{Fixture, FixtureChange, NewFixture};
-pub use crate::domain::ids::*;
-pub use crate::domain::{FixtureStatus, ResultStatus, Side};
 pub use leagues::{League, NewLeague};
 pub use penalties::{
     Fine, NewFine, NewPenalty, NewPenaltyKind, Penalty, PenaltyEffect, PenaltyKind,

@@ -163,7 +163,10 @@ impl Db {
         new: &NewPenalty,
         by: Option<UserId>,
     ) -> Result<Penalty> {
-        Ok(self.record_penalty_with_fine(league, new, None, by).await?.0)
+        Ok(self
+            .record_penalty_with_fine(league, new, None, by)
+            .await?
+            .0)
     }
 
     /// [`Db::record_penalty`], giving back the fine line it wrote, if any;

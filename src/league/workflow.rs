@@ -199,7 +199,12 @@ pub fn confirm(
 
 /// The other captain disputes the version they saw, with a note, until it
 /// is approved. Returns the note as kept.
-pub fn dispute(actor: Actor, current: Option<&VersionState>, shown: i64, note: &str) -> Decision<String> {
+pub fn dispute(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    note: &str,
+) -> Decision<String> {
     let current = seen(current, shown)?;
     other_captain(actor, current)?;
     let note = note.trim();
@@ -223,7 +228,12 @@ fn secretary(actor: Actor, what: &'static str) -> Decision<()> {
 
 /// A secretary approves the version they saw, whatever the captains did,
 /// unless it is approved already.
-pub fn approve(actor: Actor, current: Option<&VersionState>, shown: i64, note: &str) -> Decision<String> {
+pub fn approve(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    note: &str,
+) -> Decision<String> {
     secretary(actor, "Only a secretary may approve a result.")?;
     let current = seen(current, shown)?;
     if current.status == ResultStatus::Approved {
@@ -238,7 +248,12 @@ pub fn approve(actor: Actor, current: Option<&VersionState>, shown: i64, note: &
 /// A secretary makes an earlier version current again, as a new version
 /// copying it (status included), when the current version is the one they
 /// saw.
-pub fn restore(actor: Actor, current: Option<&VersionState>, shown: i64, from: i64) -> Decision<()> {
+pub fn restore(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    from: i64,
+) -> Decision<()> {
     secretary(actor, "Only a secretary may restore an earlier version.")?;
     let current = seen(current, shown)?;
     if from == current.version {
@@ -254,7 +269,11 @@ pub fn restore(actor: Actor, current: Option<&VersionState>, shown: i64, from: i
 
 /// A secretary records that `side` conceded: the fixture becomes a
 /// walkover (its result, if any, stops counting). Not for a void fixture.
-pub fn walkover(actor: Actor, fixture: FixtureState, side: Side) -> Decision<(FixtureStatus, Side)> {
+pub fn walkover(
+    actor: Actor,
+    fixture: FixtureState,
+    side: Side,
+) -> Decision<(FixtureStatus, Side)> {
     secretary(actor, "Only a secretary may record a walkover.")?;
     if fixture.status == FixtureStatus::Void {
         return Err(Refusal::NotNow(

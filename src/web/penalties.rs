@@ -12,8 +12,8 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use crate::db::{
-    FineId, FixtureId, NewPenalty, PenaltyEffect, PenaltyId, PenaltyKindId, PlayerId,
-    SeasonId, TeamId, now,
+    FineId, FixtureId, NewPenalty, PenaltyEffect, PenaltyId, PenaltyKindId, PlayerId, SeasonId,
+    TeamId, now,
 };
 
 use super::AppState;

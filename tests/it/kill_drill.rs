@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use boneyard::db::*;
 use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::simulate::Rng;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use std::process::{Child, Command};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::harness::{LeagueBuilder, PASSWORD};
 use crate::web::results::{Match, simulated_card};
@@ -44,7 +44,8 @@ async fn exchange(
     let body = form
         .map(|f| serde_urlencoded::to_string(f).unwrap())
         .unwrap_or_default();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
     if let Some(c) = cookie {
         head.push_str(&format!("Cookie: {c}\r\n"));
     }
@@ -119,7 +120,10 @@ async fn start(port: u16, database: &str) -> Server {
         .await
         .is_err()
     {
-        assert!(begun.elapsed() < Duration::from_secs(30), "the server did not start");
+        assert!(
+            begun.elapsed() < Duration::from_secs(30),
+            "the server did not start"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     Server { child }
@@ -127,7 +131,9 @@ async fn start(port: u16, database: &str) -> Server {
 
 /// Signs the secretary in: the session cookie and its form token.
 async fn sign_in(port: u16, username: &str) -> (Option<String>, String) {
-    let (_, _, cookie, body) = exchange(port, &None, "GET", "/sign-in", None).await.unwrap();
+    let (_, _, cookie, body) = exchange(port, &None, "GET", "/sign-in", None)
+        .await
+        .unwrap();
     let form = vec![
         ("csrf".to_owned(), csrf(&body)),
         ("username".to_owned(), username.to_owned()),
@@ -145,16 +151,27 @@ async fn sign_in(port: u16, username: &str) -> (Option<String>, String) {
 /// What the drill found half-done in the database: secretaries' results
 /// not approved, results whose fixture is not marked played, fines
 /// without their ledger line.
-async fn half_done(database: &str, league: LeagueId, season: SeasonId, fine_kind: PenaltyKindId, secretary: UserId) -> Vec<String> {
+async fn half_done(
+    database: &str,
+    league: LeagueId,
+    season: SeasonId,
+    fine_kind: PenaltyKindId,
+    secretary: UserId,
+) -> Vec<String> {
     let db = Db::connect(database).await.unwrap();
     let mut found = Vec::new();
     for f in db.fixtures(league, season).await.unwrap() {
         let versions = db.result_versions(league, f.id).await.unwrap();
         if !versions.is_empty() && f.status == FixtureStatus::Scheduled {
-            found.push(format!("fixture {} has a result but is still scheduled", f.id));
+            found.push(format!(
+                "fixture {} has a result but is still scheduled",
+                f.id
+            ));
         }
         for v in versions.iter().filter(|v| v.created_by == Some(secretary)) {
-            if (v.status, v.status_note.as_str()) != (ResultStatus::Approved, "entered by a secretary") {
+            if (v.status, v.status_note.as_str())
+                != (ResultStatus::Approved, "entered by a secretary")
+            {
                 found.push(format!(
                     "fixture {} version {}: a secretary's result left {}",
                     f.id, v.version, v.status
@@ -165,7 +182,10 @@ async fn half_done(database: &str, league: LeagueId, season: SeasonId, fine_kind
     let fines = db.fines(league).await.unwrap();
     for p in db.penalties(league, season).await.unwrap() {
         if p.kind_id == fine_kind && !fines.iter().any(|f| f.penalty_id == Some(p.id)) {
-            found.push(format!("penalty {} is a fine with no line in the ledger", p.id));
+            found.push(format!(
+                "penalty {} is a fine with no line in the ledger",
+                p.id
+            ));
         }
     }
     db.close().await;
@@ -256,7 +276,10 @@ async fn killed_at_random_the_server_leaves_nothing_half_done() {
                                 ("csrf".to_owned(), token.clone()),
                                 ("season".to_owned(), built.season.to_string()),
                                 ("kind".to_owned(), fine_kind.to_string()),
-                                ("against".to_owned(), format!("team:{}", built.teams[n % 2].id)),
+                                (
+                                    "against".to_owned(),
+                                    format!("team:{}", built.teams[n % 2].id),
+                                ),
                                 ("fixture".to_owned(), String::new()),
                                 ("amount".to_owned(), String::new()),
                                 ("note".to_owned(), format!("drill round {round}")),
@@ -270,7 +293,10 @@ async fn killed_at_random_the_server_leaves_nothing_half_done() {
                             ];
                             form.extend(cards[(w + n) % cards.len()].iter().cloned());
                             (
-                                format!("/leagues/{}/matches/{}/card", built.short, built.fixtures[f]),
+                                format!(
+                                    "/leagues/{}/matches/{}/card",
+                                    built.short, built.fixtures[f]
+                                ),
                                 form,
                             )
                         };
@@ -320,5 +346,8 @@ async fn killed_at_random_the_server_leaves_nothing_half_done() {
         interrupted.load(Ordering::Relaxed) > 0,
         "no operation was interrupted: the drill proved nothing"
     );
-    assert!(found_total.is_empty(), "half-done after a kill: {found_total:#?}");
+    assert!(
+        found_total.is_empty(),
+        "half-done after a kill: {found_total:#?}"
+    );
 }

@@ -862,14 +862,15 @@ async fn update(
     let before = stored(&season);
     let update = SeasonUpdate {
         name: rules.name.clone(),
-        rules: (rules.ruleset != before.ruleset || rules.match_format != before.match_format)
-            .then(|| {
+        rules: (rules.ruleset != before.ruleset || rules.match_format != before.match_format).then(
+            || {
                 (
                     rules.ruleset.format,
                     rules.ruleset.options(),
                     rules.match_format.to_value(),
                 )
-            }),
+            },
+        ),
         settings: (rules.settings != before.settings || season.settings().is_err())
             .then(|| rules.settings.clone()),
     };

@@ -278,8 +278,7 @@ pub async fn submit(
             "This match's result is already in: corrections go through the match card.".into(),
         )));
     }
-    let version =
-        super::super::results::store_result(&state, &access, &result_of(&loaded)).await?;
+    let version = super::super::results::store_result(&state, &access, &result_of(&loaded)).await?;
     Ok(Redirect::to(&access.path(&format!(
         "/history?submitted=pad&version={}",
         version.version

@@ -176,7 +176,13 @@ pub async fn restore(
     let current = shown(&form.current)?;
     match state
         .db()
-        .restore_result_version(access.league.id, access.fixture.id, n, current, access.actor())
+        .restore_result_version(
+            access.league.id,
+            access.fixture.id,
+            n,
+            current,
+            access.actor(),
+        )
         .await
     {
         Ok(v) => Ok(saved(&access, "restored", v.version)),
@@ -377,10 +383,9 @@ fn status_line(
     let who = v.status_by.and_then(|u| names.get(&u).cloned());
     let mut line = match (v.status, &who, v.status_at) {
         (ResultStatus::Entered, _, _) | (_, None, _) | (_, _, None) => String::new(),
-        (status, Some(who), Some(at)) => format!(
-            "{status} by {who}, {}",
-            crate::web::dates::stamp(zone, at)
-        ),
+        (status, Some(who), Some(at)) => {
+            format!("{status} by {who}, {}", crate::web::dates::stamp(zone, at))
+        }
     };
     if !v.status_note.is_empty() {
         if !line.is_empty() {
@@ -418,7 +423,11 @@ pub(crate) async fn dispute_note(
 }
 
 /// What was just saved, in words.
-fn saved_notice(access: &FixtureAccess, q: &HistoryQuery, current: Option<&ResultVersion>) -> Option<String> {
+fn saved_notice(
+    access: &FixtureAccess,
+    q: &HistoryQuery,
+    current: Option<&ResultVersion>,
+) -> Option<String> {
     let n = q.version.or(current.map(|v| v.version))?;
     let other = match access.standing {
         Standing::HomeCaptain => &access.away.name,
@@ -429,8 +438,12 @@ fn saved_notice(access: &FixtureAccess, q: &HistoryQuery, current: Option<&Resul
             format!("Result submitted: version {n}, approved (entered by a secretary).")
         }
         "submitted" => format!("Result submitted: version {n}, waiting for {other} to confirm."),
-        "confirmed" if current.is_some_and(|v| v.version == n && v.status == ResultStatus::Approved) => {
-            format!("Confirmed version {n}: it is approved, as this season approves on confirmation.")
+        "confirmed"
+            if current.is_some_and(|v| v.version == n && v.status == ResultStatus::Approved) =>
+        {
+            format!(
+                "Confirmed version {n}: it is approved, as this season approves on confirmation."
+            )
         }
         "confirmed" => format!("Confirmed version {n}: a secretary approves it next."),
         "disputed" => format!(
@@ -471,9 +484,10 @@ async fn history_page(
         .collect();
     let current = stored.as_ref().map(|s| summary(s, &players, &names, zone));
     let last = stored.as_ref().map(|s| s.version.version);
-    let current_status = stored
-        .as_ref()
-        .map_or_else(|| "no result yet".to_owned(), |s| s.version.status.to_string());
+    let current_status = stored.as_ref().map_or_else(
+        || "no result yet".to_owned(),
+        |s| s.version.status.to_string(),
+    );
     let views = versions
         .iter()
         .rev()

@@ -82,7 +82,10 @@ pub(crate) async fn client(db: &Db, user: &str) -> Client {
 
 /// Fields of a card whose games were played by the simulator: players on
 /// each board, and each game typed in the card notation.
-pub(crate) fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
+pub(crate) fn simulated_card(
+    m: &Match,
+    seed: u64,
+) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
     let mut rng = Rng::new(seed);
     let ruleset = Ruleset::new(Format::FivesAndThrees);
     let mut fields = Vec::new();
@@ -122,7 +125,11 @@ pub(crate) fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Ve
 /// The version a history page's forms act on.
 pub(crate) fn shown(page: &crate::harness::client::Page) -> String {
     let marker = "name=\"version\" value=\"";
-    let start = page.body.find(marker).expect("a form with the version shown") + marker.len();
+    let start = page
+        .body
+        .find(marker)
+        .expect("a form with the version shown")
+        + marker.len();
     page.body[start..].split('"').next().unwrap().to_owned()
 }
 
@@ -388,7 +395,10 @@ async fn the_secretary_approves_from_the_list_awaiting_approval(db: Db) {
         .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     assert!(
-        done.location.as_deref().unwrap().starts_with(&format!("{list}?approved=")),
+        done.location
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("{list}?approved=")),
         "{:?}",
         done.location
     );

@@ -34,9 +34,16 @@ fn card_form(csrf: &str, fields: &[(String, String)]) -> Vec<(String, String)> {
 
 /// Posts from a task of its own, so two posts really run at once; gives
 /// the client back with the page.
-fn post(mut c: Client, path: String, fields: Vec<(String, String)>) -> tokio::task::JoinHandle<(Client, Page)> {
+fn post(
+    mut c: Client,
+    path: String,
+    fields: Vec<(String, String)>,
+) -> tokio::task::JoinHandle<(Client, Page)> {
     tokio::spawn(async move {
-        let f: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let f: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         let page = c.post(&path, &f).await;
         (c, page)
     })
@@ -91,7 +98,10 @@ async fn confirms_raced_by_a_resubmit_land_on_the_version_seen(db: Db) {
         "{PAIRS} confirms raced by a resubmit: {landed} confirmed the version seen, {stale} refused as stale, {} landed on an unseen version",
         unseen.len()
     );
-    assert!(unseen.is_empty(), "confirmed without being seen: {unseen:?}");
+    assert!(
+        unseen.is_empty(),
+        "confirmed without being seen: {unseen:?}"
+    );
     // Every confirm that was answered 303 confirmed exactly the version seen.
     for n in &confirmed_seen {
         let v = versions.iter().find(|v| v.version == *n).unwrap();
@@ -182,7 +192,10 @@ async fn a_captains_submit_racing_a_secretarys_is_never_approved_as_the_secretar
         "{PAIRS} captain submits raced by a secretary's: {} captain versions marked approved \"entered by a secretary\"",
         wrong.len()
     );
-    assert!(wrong.is_empty(), "captain versions approved as the secretary's: {wrong:?}");
+    assert!(
+        wrong.is_empty(),
+        "captain versions approved as the secretary's: {wrong:?}"
+    );
     assert_eq!(approved_captains, 0);
     // And every secretary's version is approved as entered.
     for v in versions.iter().filter(|v| v.created_by == Some(secretary)) {
@@ -222,9 +235,18 @@ async fn a_stale_confirm_gets_409_with_the_newer_version_to_act_on(db: Db) {
         "{}",
         stale.body
     );
-    assert!(stale.has("Version 2: what is being confirmed"), "{}", stale.body);
+    assert!(
+        stale.has("Version 2: what is being confirmed"),
+        "{}",
+        stale.body
+    );
     assert_eq!(shown(&stale), "2");
-    let v = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap().version;
+    let v = db
+        .result(LeagueId(1), m.fixture)
+        .await
+        .unwrap()
+        .unwrap()
+        .version;
     assert_eq!((v.version, v.status), (2, ResultStatus::Entered));
     // A form without the version it acts on is refused outright.
     let blind = away
@@ -239,7 +261,12 @@ async fn a_stale_confirm_gets_409_with_the_newer_version_to_act_on(db: Db) {
         )
         .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
-    let v = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap().version;
+    let v = db
+        .result(LeagueId(1), m.fixture)
+        .await
+        .unwrap()
+        .unwrap()
+        .version;
     assert_eq!((v.version, v.status), (2, ResultStatus::Confirmed));
     // A restore names the current version it saw too.
     let mut sec = client(&db, "sec").await;
@@ -253,7 +280,10 @@ async fn a_stale_confirm_gets_409_with_the_newer_version_to_act_on(db: Db) {
         .await;
     assert_eq!(restore.status, StatusCode::CONFLICT, "{}", restore.body);
     assert_eq!(
-        db.result_versions(LeagueId(1), m.fixture).await.unwrap().len(),
+        db.result_versions(LeagueId(1), m.fixture)
+            .await
+            .unwrap()
+            .len(),
         3
     );
 }
@@ -278,7 +308,10 @@ async fn the_confirming_captain_sees_what_was_submitted_and_each_step_says_so(db
     // entered it.
     let page = away.get(&m.path("/history")).await;
     let summary = |p: &Page| {
-        let start = p.body.find("<section id=\"current-version\">").expect("a summary");
+        let start = p
+            .body
+            .find("<section id=\"current-version\">")
+            .expect("a summary");
         let end = start + p.body[start..].find("</section>").unwrap();
         p.body[start..end].to_owned()
     };
@@ -287,7 +320,10 @@ async fn the_confirming_captain_sees_what_was_submitted_and_each_step_says_so(db
     let s = summary(&page);
     assert!(s.contains("Entered by cap0-card"), "{s}");
     for (i, board) in stored.result.boards.iter().enumerate() {
-        assert!(s.contains(&format!("<td class=\"num\">{} <span", i + 1)), "{s}");
+        assert!(
+            s.contains(&format!("<td class=\"num\">{} <span", i + 1)),
+            "{s}"
+        );
         for id in board.home.iter().chain(&board.away) {
             let name = m
                 .home
@@ -380,7 +416,9 @@ async fn the_confirming_captain_sees_what_was_submitted_and_each_step_says_so(db
 async fn a_result_more_than_a_day_ahead_is_refused_with_its_date(db: Db) {
     let starts_at = boneyard::db::now() + chrono::Duration::days(3);
     let built = LeagueBuilder::new("ahead")
-        .boards(boneyard::league::match_format::MatchFormat::with_boards(2, 1, 1))
+        .boards(boneyard::league::match_format::MatchFormat::with_boards(
+            2, 1, 1,
+        ))
         .teams(&["Crown", "Anchor"])
         .starting_at(starts_at)
         .build(&db)
