@@ -196,7 +196,19 @@ pub async fn save(
         );
         return Ok(invalid(&page));
     }
-    let version = super::store_result(&state, &access, &result).await?;
+    // A refusal of the workflow (a match days ahead, a void fixture) comes
+    // back on the card as it was sent, like any other problem.
+    let version = match super::store_result(&state, &access, &result).await {
+        Ok(v) => v,
+        Err(AppError::BadRequest(why)) => {
+            return Ok(invalid(&card.page(&access, None, Some(why))));
+        }
+        Err(AppError::Db(crate::db::DbError::Refused(why))) => {
+            let why = format!("{why} Nothing was saved.");
+            return Ok(invalid(&card.page(&access, None, Some(why))));
+        }
+        Err(e) => return Err(e),
+    };
     Ok(Redirect::to(&access.path(&format!(
         "/history?saved=submitted&version={}",
         version.version

@@ -434,7 +434,19 @@ async fn a_result_more_than_a_day_ahead_is_refused_with_its_date(db: Db) {
     home.sign_in(&built.teams[0].captain, PASSWORD).await;
     let (fields, _) = simulated_card(&m, 41);
     let refused = submit_card(&mut home, &m, &fields, "submit").await;
-    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.body);
+    // Refused with the date, on the card as it was typed.
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
+    let typed = &fields.iter().find(|(k, _)| k == "b0.g0").unwrap().1;
+    assert!(
+        refused.has(typed.lines().nth(1).unwrap()),
+        "{}",
+        refused.body
+    );
     let league = db.league_by_short_name("ahead").await.unwrap();
     let day = league
         .time_zone
