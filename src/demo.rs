@@ -37,7 +37,7 @@ use tokio::task::JoinHandle;
 
 use crate::db::{
     BoardKind, BoardResult, Db, DbError, DivisionId, Fixture, FixtureChange, FixtureStatus,
-    GameOutcome, GameResult, LeagueId, MatchResult, NewFine, NewFixture, NewLeague, NewPenalty,
+    GameOutcome, GameResult, LeagueId, MatchResult, NewFixture, NewLeague, NewPenalty,
     NewPenaltyKind, NewRole, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId,
     ResultStatus, RoleKind, SeasonId, Side, TeamId, UserId, VenueId,
 };
@@ -1261,21 +1261,16 @@ impl<'a> LeagueWriter<'a> {
         paid_at: Option<DateTime<Utc>>,
     ) -> Result<(), DemoError> {
         let (db, league) = (self.db, self.league);
-        let penalty = db.record_penalty(league, new, None).await?;
+        let reason = new
+            .note
+            .strip_prefix("Fine: ")
+            .unwrap_or(&new.note)
+            .to_owned();
+        let (_, fine) = db
+            .record_penalty_with_fine(league, new, Some(reason), None)
+            .await?;
         self.summary.penalties += 1;
-        if new.kind_id == self.kinds[FINE.code] {
-            let fine = NewFine {
-                team_id: penalty.team_id,
-                player_id: penalty.player_id,
-                penalty_id: Some(penalty.id),
-                amount_pence: penalty.amount,
-                reason: new
-                    .note
-                    .strip_prefix("Fine: ")
-                    .unwrap_or(&new.note)
-                    .to_owned(),
-            };
-            let line = db.add_fine(league, &fine, None).await?;
+        if let Some(line) = fine {
             self.summary.fines += 1;
             if paid_at.is_some() {
                 db.set_fine_paid(league, line.id, paid_at, None).await?;

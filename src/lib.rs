@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod db;
 pub mod demo;
+pub mod domain;
 pub mod league;
 pub mod rules;
 pub mod web;

@@ -23,6 +23,11 @@ pub enum DbError {
     /// a season's ruleset once results exist).
     #[error("{0}")]
     Conflict(String),
+    /// The league's rules refuse the operation from the record's present
+    /// state (see `league::workflow`): a stale version, someone else's
+    /// step, a result too early.
+    #[error("{0}")]
+    Refused(#[from] crate::league::workflow::Refusal),
     /// The database address could not be used.
     #[error("database address: {0}")]
     Address(String),
@@ -59,6 +64,12 @@ impl From<sqlx::Error> for DbError {
             }
             other => DbError::Other(other),
         }
+    }
+}
+
+impl From<crate::domain::UnknownText> for DbError {
+    fn from(e: crate::domain::UnknownText) -> DbError {
+        DbError::Corrupt(e.to_string())
     }
 }
 

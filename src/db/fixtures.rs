@@ -6,47 +6,10 @@ use serde::{Deserialize, Serialize};
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId,
-    read_pool, text_enum, write_tx,
+    read_pool, write_tx,
 };
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FixtureStatus {
-    Scheduled,
-    Postponed,
-    Played,
-    /// One side conceded (`conceded_by`); the other gets the walkover score.
-    Walkover,
-    Void,
-}
-
-text_enum!(FixtureStatus {
-    Scheduled = "scheduled",
-    Postponed = "postponed",
-    Played = "played",
-    Walkover = "walkover",
-    Void = "void",
-});
-
-impl FixtureStatus {
-    /// Still to be played: its result may yet come in.
-    pub fn is_open(self) -> bool {
-        matches!(self, FixtureStatus::Scheduled | FixtureStatus::Postponed)
-    }
-}
-
-/// The home or the away team of a fixture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    Home,
-    Away,
-}
-
-text_enum!(Side {
-    Home = "home",
-    Away = "away",
-});
+pub use crate::domain::{FixtureStatus, Side};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fixture {
@@ -134,7 +97,7 @@ impl TryFrom<FixtureRow> for Fixture {
     }
 }
 
-const COLUMNS: &str = "id, league_id, season_id, division_id, round, starts_at, home_team_id, \
+pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, round, starts_at, home_team_id, \
                        away_team_id, venue_id, status, conceded_by";
 
 fn check_change(change: &FixtureChange) -> Result<()> {

@@ -23,7 +23,6 @@ use sqlx::sqlite::{
 };
 
 mod error;
-mod ids;
 
 pub mod approvals;
 pub mod audit;
@@ -43,21 +42,23 @@ pub mod teams;
 pub mod throttle;
 pub mod users;
 pub mod venues;
+mod workflow;
 
+pub use crate::domain::ids::*;
+pub use crate::domain::{FixtureStatus, ResultStatus, Side};
 pub use audit::AuditEntry;
 pub use error::{DbError, Result};
-pub use fixtures::{Fixture, FixtureChange, FixtureStatus, NewFixture, Side};
-pub use ids::*;
+pub use fixtures::{Fixture, FixtureChange, NewFixture};
 pub use leagues::{League, NewLeague};
 pub use penalties::{
     Fine, NewFine, NewPenalty, NewPenaltyKind, Penalty, PenaltyEffect, PenaltyKind,
 };
 pub use players::{Player, Registration};
 pub use results::{
-    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, PlayerGames, ResultStatus,
-    ResultVersion, StoredResult,
+    BoardKind, BoardResult, GameOutcome, GameResult, MatchResult, PlayerGames, ResultVersion,
+    StoredResult,
 };
-pub use seasons::{Division, NewSeason, Season};
+pub use seasons::{Division, NewSeason, Season, SeasonUpdate};
 pub use teams::{Team, TeamEntry};
 pub use users::{NewRole, Role, RoleKind, User};
 pub use venues::{NewVenue, Venue};
@@ -232,48 +233,7 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(what: &str, text: &str)
     serde_json::from_str(text).map_err(|e| DbError::Corrupt(format!("{what}: {e}")))
 }
 
-/// For `#[sqlx(try_from = "String")]` on enums kept as text.
-macro_rules! text_enum {
-    ($name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
-        impl $name {
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)+
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = $crate::db::DbError;
-
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s {
-                    $($text => Ok($name::$variant),)+
-                    _ => Err($crate::db::DbError::Corrupt(format!(
-                        concat!("unknown ", stringify!($name), " `{}`"),
-                        s
-                    ))),
-                }
-            }
-        }
-
-        impl TryFrom<String> for $name {
-            type Error = $crate::db::DbError;
-
-            fn try_from(s: String) -> Result<Self, Self::Error> {
-                s.parse()
-            }
-        }
-    };
-}
-
-pub(crate) use text_enum;
+pub(crate) use crate::domain::text_enum;
 
 #[cfg(test)]
 mod tests {

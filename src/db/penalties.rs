@@ -154,19 +154,51 @@ impl Db {
         )
     }
 
+    /// Records a penalty; for a kind whose effect is a fine, its line in
+    /// the fines ledger too, in the same transaction (owed, with the kind's
+    /// name and the note as its reason).
     pub async fn record_penalty(
         &self,
         league: LeagueId,
         new: &NewPenalty,
         by: Option<UserId>,
     ) -> Result<Penalty> {
+        Ok(self
+            .record_penalty_with_fine(league, new, None, by)
+            .await?
+            .0)
+    }
+
+    /// [`Db::record_penalty`], giving back the fine line it wrote, if any;
+    /// `fine_reason` replaces the reason made from the kind and the note.
+    pub async fn record_penalty_with_fine(
+        &self,
+        league: LeagueId,
+        new: &NewPenalty,
+        fine_reason: Option<String>,
+        by: Option<UserId>,
+    ) -> Result<(Penalty, Option<Fine>)> {
         exactly_one(new.team_id, new.player_id)?;
         let sql = format!(
             "INSERT INTO penalties (league_id, season_id, fixture_id, team_id, player_id, kind_id, \
              amount, note, recorded_by, recorded_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
         );
+        let kind_sql =
+            format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
+        let fine_sql = format!(
+            "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
+             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
+        );
         Ok(write_tx!(self, tx => {
+            let kind = sqlx::query_as::<_, PenaltyKind>(&kind_sql)
+                .bind(league)
+                .bind(new.kind_id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| {
+                    DbError::ForeignKey(format!("penalty kind {} of another league", new.kind_id))
+                })?;
             let penalty = sqlx::query_as::<_, Penalty>(&sql)
                 .bind(league)
                 .bind(new.season_id)
@@ -182,7 +214,31 @@ impl Db {
                 .await?;
             insert_audit!(tx, NewAudit::new(Some(league), by, "penalty", penalty.id.0, "record")
                 .after(Some(&penalty)));
-            penalty
+            let fine = if kind.effect == PenaltyEffect::Fine {
+                let reason = fine_reason.unwrap_or_else(|| {
+                    if new.note.is_empty() {
+                        kind.name.clone()
+                    } else {
+                        format!("{}: {}", kind.name, new.note)
+                    }
+                });
+                let fine = sqlx::query_as::<_, Fine>(&fine_sql)
+                    .bind(league)
+                    .bind(new.team_id)
+                    .bind(new.player_id)
+                    .bind(penalty.id)
+                    .bind(new.amount)
+                    .bind(reason)
+                    .bind(now())
+                    .fetch_one(&mut *tx)
+                    .await?;
+                insert_audit!(tx, NewAudit::new(Some(league), by, "fine", fine.id.0, "record")
+                    .after(Some(&fine)));
+                Some(fine)
+            } else {
+                None
+            };
+            (penalty, fine)
         }))
     }
 

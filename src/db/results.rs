@@ -21,33 +21,14 @@ use serde_json::{Map, Value};
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, TeamId,
-    UserId, dialect, json_text, now, parse_json, read_pool, text_enum, write_tx,
+    UserId, dialect, json_text, now, parse_json, read_pool, write_tx,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
 /// The match format's board kinds are the ones results store.
 pub use crate::league::match_format::BoardKind;
 
-/// Where a result stands (LEAGUE.md, "Entering a result").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResultStatus {
-    /// Entered by a captain or the secretary; provisional.
-    Entered,
-    /// Confirmed by the other captain.
-    Confirmed,
-    /// Disputed by the other captain (with a note).
-    Disputed,
-    /// Approved by the secretary: counts in the tables.
-    Approved,
-}
-
-text_enum!(ResultStatus {
-    Entered = "entered",
-    Confirmed = "confirmed",
-    Disputed = "disputed",
-    Approved = "approved",
-});
+pub use crate::domain::ResultStatus;
 
 /// A fixture's result: its boards in order (board 1 first).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -117,6 +98,10 @@ pub struct ResultVersion {
     pub status: ResultStatus,
     /// The note of a dispute or approval.
     pub status_note: String,
+    /// Who set the status (confirmed, disputed, approved) and when; `None`
+    /// for the status a version was written with.
+    pub status_by: Option<UserId>,
+    pub status_at: Option<DateTime<Utc>>,
     /// The season's ruleset when this version was written.
     pub format: String,
     pub options: Map<String, Value>,
@@ -137,13 +122,15 @@ pub struct StoredResult {
 // Rows
 
 #[derive(sqlx::FromRow)]
-struct VersionRow {
+pub(super) struct VersionRow {
     id: ResultVersionId,
     league_id: LeagueId,
     fixture_id: FixtureId,
     version: i64,
     status: String,
     status_note: String,
+    status_by: Option<UserId>,
+    status_at: Option<DateTime<Utc>>,
     format: String,
     options: String,
     restored_from: Option<i64>,
@@ -162,6 +149,8 @@ impl TryFrom<VersionRow> for ResultVersion {
             version: r.version,
             status: r.status.parse()?,
             status_note: r.status_note,
+            status_by: r.status_by,
+            status_at: r.status_at,
             format: r.format,
             options: parse_json("ruleset options of a result", &r.options)?,
             restored_from: r.restored_from,
@@ -171,15 +160,9 @@ impl TryFrom<VersionRow> for ResultVersion {
     }
 }
 
-const VERSION_COLUMNS: &str = "id, league_id, fixture_id, version, status, status_note, format, \
-                               options, restored_from, created_by, created_at";
-
-#[derive(sqlx::FromRow)]
-struct FixtureLock {
-    season_id: SeasonId,
-    home_team_id: TeamId,
-    away_team_id: TeamId,
-}
+pub(crate) const VERSION_COLUMNS: &str = "id, league_id, fixture_id, version, status, status_note, \
+                               status_by, status_at, format, options, restored_from, created_by, \
+                               created_at";
 
 #[derive(sqlx::FromRow)]
 struct RosterRow {
@@ -787,8 +770,18 @@ fn plan(
 
 // ---------------------------------------------------------------------------
 
+/// What a new version's status is, beside its rows.
+#[derive(Debug, Default)]
+pub(super) struct VersionPlan {
+    /// `None`: `entered` for an entry, the copied version's for a restore.
+    pub status: Option<ResultStatus>,
+    pub note: String,
+    /// The fixture is marked played in the same transaction.
+    pub mark_played: bool,
+}
+
 /// What a new version holds.
-enum Source<'a> {
+pub(super) enum Source<'a> {
     /// A result as entered or corrected.
     Entered(&'a MatchResult),
     /// A copy of an earlier version.
@@ -800,12 +793,13 @@ impl Db {
     /// fixture's row, so that two writers of one fixture's result take
     /// version numbers (and change statuses) in turn; SQLite writes are
     /// serialized already and has no `FOR UPDATE`.
-    fn lock_fixture_sql(&self) -> &'static str {
+    pub(super) fn lock_fixture_row_sql(&self) -> String {
+        let columns = super::fixtures::COLUMNS;
         dialect!(self,
-            sqlite: "SELECT season_id, home_team_id, away_team_id FROM fixtures \
-                     WHERE league_id = $1 AND id = $2",
-            postgres: "SELECT season_id, home_team_id, away_team_id FROM fixtures \
-                       WHERE league_id = $1 AND id = $2 FOR UPDATE",
+            sqlite: format!("SELECT {columns} FROM fixtures WHERE league_id = $1 AND id = $2"),
+            postgres: format!(
+                "SELECT {columns} FROM fixtures WHERE league_id = $1 AND id = $2 FOR UPDATE"
+            ),
         )
     }
 
@@ -819,8 +813,10 @@ impl Db {
         result: &MatchResult,
         by: Option<UserId>,
     ) -> Result<ResultVersion> {
-        self.write_version(league, fixture, Source::Entered(result), by)
-            .await
+        self.write_version(league, fixture, Source::Entered(result), by, |_, _| {
+            Ok(VersionPlan::default())
+        })
+        .await
     }
 
     /// Makes an earlier version current again by writing a new version that
@@ -832,18 +828,31 @@ impl Db {
         version: i64,
         by: Option<UserId>,
     ) -> Result<ResultVersion> {
-        self.write_version(league, fixture, Source::Restore(version), by)
-            .await
+        self.write_version(league, fixture, Source::Restore(version), by, |_, _| {
+            Ok(VersionPlan::default())
+        })
+        .await
     }
 
-    async fn write_version(
+    /// Writes the fixture's next version in one transaction. `decide` is
+    /// asked, inside it, with the fixture and its current version as they
+    /// are now: it may refuse, and it says the new version's status and
+    /// note and whether the fixture is now marked played (see
+    /// `db::workflow`, where the result workflow's operations call this).
+    pub(super) async fn write_version(
         &self,
         league: LeagueId,
         fixture: FixtureId,
         source: Source<'_>,
         by: Option<UserId>,
+        decide: impl FnOnce(&super::Fixture, Option<&ResultVersion>) -> Result<VersionPlan>,
     ) -> Result<ResultVersion> {
-        let lock = self.lock_fixture_sql();
+        let lock = self.lock_fixture_row_sql();
+        let played = format!(
+            "UPDATE fixtures SET status = 'played' WHERE league_id = $1 AND id = $2 \
+             RETURNING {}",
+            super::fixtures::COLUMNS
+        );
         let current_sql = format!(
             "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
              ORDER BY version DESC LIMIT 1"
@@ -859,12 +868,13 @@ impl Db {
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
         Ok(write_tx!(self, tx => {
-            let f = sqlx::query_as::<_, FixtureLock>(lock)
+            let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
                 .fetch_optional(&mut *tx)
                 .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?;
+                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
+                .try_into()?;
             let roster: HashMap<PlayerId, (String, Side)> = sqlx::query_as::<_, RosterRow>(
                 "SELECT r.player_id, p.name, r.team_id FROM registrations r \
                  JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
@@ -890,6 +900,7 @@ impl Db {
                 .await?
                 .map(ResultVersion::try_from)
                 .transpose()?;
+            let decided = decide(&f, current.as_ref())?;
             let before = match &current {
                 Some(v) => Some(StoredResult {
                     version: v.clone(),
@@ -919,6 +930,7 @@ impl Db {
                 }
             };
             let boards = plan(&result, &roster)?;
+            let status = decided.status.unwrap_or(status);
 
             let next = current.as_ref().map_or(1, |v| v.version + 1);
             let version: ResultVersion = sqlx::query_as::<_, VersionRow>(&insert_version)
@@ -926,7 +938,7 @@ impl Db {
                 .bind(fixture)
                 .bind(next)
                 .bind(status.as_str())
-                .bind("")
+                .bind(decided.note)
                 .bind(restored_from)
                 .bind(by)
                 .bind(now())
@@ -1057,6 +1069,17 @@ impl Db {
             insert_audit!(tx, NewAudit::new(Some(league), by, "result", fixture.0, action)
                 .before(before.as_ref())
                 .after(Some(&after)));
+            if decided.mark_played {
+                let marked: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&played)
+                    .bind(league)
+                    .bind(fixture)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_into()?;
+                insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", fixture.0, "change")
+                    .before(Some(&f))
+                    .after(Some(&marked)));
+            }
             version
         }))
     }
@@ -1137,7 +1160,8 @@ impl Db {
     }
 
     /// Confirms, disputes or approves the current version (with a note),
-    /// leaving an audit entry.
+    /// leaving an audit entry. For the workflow's steps, which check who
+    /// may and which version was seen, see `db::workflow`.
     pub async fn set_result_status(
         &self,
         league: LeagueId,
@@ -1151,12 +1175,12 @@ impl Db {
              ORDER BY version DESC LIMIT 1"
         );
         let update = format!(
-            "UPDATE result_versions SET status = $3, status_note = $4 \
-             WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
+            "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
+             status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
-        let lock = self.lock_fixture_sql();
+        let lock = self.lock_fixture_row_sql();
         Ok(write_tx!(self, tx => {
-            sqlx::query_as::<_, FixtureLock>(lock)
+            sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
                 .fetch_optional(&mut *tx)
@@ -1174,6 +1198,8 @@ impl Db {
                 .bind(before.id)
                 .bind(status.as_str())
                 .bind(note)
+                .bind(by)
+                .bind(now())
                 .fetch_one(&mut *tx)
                 .await?
                 .try_into()?;

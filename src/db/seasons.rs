@@ -120,6 +120,114 @@ fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
         .map_err(|why| DbError::Invalid(format!("ruleset: {why}")))
 }
 
+/// A season's form as saved from the console: its name, and its rules
+/// and settings when they changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeasonUpdate {
+    pub name: String,
+    /// Ruleset and match format; refused once the season has results.
+    pub rules: Option<(Format, Map<String, Value>, Value)>,
+    pub settings: Option<SeasonSettings>,
+}
+
+impl Db {
+    /// Saves a season's form in one transaction: all of it, or (refused
+    /// rules, a name taken) none of it. Each part that changes leaves its
+    /// audit entry.
+    pub async fn update_season(
+        &self,
+        league: LeagueId,
+        id: SeasonId,
+        update: &SeasonUpdate,
+        by: Option<UserId>,
+    ) -> Result<Season> {
+        if let Some((format, options, _)) = &update.rules {
+            check_ruleset(*format, options)?;
+        }
+        if let Some(settings) = &update.settings {
+            settings.check().map_err(DbError::Invalid)?;
+        }
+        let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
+        let rules_sql = format!(
+            "UPDATE seasons SET format = $3, options = $4, match_format = $5 \
+             WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+        );
+        let settings_sql = format!(
+            "UPDATE seasons SET settings = $3 WHERE league_id = $1 AND id = $2 \
+             RETURNING {COLUMNS}"
+        );
+        let name_sql = format!(
+            "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+        );
+        Ok(write_tx!(self, tx => {
+            let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
+                .bind(league)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+                .try_into()?;
+            let mut now_is = before.clone();
+            if let Some((format, options, match_format)) = &update.rules {
+                let results: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
+                     WHERE f.league_id = $1 AND f.season_id = $2",
+                )
+                .bind(league)
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+                if results > 0 {
+                    return Err(DbError::Conflict(format!(
+                        "season `{}` has results: its ruleset and match format are fixed",
+                        before.name
+                    )));
+                }
+                let after: Season = sqlx::query_as::<_, SeasonRow>(&rules_sql)
+                    .bind(league)
+                    .bind(id)
+                    .bind(format.as_str())
+                    .bind(json_text(options))
+                    .bind(json_text(match_format))
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_into()?;
+                insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "rules")
+                    .before(Some(&now_is))
+                    .after(Some(&after)));
+                now_is = after;
+            }
+            if let Some(settings) = &update.settings {
+                let after: Season = sqlx::query_as::<_, SeasonRow>(&settings_sql)
+                    .bind(league)
+                    .bind(id)
+                    .bind(json_text(&settings.to_value()))
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_into()?;
+                insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "settings")
+                    .before(Some(&now_is.settings))
+                    .after(Some(&after.settings)));
+                now_is = after;
+            }
+            if update.name != now_is.name {
+                let after: Season = sqlx::query_as::<_, SeasonRow>(&name_sql)
+                    .bind(league)
+                    .bind(id)
+                    .bind(&update.name)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_into()?;
+                insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "rename")
+                    .before(Some(&now_is.name))
+                    .after(Some(&after.name)));
+                now_is = after;
+            }
+            now_is
+        }))
+    }
+}
+
 impl Db {
     /// A new season with the default settings; its options must make a
     /// valid ruleset for its format.

@@ -11,3 +11,4 @@ pub mod settings;
 pub mod sheet;
 pub mod standings;
 pub mod time;
+pub mod workflow;

@@ -6,6 +6,7 @@ use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::db::DbError;
+use crate::league::workflow::Refusal;
 
 use super::page::{Ctx, html};
 
@@ -60,6 +61,14 @@ impl IntoResponse for AppError {
             }
             AppError::Db(DbError::Conflict(_)) => (StatusCode::CONFLICT, "That did not work"),
             AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "Too large"),
+            AppError::Db(DbError::Refused(r)) => match r {
+                Refusal::Stale { .. } => (StatusCode::CONFLICT, "Not saved"),
+                Refusal::NotYours(_) => (StatusCode::FORBIDDEN, "Not allowed"),
+                Refusal::NoResult
+                | Refusal::NotNow(_)
+                | Refusal::TooEarly { .. }
+                | Refusal::NoNote => (StatusCode::BAD_REQUEST, "That did not work"),
+            },
             AppError::Csrf => (StatusCode::FORBIDDEN, "Form expired"),
             AppError::Db(_) | AppError::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong")

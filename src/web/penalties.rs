@@ -12,8 +12,8 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use crate::db::{
-    FineId, FixtureId, NewFine, NewPenalty, PenaltyEffect, PenaltyId, PenaltyKindId, PlayerId,
-    SeasonId, TeamId, now,
+    FineId, FixtureId, NewPenalty, PenaltyEffect, PenaltyId, PenaltyKindId, PlayerId, SeasonId,
+    TeamId, now,
 };
 
 use super::AppState;
@@ -312,8 +312,9 @@ pub async fn record(
         amount,
         note: form.note.trim().to_owned(),
     };
-    let penalty = match db.record_penalty(league, &new, Some(sec.user.id)).await {
-        Ok(p) => p,
+    // The penalty and, for a fine, its line in the ledger: one transaction.
+    match db.record_penalty(league, &new, Some(sec.user.id)).await {
+        Ok(_) => {}
         // A team, player or fixture of another league or season: a form
         // error, never a 500.
         Err(
@@ -330,24 +331,6 @@ pub async fn record(
             ));
         }
         Err(e) => return Err(e.into()),
-    };
-    if kind.effect == PenaltyEffect::Fine {
-        db.add_fine(
-            league,
-            &NewFine {
-                team_id,
-                player_id,
-                penalty_id: Some(penalty.id),
-                amount_pence: amount,
-                reason: if new.note.is_empty() {
-                    kind.name.clone()
-                } else {
-                    format!("{}: {}", kind.name, new.note)
-                },
-            },
-            Some(sec.user.id),
-        )
-        .await?;
     }
     Ok(Redirect::to(&format!(
         "/leagues/{}/penalties?season={season}",

@@ -7,6 +7,7 @@ mod db;
 mod demo;
 mod harness;
 mod helpers;
+mod kill_drill;
 mod portable;
 mod properties;
 mod support;

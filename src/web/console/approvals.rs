@@ -44,6 +44,15 @@ struct ApprovalsPage {
     ctx: Ctx,
     league: League,
     rows: Vec<Row>,
+    /// What was just approved from here.
+    notice: Option<String>,
+}
+
+/// `?approved=FIXTURE&version=N`: what was just approved from this list.
+#[derive(serde::Deserialize)]
+struct Approved {
+    approved: Option<i64>,
+    version: Option<i64>,
 }
 
 fn status_words(status: ResultStatus) -> &'static str {
@@ -57,7 +66,11 @@ fn status_words(status: ResultStatus) -> &'static str {
 
 /// Three queries whatever the number of results: the pending versions,
 /// their fixtures, and their boards.
-async fn approvals(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
+async fn approvals(
+    sec: Secretary,
+    State(state): State<AppState>,
+    axum::extract::Query(q): axum::extract::Query<Approved>,
+) -> Result<Response> {
     let db = state.db();
     let league = &sec.league;
     let pending = db.pending_versions(league.id).await?;
@@ -88,9 +101,24 @@ async fn approvals(sec: Secretary, State(state): State<AppState>) -> Result<Resp
             })
         })
         .collect();
+    let notice = match (q.approved, q.version) {
+        (Some(fixture), Some(version)) => {
+            let line = db
+                .fixture_lines(league.id, &FixtureScope::One(FixtureId(fixture)))
+                .await?;
+            line.first().map(|l| {
+                format!(
+                    "Approved version {version} of {} v {}: it counts in the tables.",
+                    l.home_name, l.away_name
+                )
+            })
+        }
+        _ => None,
+    };
     Ok(html(&ApprovalsPage {
         ctx: sec.user.ctx(),
         league: sec.league,
         rows,
+        notice,
     }))
 }

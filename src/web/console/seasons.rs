@@ -18,7 +18,7 @@ use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::db::{DbError, League, NewSeason, Season, SeasonId};
+use crate::db::{DbError, League, NewSeason, Season, SeasonId, SeasonUpdate};
 use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
 use crate::league::settings::{MAX_MIN_GAMES, SeasonSettings};
 use crate::league::standings::TieBreaker;
@@ -889,45 +889,38 @@ async fn update(
     if refuse_address(&mut page.errors, &rules.name, &others) {
         return Ok(form::page(&page, &page.errors));
     }
-    // ...then the rules, which the database refuses once there are results...
+    // ...then the rules (which the database refuses once there are
+    // results), the settings and the name, in one transaction: all of the
+    // form is saved, or none of it.
     let before = stored(&season);
-    if rules.ruleset != before.ruleset || rules.match_format != before.match_format {
-        let written = db
-            .set_season_rules(
-                league,
-                id,
-                rules.ruleset.format,
-                &rules.ruleset.options(),
-                &rules.match_format.to_value(),
-                Some(sec.user.id),
-            )
-            .await;
-        match written {
-            Ok(_) => {}
-            Err(DbError::Conflict(why)) => {
-                page.errors.add(FORM, format!("Not saved: {why}."));
-                return Ok(form::conflict(&page));
-            }
-            Err(DbError::Invalid(why)) => {
-                page.errors.add(FORM, why);
-                return Ok(form::page(&page, &page.errors));
-            }
-            Err(e) => return Err(e.into()),
+    let update = SeasonUpdate {
+        name: rules.name.clone(),
+        rules: (rules.ruleset != before.ruleset || rules.match_format != before.match_format).then(
+            || {
+                (
+                    rules.ruleset.format,
+                    rules.ruleset.options(),
+                    rules.match_format.to_value(),
+                )
+            },
+        ),
+        settings: (rules.settings != before.settings || season.settings().is_err())
+            .then(|| rules.settings.clone()),
+    };
+    match db
+        .update_season(league, id, &update, Some(sec.user.id))
+        .await
+    {
+        Ok(_) => {}
+        Err(DbError::Conflict(why)) => {
+            page.errors.add(FORM, format!("Not saved: {why}."));
+            return Ok(form::conflict(&page));
         }
-    }
-    // ...then the settings, which may change at any time.
-    if rules.settings != before.settings || season.settings().is_err() {
-        let written = db
-            .set_season_settings(league, id, &rules.settings, Some(sec.user.id))
-            .await;
-        if let Err(DbError::Invalid(why)) = written {
+        Err(DbError::Invalid(why)) => {
             page.errors.add(FORM, why);
             return Ok(form::page(&page, &page.errors));
         }
-        written?;
-    }
-    if rules.name != season.name {
-        if let Err(e) = db.rename_season(league, id, &rules.name).await {
+        Err(e) => {
             form::refused(e, &mut page.errors, "name", DUPLICATE)?;
             return Ok(form::page(&page, &page.errors));
         }

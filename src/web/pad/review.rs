@@ -280,8 +280,12 @@ pub async fn submit(
             "This match's result is already in: corrections go through the match card.".into(),
         )));
     }
-    super::super::results::store_result(&state, &access, &result_of(&loaded)).await?;
-    Ok(Redirect::to(&access.path("/history?submitted=pad")).into_response())
+    let version = super::super::results::store_result(&state, &access, &result_of(&loaded)).await?;
+    Ok(Redirect::to(&access.path(&format!(
+        "/history?submitted=pad&version={}",
+        version.version
+    )))
+    .into_response())
 }
 
 #[derive(Deserialize)]

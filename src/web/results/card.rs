@@ -33,6 +33,9 @@ struct CardPage {
     boards: Vec<BoardView>,
     errors: usize,
     help: Vec<(&'static str, String)>,
+    /// The other captain's dispute of the stored version, when it is
+    /// disputed: what to correct.
+    dispute: Option<String>,
 }
 
 struct BoardView {
@@ -169,9 +172,15 @@ pub async fn show(State(state): State<AppState>, access: FixtureAccess) -> Resul
         },
         Some(_) => (fields, None),
     };
+    let dispute = match &stored {
+        Some(s) => super::workflow::dispute_note(&state, &access, &s.version).await?,
+        None => None,
+    };
     let status = stored.map(|s| format!("version {}, {}", s.version.version, s.version.status));
     let card = Card::read(&state, &access, &fields).await?;
-    Ok(html(&card.page(&access, status, notice)))
+    let mut page = card.page(&access, status, notice);
+    page.dispute = dispute;
+    Ok(html(&page))
 }
 
 pub async fn save(
@@ -205,8 +214,24 @@ pub async fn save(
         return Ok(invalid(&page));
     }
     let result = card.result();
-    super::store_result(&state, &access, &result).await?;
-    Ok(Redirect::to(&access.path("")).into_response())
+    // A refusal of the workflow (a match days ahead, a void fixture) comes
+    // back on the card as it was sent, like any other problem.
+    let version = match super::store_result(&state, &access, &result).await {
+        Ok(v) => v,
+        Err(AppError::BadRequest(why)) => {
+            return Ok(invalid(&card.page(&access, None, Some(why))));
+        }
+        Err(AppError::Db(crate::db::DbError::Refused(why))) => {
+            let why = format!("{why} Nothing was saved.");
+            return Ok(invalid(&card.page(&access, None, Some(why))));
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(Redirect::to(&access.path(&format!(
+        "/history?saved=submitted&version={}",
+        version.version
+    )))
+    .into_response())
 }
 
 /// "Boards 3, 7 and 9 are missing: ..." for a submit refused as incomplete.
@@ -492,6 +517,7 @@ impl Card {
             boards,
             errors: self.errors(),
             help: help(&self.ruleset, self.final_scores),
+            dispute: None,
         }
     }
 

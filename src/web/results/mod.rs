@@ -7,7 +7,8 @@ use axum::http::request::Parts;
 use axum::routing::{get, post};
 use std::collections::HashMap;
 
-use crate::db::{Fixture, FixtureId, League, RoleKind, Season, Team};
+use crate::db::{DbError, Fixture, FixtureId, League, RoleKind, Season, Side, Team};
+use crate::league::workflow::{Actor, Refusal};
 
 use super::AppState;
 use super::auth::{CurrentUser, league_from_path};
@@ -174,37 +175,41 @@ where
     }
 }
 
-/// Stores a submitted result as the fixture's next version: approved at
-/// once when a secretary enters it, and the fixture marked played.
+impl FixtureAccess {
+    /// Who is acting, as the result workflow's rules see them.
+    pub fn actor(&self) -> Actor {
+        match self.standing {
+            Standing::Secretary => Actor::secretary(self.user.id),
+            Standing::HomeCaptain => Actor::captain(self.user.id, Side::Home),
+            Standing::AwayCaptain => Actor::captain(self.user.id, Side::Away),
+        }
+    }
+
+    /// A refusal of the workflow as the user should read it: dates in the
+    /// league's time zone.
+    pub fn refused(&self, e: DbError) -> AppError {
+        match e {
+            DbError::Refused(Refusal::TooEarly { starts_at }) => AppError::BadRequest(format!(
+                "This match is not until {}: its result can be entered from the day before. Nothing was saved.",
+                crate::web::dates::when(self.league.time_zone, starts_at)
+            )),
+            other => AppError::Db(other),
+        }
+    }
+}
+
+/// Stores a submitted result (from the card or the pads) as the fixture's
+/// next version, in one transaction: approved at once when a secretary
+/// enters it, the fixture marked played, refused more than a day ahead of
+/// the fixture (see `league::workflow::submit`).
 pub async fn store_result(
     state: &AppState,
     access: &FixtureAccess,
     result: &crate::db::MatchResult,
 ) -> Result<crate::db::ResultVersion, AppError> {
-    use crate::db::{FixtureChange, FixtureStatus, ResultStatus};
-    let db = state.db();
-    let league = access.league.id;
-    let mut version = db
-        .write_result(league, access.fixture.id, result, Some(access.user.id))
-        .await?;
-    if access.is_secretary() {
-        db.set_result_status(
-            league,
-            access.fixture.id,
-            ResultStatus::Approved,
-            "entered by a secretary",
-            Some(access.user.id),
-        )
-        .await?;
-        version.status = ResultStatus::Approved;
-    }
-    if access.fixture.status.is_open() {
-        let change = FixtureChange {
-            status: FixtureStatus::Played,
-            ..FixtureChange::from(&access.fixture)
-        };
-        db.update_fixture(league, access.fixture.id, &change, Some(access.user.id))
-            .await?;
-    }
-    Ok(version)
+    state
+        .db()
+        .submit_result(access.league.id, access.fixture.id, result, access.actor())
+        .await
+        .map_err(|e| access.refused(e))
 }

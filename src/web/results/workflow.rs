@@ -2,14 +2,16 @@
 //! approves, corrects, restores an earlier version, or records a walkover or
 //! a void fixture. Every change is a new version or an audited change.
 
+use std::collections::HashMap;
+
 use askama::Template;
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use crate::db::{
-    DbError, FixtureChange, FixtureStatus, ResultStatus, ResultVersion, RoleKind, Side, UserId,
-};
+use crate::db::{DbError, PlayerId, ResultStatus, ResultVersion, Side, StoredResult, UserId};
+use crate::league::workflow::Refusal;
 
 use super::super::AppState;
 use super::super::csrf::CsrfForm;
@@ -21,19 +23,23 @@ use super::{FixtureAccess, Standing};
 pub struct NoteForm {
     #[serde(default)]
     note: String,
-    /// The version the form showed: approving refuses when a newer one
-    /// has been entered since.
+    /// The version the form showed: the step acts on it, or on nothing
+    /// when a newer one has been entered since.
     #[serde(default)]
-    version: Option<String>,
+    version: String,
     /// `approvals`: go back to the list of results awaiting approval.
     #[serde(default)]
     back: String,
 }
 
 #[derive(Deserialize)]
-pub struct VersionForm {
+pub struct RestoreForm {
+    /// The version to restore.
     #[serde(default)]
     version: String,
+    /// The current version the history page showed.
+    #[serde(default)]
+    current: String,
 }
 
 #[derive(Deserialize)]
@@ -42,78 +48,63 @@ pub struct WalkoverForm {
     conceded_by: String,
 }
 
-/// The current version, or a clear refusal when there is none.
-async fn current(state: &AppState, access: &FixtureAccess) -> Result<ResultVersion> {
-    state
-        .db()
-        .result_versions(access.league.id, access.fixture.id)
-        .await?
-        .pop()
-        .ok_or_else(|| AppError::BadRequest("This match has no result yet.".into()))
+/// The version a form says its user saw.
+fn shown(field: &str) -> Result<i64> {
+    field.trim().parse().map_err(|_| {
+        AppError::BadRequest(
+            "This form did not say which version of the result you saw: reload the page and try again. Nothing was saved."
+                .into(),
+        )
+    })
 }
 
-/// Only the captain of the team that did not enter the result may confirm
-/// or dispute it.
-async fn check_other_captain(
-    state: &AppState,
-    access: &FixtureAccess,
-    version: &ResultVersion,
-) -> Result<()> {
-    let team = match access.standing {
-        Standing::HomeCaptain => access.home.id,
-        Standing::AwayCaptain => access.away.id,
-        Standing::Secretary => {
-            return Err(AppError::Forbidden(
-                "A secretary approves results; confirming is for the other captain.".into(),
-            ));
+/// Where a step's page goes next: the history, saying what was saved.
+fn saved(access: &FixtureAccess, what: &str, version: i64) -> Response {
+    Redirect::to(&access.path(&format!("/history?saved={what}&version={version}"))).into_response()
+}
+
+/// A step refused: a stale version gets 409 and the history page with the
+/// version now current, to act on; anything else its error page.
+async fn refused(state: &AppState, access: &FixtureAccess, e: DbError) -> Result<Response> {
+    match e {
+        DbError::Refused(Refusal::Stale { shown, current }) => {
+            let verb = if access.is_secretary() {
+                "approve"
+            } else {
+                "confirm or dispute"
+            };
+            let notice = format!(
+                "Not saved: version {current} of this result was entered after version {shown}, the one you saw. \
+                 Here is version {current}: check it, then {verb} it."
+            );
+            let page = history_page(state, access, Some((notice, true))).await?;
+            Ok((StatusCode::CONFLICT, html(&page)).into_response())
         }
-    };
-    if let Some(by) = version.created_by {
-        let same_team = by == access.user.id
-            || state.db().user_roles(by).await?.iter().any(|r| {
-                r.kind == RoleKind::Captain
-                    && r.season_id == Some(access.fixture.season_id)
-                    && r.team_id == Some(team)
-            });
-        if same_team {
-            return Err(AppError::Forbidden(
-                "Your team entered this result: the other captain confirms or disputes it.".into(),
-            ));
-        }
+        other => Err(access.refused(other)),
     }
-    Ok(())
 }
 
 pub async fn confirm(
     State(state): State<AppState>,
     access: FixtureAccess,
-    CsrfForm(_): CsrfForm<NoteForm>,
+    CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
-    let version = current(&state, &access).await?;
-    check_other_captain(&state, &access, &version).await?;
-    if version.status != ResultStatus::Entered {
-        return Err(AppError::BadRequest(format!(
-            "This result is {}; only an entered result can be confirmed.",
-            version.status
-        )));
-    }
+    let shown = shown(&form.version)?;
     let settings = access.season.settings().map_err(AppError::Internal)?;
-    let (status, note) = if settings.approve_on_confirmation {
-        (ResultStatus::Approved, "approved on confirmation")
-    } else {
-        (ResultStatus::Confirmed, "")
-    };
-    state
+    match state
         .db()
-        .set_result_status(
+        .confirm_result(
             access.league.id,
             access.fixture.id,
-            status,
-            note,
-            Some(access.user.id),
+            shown,
+            access.actor(),
+            settings.approve_on_confirmation,
         )
-        .await?;
-    Ok(Redirect::to(&access.path("")).into_response())
+        .await
+    {
+        Ok(v) => Ok(saved(&access, "confirmed", v.version)),
+        Err(e) => refused(&state, &access, e).await,
+    }
 }
 
 pub async fn dispute(
@@ -121,37 +112,20 @@ pub async fn dispute(
     access: FixtureAccess,
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
-    let version = current(&state, &access).await?;
-    check_other_captain(&state, &access, &version).await?;
-    let note = form.note.trim();
-    if note.is_empty() {
-        return Err(AppError::BadRequest(
-            "Say what is wrong with the result: a dispute needs a note.".into(),
-        ));
-    }
-    if version.status == ResultStatus::Approved {
-        return Err(AppError::BadRequest(
-            "This result is approved already; ask a secretary to correct it.".into(),
-        ));
-    }
-    state
+    let shown = shown(&form.version)?;
+    match state
         .db()
-        .set_result_status(
+        .dispute_result(
             access.league.id,
             access.fixture.id,
-            ResultStatus::Disputed,
-            &note.chars().take(2000).collect::<String>(),
-            Some(access.user.id),
+            shown,
+            &form.note,
+            access.actor(),
         )
-        .await?;
-    Ok(Redirect::to(&access.path("")).into_response())
-}
-
-fn secretary_only(access: &FixtureAccess, what: &str) -> Result<()> {
-    if access.is_secretary() {
-        Ok(())
-    } else {
-        Err(AppError::Forbidden(format!("Only a secretary may {what}.")))
+        .await
+    {
+        Ok(v) => Ok(saved(&access, "disputed", v.version)),
+        Err(e) => refused(&state, &access, e).await,
     }
 }
 
@@ -160,74 +134,60 @@ pub async fn approve(
     access: FixtureAccess,
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
-    secretary_only(&access, "approve a result")?;
-    let version = current(&state, &access).await?;
-    if let Some(shown) = form.version.as_deref().map(str::trim)
-        && shown != version.version.to_string()
-    {
-        return Err(AppError::Db(DbError::Conflict(format!(
-            "version {} of this result was entered after the version {shown} you saw: \
-             check it on the match page, then approve",
-            version.version
-        ))));
-    }
-    state
+    let shown = shown(&form.version)?;
+    match state
         .db()
-        .set_result_status(
+        .approve_result(
             access.league.id,
             access.fixture.id,
-            ResultStatus::Approved,
-            form.note.trim(),
-            Some(access.user.id),
+            shown,
+            &form.note,
+            access.actor(),
         )
-        .await?;
-    if form.back == "approvals" {
-        let list = format!("/leagues/{}/console/approvals", access.league.short_name);
-        return Ok(Redirect::to(&list).into_response());
+        .await
+    {
+        Ok(v) if form.back == "approvals" => {
+            let list = format!(
+                "/leagues/{}/console/approvals?approved={}&version={}",
+                access.league.short_name, access.fixture.id, v.version
+            );
+            Ok(Redirect::to(&list).into_response())
+        }
+        Ok(v) => Ok(saved(&access, "approved", v.version)),
+        Err(e) => refused(&state, &access, e).await,
     }
-    Ok(Redirect::to(&access.path("")).into_response())
 }
 
 pub async fn restore(
     State(state): State<AppState>,
     access: FixtureAccess,
-    CsrfForm(form): CsrfForm<VersionForm>,
+    CsrfForm(form): CsrfForm<RestoreForm>,
 ) -> Result<Response> {
-    secretary_only(&access, "restore an earlier version")?;
+    if !access.is_secretary() {
+        return Err(AppError::Forbidden(
+            "Only a secretary may restore an earlier version.".into(),
+        ));
+    }
     let n: i64 = form
         .version
         .trim()
         .parse()
         .map_err(|_| AppError::BadRequest("Choose the version to restore.".into()))?;
-    state
+    let current = shown(&form.current)?;
+    match state
         .db()
-        .restore_result(access.league.id, access.fixture.id, n, Some(access.user.id))
-        .await?;
-    Ok(Redirect::to(&access.path("/history")).into_response())
-}
-
-/// A fixture's new status, everything else as it was; audited by the db.
-async fn set_status(
-    state: &AppState,
-    access: &FixtureAccess,
-    status: FixtureStatus,
-    conceded_by: Option<Side>,
-) -> Result<()> {
-    let change = FixtureChange {
-        status,
-        conceded_by,
-        ..FixtureChange::from(&access.fixture)
-    };
-    state
-        .db()
-        .update_fixture(
+        .restore_result_version(
             access.league.id,
             access.fixture.id,
-            &change,
-            Some(access.user.id),
+            n,
+            current,
+            access.actor(),
         )
-        .await?;
-    Ok(())
+        .await
+    {
+        Ok(v) => Ok(saved(&access, "restored", v.version)),
+        Err(e) => refused(&state, &access, e).await,
+    }
 }
 
 pub async fn walkover(
@@ -235,7 +195,6 @@ pub async fn walkover(
     access: FixtureAccess,
     CsrfForm(form): CsrfForm<WalkoverForm>,
 ) -> Result<Response> {
-    secretary_only(&access, "record a walkover")?;
     let side = match form.conceded_by.as_str() {
         "home" => Side::Home,
         "away" => Side::Away,
@@ -245,8 +204,12 @@ pub async fn walkover(
             ));
         }
     };
-    set_status(&state, &access, FixtureStatus::Walkover, Some(side)).await?;
-    Ok(Redirect::to(&access.path("")).into_response())
+    state
+        .db()
+        .record_walkover(access.league.id, access.fixture.id, side, access.actor())
+        .await
+        .map_err(|e| access.refused(e))?;
+    Ok(Redirect::to(&access.path(&format!("/history?saved=walkover_{side}"))).into_response())
 }
 
 pub async fn void(
@@ -254,9 +217,12 @@ pub async fn void(
     access: FixtureAccess,
     CsrfForm(_): CsrfForm<NoteForm>,
 ) -> Result<Response> {
-    secretary_only(&access, "void a fixture")?;
-    set_status(&state, &access, FixtureStatus::Void, None).await?;
-    Ok(Redirect::to(&access.path("")).into_response())
+    state
+        .db()
+        .void_fixture(access.league.id, access.fixture.id, access.actor())
+        .await
+        .map_err(|e| access.refused(e))?;
+    Ok(Redirect::to(&access.path("/history?saved=void")).into_response())
 }
 
 #[derive(Template)]
@@ -271,6 +237,9 @@ struct HistoryPage {
     secretary: bool,
     captain: bool,
     notice: Option<String>,
+    /// The notice is a refusal.
+    notice_error: bool,
+    current: Option<Summary>,
     current_status: String,
     fixture_status: String,
 }
@@ -278,11 +247,37 @@ struct HistoryPage {
 struct VersionView {
     version: i64,
     status: String,
-    note: String,
+    /// Who set the status, when and with what note ("disputed by ... :
+    /// note"), or the note alone.
+    status_line: String,
     by: String,
     at: String,
     restored_from: Option<i64>,
     current: bool,
+}
+
+/// What the current version says, board by board: what a captain
+/// confirms or disputes and a secretary approves.
+pub(crate) struct Summary {
+    pub version: i64,
+    pub status: String,
+    pub entered_by: String,
+    pub entered_at: String,
+    /// Boards won, home first: `2-1`.
+    pub boards_won: String,
+    pub boards: Vec<BoardSummary>,
+}
+
+pub(crate) struct BoardSummary {
+    pub number: usize,
+    pub kind: String,
+    pub home: String,
+    pub away: String,
+    /// Games won, home first.
+    pub games_won: String,
+    /// Each game's score, home first: `61-47, 40-61`.
+    pub scores: String,
+    pub winner: String,
 }
 
 /// The result's versions, newest first, with the workflow's buttons for
@@ -291,40 +286,229 @@ struct VersionView {
 pub struct HistoryQuery {
     /// `pad`: the result was just submitted from the score pads.
     submitted: Option<String>,
+    /// What was just saved: `submitted`, `confirmed`, `disputed`,
+    /// `approved`, `restored`, `walkover_home`, `walkover_away`, `void`.
+    saved: Option<String>,
+    /// The version it was saved as.
+    version: Option<i64>,
 }
 
-pub async fn history(
-    State(state): State<AppState>,
-    access: FixtureAccess,
-    axum::extract::Query(q): axum::extract::Query<HistoryQuery>,
-) -> Result<Response> {
+/// `version`, board by board, for the people who confirm and approve it.
+pub(crate) fn summary(
+    stored: &StoredResult,
+    players: &HashMap<PlayerId, String>,
+    names: &HashMap<UserId, String>,
+    zone: crate::league::time::Zone,
+) -> Summary {
+    let name = |id: &PlayerId| {
+        players
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("player {id}"))
+    };
+    let mut boards_won = [0, 0];
+    let boards = stored
+        .result
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let home_names: Vec<String> = b.home.iter().map(name).collect();
+            let mut won = [0, 0];
+            let mut scores = Vec::new();
+            for g in &b.games {
+                // The record's side 0 is home when it holds a home player.
+                let home_first = g
+                    .record
+                    .sides
+                    .first()
+                    .is_some_and(|s| s.iter().any(|p| home_names.contains(p)));
+                let (h, a) = if home_first { (0, 1) } else { (1, 0) };
+                match &g.outcome {
+                    Some(o) => {
+                        scores.push(format!("{}-{}", o.totals[h], o.totals[a]));
+                        if o.finished {
+                            match o.winner {
+                                Some(w) if w == h => won[0] += 1,
+                                Some(_) => won[1] += 1,
+                                None => {}
+                            }
+                        }
+                    }
+                    None => scores.push("not scored".into()),
+                }
+            }
+            let winner = match won[0].cmp(&won[1]) {
+                std::cmp::Ordering::Greater => {
+                    boards_won[0] += 1;
+                    "home"
+                }
+                std::cmp::Ordering::Less => {
+                    boards_won[1] += 1;
+                    "away"
+                }
+                std::cmp::Ordering::Equal => "",
+            };
+            BoardSummary {
+                number: i + 1,
+                kind: b.kind.to_string(),
+                home: home_names.join(" & "),
+                away: b.away.iter().map(name).collect::<Vec<_>>().join(" & "),
+                games_won: format!("{}-{}", won[0], won[1]),
+                scores: scores.join(", "),
+                winner: winner.to_owned(),
+            }
+        })
+        .collect();
+    let v = &stored.version;
+    Summary {
+        version: v.version,
+        status: v.status.to_string(),
+        entered_by: v
+            .created_by
+            .and_then(|u| names.get(&u).cloned())
+            .unwrap_or_else(|| "—".into()),
+        entered_at: crate::web::dates::stamp(zone, v.created_at),
+        boards_won: format!("{}-{}", boards_won[0], boards_won[1]),
+        boards,
+    }
+}
+
+/// Who set a version's status, when, with its note.
+fn status_line(
+    v: &ResultVersion,
+    names: &HashMap<UserId, String>,
+    zone: crate::league::time::Zone,
+) -> String {
+    let who = v.status_by.and_then(|u| names.get(&u).cloned());
+    let mut line = match (v.status, &who, v.status_at) {
+        (ResultStatus::Entered, _, _) | (_, None, _) | (_, _, None) => String::new(),
+        (status, Some(who), Some(at)) => {
+            format!("{status} by {who}, {}", crate::web::dates::stamp(zone, at))
+        }
+    };
+    if !v.status_note.is_empty() {
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&format!("“{}”", v.status_note));
+    }
+    line
+}
+
+/// The other captain's dispute of `version`, to show on the card opened
+/// to correct it: who disputed it, when, and their note.
+pub(crate) async fn dispute_note(
+    state: &AppState,
+    access: &FixtureAccess,
+    version: &ResultVersion,
+) -> Result<Option<String>> {
+    if version.status != ResultStatus::Disputed {
+        return Ok(None);
+    }
+    let who = match version.status_by {
+        Some(u) => state.db().usernames(&[u]).await?.remove(&u),
+        None => None,
+    };
+    let when = version
+        .status_at
+        .map(|t| format!(", {}", crate::web::dates::stamp(access.league.time_zone, t)))
+        .unwrap_or_default();
+    Ok(Some(format!(
+        "Version {} is disputed{}{when}: “{}”. Correct the card and submit it: it is stored as a new version for the other captain to confirm.",
+        version.version,
+        who.map(|w| format!(" by {w}")).unwrap_or_default(),
+        version.status_note
+    )))
+}
+
+/// What was just saved, in words.
+fn saved_notice(
+    access: &FixtureAccess,
+    q: &HistoryQuery,
+    current: Option<&ResultVersion>,
+) -> Option<String> {
+    let n = q.version.or(current.map(|v| v.version))?;
+    let other = match access.standing {
+        Standing::HomeCaptain => &access.away.name,
+        _ => &access.home.name,
+    };
+    Some(match q.saved.as_deref()? {
+        "submitted" if access.is_secretary() => {
+            format!("Result submitted: version {n}, approved (entered by a secretary).")
+        }
+        "submitted" => format!("Result submitted: version {n}, waiting for {other} to confirm."),
+        "confirmed"
+            if current.is_some_and(|v| v.version == n && v.status == ResultStatus::Approved) =>
+        {
+            format!(
+                "Confirmed version {n}: it is approved, as this season approves on confirmation."
+            )
+        }
+        "confirmed" => format!("Confirmed version {n}: a secretary approves it next."),
+        "disputed" => format!(
+            "Disputed version {n}: {other} can correct the card, and a secretary sees your note."
+        ),
+        "approved" => format!("Approved version {n}: it counts in the tables."),
+        "restored" => format!("Restored: version {n} is now the current version."),
+        "walkover_home" => format!("Walkover recorded: {} conceded.", access.home.name),
+        "walkover_away" => format!("Walkover recorded: {} conceded.", access.away.name),
+        "void" => "The fixture is void: it and its result count nowhere.".to_owned(),
+        _ => return None,
+    })
+}
+
+async fn history_page(
+    state: &AppState,
+    access: &FixtureAccess,
+    notice: Option<(String, bool)>,
+) -> Result<HistoryPage> {
     let db = state.db();
+    let zone = access.league.time_zone;
+    // One snapshot of the current version with its rows, then the list.
+    let stored = db.result(access.league.id, access.fixture.id).await?;
     let versions = db
         .result_versions(access.league.id, access.fixture.id)
         .await?;
-    let ids: Vec<UserId> = versions.iter().filter_map(|v| v.created_by).collect();
+    let ids: Vec<UserId> = versions
+        .iter()
+        .flat_map(|v| [v.created_by, v.status_by])
+        .flatten()
+        .collect();
     let names = db.usernames(&ids).await?;
-    let last = versions.last().map(|v| v.version);
-    let current_status = versions
-        .last()
-        .map_or_else(|| "no result yet".to_owned(), |v| v.status.to_string());
+    let players: HashMap<PlayerId, String> = db
+        .players(access.league.id)
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let current = stored.as_ref().map(|s| summary(s, &players, &names, zone));
+    let last = stored.as_ref().map(|s| s.version.version);
+    let current_status = stored.as_ref().map_or_else(
+        || "no result yet".to_owned(),
+        |s| s.version.status.to_string(),
+    );
     let views = versions
         .iter()
         .rev()
         .map(|v| VersionView {
             version: v.version,
             status: v.status.to_string(),
-            note: v.status_note.clone(),
+            status_line: status_line(v, &names, zone),
             by: v
                 .created_by
                 .and_then(|u| names.get(&u).cloned())
                 .unwrap_or_else(|| "—".into()),
-            at: crate::web::dates::stamp(access.league.time_zone, v.created_at),
+            at: crate::web::dates::stamp(zone, v.created_at),
             restored_from: v.restored_from,
             current: Some(v.version) == last,
         })
         .collect();
-    Ok(html(&HistoryPage {
+    let (notice, notice_error) = match notice {
+        Some((n, e)) => (Some(n), e),
+        None => (None, false),
+    };
+    Ok(HistoryPage {
         ctx: access.user.ctx(),
         title: format!("{} v {}", access.home.name, access.away.name),
         match_path: access.path(""),
@@ -333,20 +517,37 @@ pub async fn history(
         versions: views,
         secretary: access.is_secretary(),
         captain: !access.is_secretary(),
-        notice: match (q.submitted.as_deref(), versions.last()) {
-            (Some("pad"), Some(v)) => Some(format!(
-                "Saved: the result from the score pads, as version {}, {}.{}",
-                v.version,
-                v.status,
-                if access.is_secretary() {
-                    ""
-                } else {
-                    " The other captain can confirm or dispute it here, on this phone or their own."
-                }
-            )),
-            _ => None,
-        },
+        notice,
+        notice_error,
+        current,
         current_status,
         fixture_status: access.fixture.status.to_string(),
-    }))
+    })
+}
+
+pub async fn history(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    axum::extract::Query(q): axum::extract::Query<HistoryQuery>,
+) -> Result<Response> {
+    let latest = state
+        .db()
+        .result_versions(access.league.id, access.fixture.id)
+        .await?
+        .pop();
+    let notice = match (q.submitted.as_deref(), latest.as_ref()) {
+        (Some("pad"), Some(v)) => Some(format!(
+            "Saved: the result from the score pads, as version {}, {}.{}",
+            q.version.unwrap_or(v.version),
+            v.status,
+            if access.is_secretary() {
+                ""
+            } else {
+                " The other captain can confirm or dispute it here, on this phone or their own."
+            }
+        )),
+        _ => saved_notice(&access, &q, latest.as_ref()),
+    };
+    let page = history_page(&state, &access, notice.map(|n| (n, false))).await?;
+    Ok(html(&page))
 }

@@ -351,13 +351,13 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
             b.sign_out().await?;
             b.sign_in(server_ref, &s_ref.away_captain, PASSWORD).await?;
             b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
-            b.click_named("main", "Confirm the result").await?;
+            b.click_named("main", "Confirm version 1").await?;
             b.wait_text("main", "confirmed").await?;
             // The secretary approves it, and the table follows the hands.
             b.sign_out().await?;
             b.sign_in(server_ref, &s.secretary, PASSWORD).await?;
             b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
-            b.click_named("main", "Approve the result").await?;
+            b.click_named("main", "Approve version 1").await?;
             b.wait_text("main", "approved").await?;
             b.goto(&server_ref.url("/leagues/pad/2026-27/one")).await?;
             let row = b

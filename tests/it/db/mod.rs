@@ -3,6 +3,7 @@
 //! (`db::MODULE::sqlite::NAME`, `db::MODULE::postgres::NAME`).
 
 mod concurrency;
+mod operations;
 mod player_stats;
 mod records;
 mod results;

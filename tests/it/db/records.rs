@@ -361,14 +361,27 @@ async fn penalties_and_fines(db: Db) {
         ["record", "void", "reinstate"]
     );
 
-    // The fines ledger, in pence.
+    // The fines ledger, in pence: a fine-type penalty wrote its line with
+    // it, in the same transaction; other lines are added on their own.
+    let ledger = db.fines(l.league).await.unwrap();
+    assert_eq!(ledger.len(), 1, "{ledger:?}");
+    let line = &ledger[0];
+    assert_eq!(
+        (
+            line.penalty_id,
+            line.player_id,
+            line.amount_pence,
+            line.reason.as_str()
+        ),
+        (Some(on_player.id), Some(l.home_players[1]), 500, "Fine")
+    );
     let fine = db
         .add_fine(
             l.league,
             &NewFine {
                 team_id: None,
                 player_id: Some(l.home_players[1]),
-                penalty_id: Some(on_player.id),
+                penalty_id: None,
                 amount_pence: 500,
                 reason: "phone at the table".into(),
             },
@@ -383,7 +396,7 @@ async fn penalties_and_fines(db: Db) {
         .await
         .unwrap();
     assert_eq!(paid.paid_at, Some(paid_at));
-    assert_eq!(db.fines(l.league).await.unwrap(), vec![paid]);
+    assert_eq!(db.fines(l.league).await.unwrap(), vec![line.clone(), paid]);
     assert_eq!(
         db.audit_entries(l.league, "fine", fine.id.0)
             .await

@@ -13,3 +13,4 @@ mod schedule;
 mod security;
 mod sheet;
 mod time_zone;
+mod workflow;

@@ -82,7 +82,10 @@ pub(crate) async fn client(db: &Db, user: &str) -> Client {
 
 /// Fields of a card whose games were played by the simulator: players on
 /// each board, and each game typed in the card notation.
-fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
+pub(crate) fn simulated_card(
+    m: &Match,
+    seed: u64,
+) -> (Vec<(String, String)>, Vec<Vec<GameRecord>>) {
     let mut rng = Rng::new(seed);
     let ruleset = Ruleset::new(Format::FivesAndThrees);
     let mut fields = Vec::new();
@@ -119,7 +122,18 @@ fn simulated_card(m: &Match, seed: u64) -> (Vec<(String, String)>, Vec<Vec<GameR
     (fields, boards)
 }
 
-async fn submit_card(
+/// The version a history page's forms act on.
+pub(crate) fn shown(page: &crate::harness::client::Page) -> String {
+    let marker = "name=\"version\" value=\"";
+    let start = page
+        .body
+        .find(marker)
+        .expect("a form with the version shown")
+        + marker.len();
+    page.body[start..].split('"').next().unwrap().to_owned()
+}
+
+pub(crate) async fn submit_card(
     c: &mut Client,
     m: &Match,
     fields: &[(String, String)],
@@ -282,7 +296,10 @@ async fn confirmation_approves_when_the_season_says_so(db: Db) {
         submit_card(&mut home, &m, &fields, "submit").await;
         let page = away.get(&m.path("/history")).await;
         let confirmed = away
-            .post(&m.path("/confirm"), &[("csrf", &page.csrf())])
+            .post(
+                &m.path("/confirm"),
+                &[("csrf", &page.csrf()), ("version", &shown(&page))],
+            )
             .await;
         assert_eq!(
             confirmed.status,
@@ -377,7 +394,14 @@ async fn the_secretary_approves_from_the_list_awaiting_approval(db: Db) {
         )
         .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
-    assert_eq!(done.location.as_deref(), Some(list));
+    assert!(
+        done.location
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("{list}?approved=")),
+        "{:?}",
+        done.location
+    );
     let v = db.result(league, m.fixture).await.unwrap().unwrap().version;
     assert_eq!((v.version, v.status), (2, ResultStatus::Approved));
     assert!(
@@ -450,7 +474,11 @@ async fn a_captains_home_page_says_what_needs_them(db: Db) {
     let history = away.get(&m.path("/history")).await;
     away.post(
         &m.path("/dispute"),
-        &[("csrf", &history.csrf()), ("note", "Board 1 was ours")],
+        &[
+            ("csrf", &history.csrf()),
+            ("version", &shown(&history)),
+            ("note", "Board 1 was ours"),
+        ],
     )
     .await;
     let page = home.get("/").await;
@@ -485,21 +513,28 @@ async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {
     let history = home.get(&m.path("/history")).await;
     // The captain who entered cannot confirm their own result.
     let own = home
-        .post(&m.path("/confirm"), &[("csrf", &history.csrf())])
+        .post(
+            &m.path("/confirm"),
+            &[("csrf", &history.csrf()), ("version", &shown(&history))],
+        )
         .await;
     assert_eq!(own.status, StatusCode::FORBIDDEN);
     let page = away.get(&m.path("/history")).await;
     let empty = away
         .post(
             &m.path("/dispute"),
-            &[("csrf", &page.csrf()), ("note", " ")],
+            &[("csrf", &page.csrf()), ("version", "1"), ("note", " ")],
         )
         .await;
     assert_eq!(empty.status, StatusCode::BAD_REQUEST);
     let disputed = away
         .post(
             &m.path("/dispute"),
-            &[("csrf", &page.csrf()), ("note", "Board 2 was 61-40")],
+            &[
+                ("csrf", &page.csrf()),
+                ("version", &shown(&page)),
+                ("note", "Board 2 was 61-40"),
+            ],
         )
         .await;
     assert_eq!(disputed.status, StatusCode::SEE_OTHER);
@@ -532,16 +567,22 @@ async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {
     let page = away.get(&m.path("/history")).await;
     assert!(page.has("Board 2 was 61-40"));
     assert_eq!(
-        away.post(&m.path("/confirm"), &[("csrf", &page.csrf())])
-            .await
-            .status,
+        away.post(
+            &m.path("/confirm"),
+            &[("csrf", &page.csrf()), ("version", &shown(&page))]
+        )
+        .await
+        .status,
         StatusCode::SEE_OTHER
     );
     let page = sec.get(&m.path("/history")).await;
     assert_eq!(
-        sec.post(&m.path("/approve"), &[("csrf", &page.csrf()), ("note", "")])
-            .await
-            .status,
+        sec.post(
+            &m.path("/approve"),
+            &[("csrf", &page.csrf()), ("version", "2"), ("note", "")]
+        )
+        .await
+        .status,
         StatusCode::SEE_OTHER
     );
     let stored = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
@@ -575,7 +616,7 @@ async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {
     let restored = sec
         .post(
             &m.path("/restore"),
-            &[("csrf", &page.csrf()), ("version", "1")],
+            &[("csrf", &page.csrf()), ("version", "1"), ("current", "2")],
         )
         .await;
     assert_eq!(restored.status, StatusCode::SEE_OTHER);

@@ -1,0 +1,287 @@
+//! The result workflow's operations, each one call and one transaction:
+//! the fixture is locked, its state and its current version read, the
+//! rules of `league::workflow` asked, and every write of the answer made
+//! before the commit. A crash or a rival request between two of them
+//! cannot leave half an operation, nor land on a version nobody saw.
+
+use super::audit::{NewAudit, insert_audit};
+use super::fixtures::FixtureRow;
+use super::results::{Source, VERSION_COLUMNS, VersionPlan};
+use super::{
+    Db, DbError, Fixture, FixtureId, FixtureStatus, LeagueId, MatchResult, Result, ResultStatus,
+    ResultVersion, Side, TeamId, now, write_tx,
+};
+use crate::league::workflow::{self as flow, Actor, FixtureState, VersionState};
+
+/// A fixture as the workflow's rules see it.
+fn fixture_state(f: &Fixture) -> FixtureState {
+    FixtureState {
+        status: f.status,
+        starts_at: f.starts_at,
+    }
+}
+
+/// A version as the workflow's rules see it, without the sides that
+/// entered it (enough for a secretary's steps).
+fn version_state(v: &ResultVersion) -> VersionState {
+    VersionState {
+        version: v.version,
+        status: v.status,
+        entered_by: v.created_by,
+        entered_for: Vec::new(),
+    }
+}
+
+impl Db {
+    /// Stores a result entered on the card or the pads as the fixture's next
+    /// version: approved at once ("entered by a secretary") when a secretary
+    /// enters it, the fixture marked played when it was open, refused more
+    /// than a day before the fixture. One transaction.
+    pub async fn submit_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        result: &MatchResult,
+        actor: Actor,
+    ) -> Result<ResultVersion> {
+        let at = now();
+        self.write_version(
+            league,
+            fixture,
+            Source::Entered(result),
+            Some(actor.user),
+            |f, _| {
+                let done = flow::submit(actor, fixture_state(f), at)?;
+                Ok(VersionPlan {
+                    status: Some(done.status),
+                    note: done.note.to_owned(),
+                    mark_played: done.mark_played,
+                })
+            },
+        )
+        .await
+    }
+
+    /// Makes version `from` current again as a new version copying it, if
+    /// the current version is still `shown`. One transaction.
+    pub async fn restore_result_version(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        from: i64,
+        shown: i64,
+        actor: Actor,
+    ) -> Result<ResultVersion> {
+        self.write_version(
+            league,
+            fixture,
+            Source::Restore(from),
+            Some(actor.user),
+            |_, current| {
+                flow::restore(actor, current.map(version_state).as_ref(), shown, from)?;
+                Ok(VersionPlan::default())
+            },
+        )
+        .await
+    }
+
+    /// The other captain confirms version `shown`: confirmed, or approved
+    /// when the season approves on confirmation. One transaction.
+    pub async fn confirm_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        shown: i64,
+        actor: Actor,
+        approve_on_confirmation: bool,
+    ) -> Result<ResultVersion> {
+        self.change_status(league, fixture, actor, |current| {
+            let (status, note) = flow::confirm(actor, current, shown, approve_on_confirmation)?;
+            Ok((status, note.to_owned()))
+        })
+        .await
+    }
+
+    /// The other captain disputes version `shown`, with a note. One
+    /// transaction.
+    pub async fn dispute_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        shown: i64,
+        note: &str,
+        actor: Actor,
+    ) -> Result<ResultVersion> {
+        self.change_status(league, fixture, actor, |current| {
+            Ok((
+                ResultStatus::Disputed,
+                flow::dispute(actor, current, shown, note)?,
+            ))
+        })
+        .await
+    }
+
+    /// A secretary approves version `shown`. One transaction.
+    pub async fn approve_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        shown: i64,
+        note: &str,
+        actor: Actor,
+    ) -> Result<ResultVersion> {
+        self.change_status(league, fixture, actor, |current| {
+            Ok((
+                ResultStatus::Approved,
+                flow::approve(actor, current, shown, note)?,
+            ))
+        })
+        .await
+    }
+
+    /// A secretary records that `side` conceded the fixture. One
+    /// transaction, audited.
+    pub async fn record_walkover(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        side: Side,
+        actor: Actor,
+    ) -> Result<Fixture> {
+        self.change_fixture(league, fixture, actor, |f| {
+            let (status, side) = flow::walkover(actor, fixture_state(f), side)?;
+            Ok((status, Some(side)))
+        })
+        .await
+    }
+
+    /// A secretary voids the fixture. One transaction, audited.
+    pub async fn void_fixture(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        actor: Actor,
+    ) -> Result<Fixture> {
+        self.change_fixture(league, fixture, actor, |f| {
+            Ok((flow::void(actor, fixture_state(f))?, None))
+        })
+        .await
+    }
+
+    /// Sets the current version's status and note as `decide` says, asked
+    /// with the current version (and the sides whose captain entered it) as
+    /// it is inside the transaction.
+    async fn change_status(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        actor: Actor,
+        decide: impl FnOnce(Option<&VersionState>) -> Result<(ResultStatus, String)>,
+    ) -> Result<ResultVersion> {
+        let lock = self.lock_fixture_row_sql();
+        let current_sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+             ORDER BY version DESC LIMIT 1"
+        );
+        let update = format!(
+            "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
+             status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
+        );
+        Ok(write_tx!(self, tx => {
+            let f: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
+                .try_into()?;
+            let current: Option<ResultVersion> = sqlx::query_as::<_, super::results::VersionRow>(&current_sql)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .map(ResultVersion::try_from)
+                .transpose()?;
+            let state = match &current {
+                Some(v) => {
+                    let mut state = version_state(v);
+                    if let Some(by) = v.created_by {
+                        let teams: Vec<Option<TeamId>> = sqlx::query_scalar(
+                            "SELECT team_id FROM roles WHERE user_id = $1 AND kind = 'captain' \
+                             AND league_id = $2 AND season_id = $3",
+                        )
+                        .bind(by)
+                        .bind(league)
+                        .bind(f.season_id)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                        for team in teams.into_iter().flatten() {
+                            if team == f.home_team_id {
+                                state.entered_for.push(Side::Home);
+                            } else if team == f.away_team_id {
+                                state.entered_for.push(Side::Away);
+                            }
+                        }
+                    }
+                    Some(state)
+                }
+                None => None,
+            };
+            let (status, note) = decide(state.as_ref())?;
+            let before = current.ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?;
+            let after: ResultVersion = sqlx::query_as::<_, super::results::VersionRow>(&update)
+                .bind(league)
+                .bind(before.id)
+                .bind(status.as_str())
+                .bind(note)
+                .bind(actor.user)
+                .bind(now())
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), Some(actor.user), "result", fixture.0, "status")
+                .before(Some(&before))
+                .after(Some(&after)));
+            after
+        }))
+    }
+
+    /// Sets the fixture's status (and the side that conceded) as `decide`
+    /// says, asked with the fixture as it is inside the transaction.
+    async fn change_fixture(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        actor: Actor,
+        decide: impl FnOnce(&Fixture) -> Result<(FixtureStatus, Option<Side>)>,
+    ) -> Result<Fixture> {
+        let lock = self.lock_fixture_row_sql();
+        let update = format!(
+            "UPDATE fixtures SET status = $3, conceded_by = $4 WHERE league_id = $1 AND id = $2 \
+             RETURNING {}",
+            super::fixtures::COLUMNS
+        );
+        Ok(write_tx!(self, tx => {
+            let before: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
+                .try_into()?;
+            let (status, conceded_by) = decide(&before)?;
+            let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
+                .bind(league)
+                .bind(fixture)
+                .bind(status.as_str())
+                .bind(conceded_by.map(Side::as_str))
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), Some(actor.user), "fixture", fixture.0, "change")
+                .before(Some(&before))
+                .after(Some(&after)));
+            after
+        }))
+    }
+}

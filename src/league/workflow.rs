@@ -1,0 +1,573 @@
+//! The result workflow as plain data (LEAGUE.md, "Entering a result"): who
+//! may submit, confirm, dispute, approve or restore a fixture's result, or
+//! record a walkover or a void fixture, from which state, and what each
+//! leaves behind. No I/O: the database layer loads the state inside its
+//! write transaction, asks here, and writes what the answer says, so the
+//! check and the write see the same rows.
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::domain::{FixtureStatus, ResultStatus, Side, UserId};
+
+/// How far ahead of its date a fixture's result may be entered: a day, for
+/// clocks and time zones; more is a mistake (the wrong fixture chosen).
+pub const EARLIEST_ENTRY: Duration = Duration::days(1);
+
+/// The most a dispute's note keeps, in characters.
+pub const NOTE_LIMIT: usize = 2000;
+
+/// The status note of a version a secretary entered, which is approved at
+/// once.
+pub const ENTERED_BY_SECRETARY: &str = "entered by a secretary";
+/// The status note of a version approved when the other captain confirmed
+/// it (the season's setting `approve_on_confirmation`).
+pub const APPROVED_ON_CONFIRMATION: &str = "approved on confirmation";
+
+/// Who is acting, and in what capacity for this fixture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Actor {
+    pub user: UserId,
+    pub role: Role,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Secretary,
+    /// A captain of the home or the away team this season.
+    Captain(Side),
+}
+
+impl Actor {
+    pub fn secretary(user: UserId) -> Actor {
+        Actor {
+            user,
+            role: Role::Secretary,
+        }
+    }
+
+    pub fn captain(user: UserId, side: Side) -> Actor {
+        Actor {
+            user,
+            role: Role::Captain(side),
+        }
+    }
+}
+
+/// A fixture as the workflow needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FixtureState {
+    pub status: FixtureStatus,
+    pub starts_at: Option<DateTime<Utc>>,
+}
+
+/// The current version of a result as the workflow needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionState {
+    pub version: i64,
+    pub status: ResultStatus,
+    /// Who entered it, when the account still exists.
+    pub entered_by: Option<UserId>,
+    /// The fixture's sides whose captain entered it (this season): empty
+    /// when a secretary, or nobody still known, entered it.
+    pub entered_for: Vec<Side>,
+}
+
+/// Why an operation is refused. The web layer turns each into the right
+/// answer: `Stale` into 409 with the newer version, `NotYours` into 403,
+/// the others into a page saying why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The form showed version `shown`; version `current` is the current
+    /// one now.
+    #[error(
+        "Version {current} of this result was entered after the version {shown} you saw: check it, then act on it."
+    )]
+    Stale { shown: i64, current: i64 },
+    /// Not this user's to do; the message says whose it is.
+    #[error("{0}")]
+    NotYours(&'static str),
+    #[error("This match has no result yet.")]
+    NoResult,
+    /// Not from the result's (or fixture's) present state.
+    #[error("{0}")]
+    NotNow(String),
+    /// The fixture is more than [`EARLIEST_ENTRY`] ahead.
+    #[error("This match is not until {starts_at}: its result can be entered from the day before.")]
+    TooEarly { starts_at: DateTime<Utc> },
+    /// A dispute needs a note.
+    #[error("Say what is wrong with the result: a dispute needs a note.")]
+    NoNote,
+}
+
+pub type Decision<T> = Result<T, Refusal>;
+
+/// What a submit leaves: the new version's status and note, and whether the
+/// fixture is now marked played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    pub status: ResultStatus,
+    pub note: &'static str,
+    pub mark_played: bool,
+}
+
+/// A result entered or corrected from the card or the pads: a new version,
+/// approved at once when a secretary enters it; the fixture is marked
+/// played when it was still open. Captains may not enter a result for a
+/// fixture the secretary has recorded as a walkover or void, and nobody may
+/// enter one more than a day before the fixture.
+pub fn submit(actor: Actor, fixture: FixtureState, now: DateTime<Utc>) -> Decision<Submitted> {
+    if let Some(starts_at) = fixture.starts_at
+        && starts_at > now + EARLIEST_ENTRY
+    {
+        return Err(Refusal::TooEarly { starts_at });
+    }
+    match (actor.role, fixture.status) {
+        (Role::Captain(_), FixtureStatus::Walkover | FixtureStatus::Void) => {
+            Err(Refusal::NotNow(format!(
+                "The secretary has recorded this fixture as {}: ask them to correct it.",
+                if fixture.status == FixtureStatus::Void {
+                    "void"
+                } else {
+                    "a walkover"
+                }
+            )))
+        }
+        (Role::Captain(_), _) => Ok(Submitted {
+            status: ResultStatus::Entered,
+            note: "",
+            mark_played: fixture.status.is_open(),
+        }),
+        (Role::Secretary, _) => Ok(Submitted {
+            status: ResultStatus::Approved,
+            note: ENTERED_BY_SECRETARY,
+            mark_played: fixture.status.is_open(),
+        }),
+    }
+}
+
+/// The current version, if it is the one the user saw.
+fn seen(current: Option<&VersionState>, shown: i64) -> Decision<&VersionState> {
+    let current = current.ok_or(Refusal::NoResult)?;
+    if current.version != shown {
+        return Err(Refusal::Stale {
+            shown,
+            current: current.version,
+        });
+    }
+    Ok(current)
+}
+
+/// Only a captain of the team that did not enter the result confirms or
+/// disputes it.
+fn other_captain(actor: Actor, current: &VersionState) -> Decision<()> {
+    let Role::Captain(side) = actor.role else {
+        return Err(Refusal::NotYours(
+            "A secretary approves results; confirming is for the other captain.",
+        ));
+    };
+    if current.entered_by == Some(actor.user) || current.entered_for.contains(&side) {
+        return Err(Refusal::NotYours(
+            "Your team entered this result: the other captain confirms or disputes it.",
+        ));
+    }
+    Ok(())
+}
+
+/// The other captain confirms the version they saw, while it is entered:
+/// confirmed, or approved at once when the season approves on
+/// confirmation.
+pub fn confirm(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    approve_on_confirmation: bool,
+) -> Decision<(ResultStatus, &'static str)> {
+    let current = seen(current, shown)?;
+    other_captain(actor, current)?;
+    if current.status != ResultStatus::Entered {
+        return Err(Refusal::NotNow(format!(
+            "This result is {}; only an entered result can be confirmed.",
+            current.status
+        )));
+    }
+    Ok(if approve_on_confirmation {
+        (ResultStatus::Approved, APPROVED_ON_CONFIRMATION)
+    } else {
+        (ResultStatus::Confirmed, "")
+    })
+}
+
+/// The other captain disputes the version they saw, with a note, until it
+/// is approved. Returns the note as kept.
+pub fn dispute(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    note: &str,
+) -> Decision<String> {
+    let current = seen(current, shown)?;
+    other_captain(actor, current)?;
+    let note = note.trim();
+    if note.is_empty() {
+        return Err(Refusal::NoNote);
+    }
+    if current.status == ResultStatus::Approved {
+        return Err(Refusal::NotNow(
+            "This result is approved already; ask a secretary to correct it.".into(),
+        ));
+    }
+    Ok(note.chars().take(NOTE_LIMIT).collect())
+}
+
+fn secretary(actor: Actor, what: &'static str) -> Decision<()> {
+    match actor.role {
+        Role::Secretary => Ok(()),
+        Role::Captain(_) => Err(Refusal::NotYours(what)),
+    }
+}
+
+/// A secretary approves the version they saw, whatever the captains did,
+/// unless it is approved already.
+pub fn approve(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    note: &str,
+) -> Decision<String> {
+    secretary(actor, "Only a secretary may approve a result.")?;
+    let current = seen(current, shown)?;
+    if current.status == ResultStatus::Approved {
+        return Err(Refusal::NotNow(format!(
+            "Version {} is approved already.",
+            current.version
+        )));
+    }
+    Ok(note.trim().chars().take(NOTE_LIMIT).collect())
+}
+
+/// A secretary makes an earlier version current again, as a new version
+/// copying it (status included), when the current version is the one they
+/// saw.
+pub fn restore(
+    actor: Actor,
+    current: Option<&VersionState>,
+    shown: i64,
+    from: i64,
+) -> Decision<()> {
+    secretary(actor, "Only a secretary may restore an earlier version.")?;
+    let current = seen(current, shown)?;
+    if from == current.version {
+        return Err(Refusal::NotNow(format!(
+            "Version {from} is the current version already."
+        )));
+    }
+    if from < 1 || from > current.version {
+        return Err(Refusal::NotNow(format!("There is no version {from}.")));
+    }
+    Ok(())
+}
+
+/// A secretary records that `side` conceded: the fixture becomes a
+/// walkover (its result, if any, stops counting). Not for a void fixture.
+pub fn walkover(
+    actor: Actor,
+    fixture: FixtureState,
+    side: Side,
+) -> Decision<(FixtureStatus, Side)> {
+    secretary(actor, "Only a secretary may record a walkover.")?;
+    if fixture.status == FixtureStatus::Void {
+        return Err(Refusal::NotNow(
+            "This fixture is void: a void fixture has no walkover.".into(),
+        ));
+    }
+    Ok((FixtureStatus::Walkover, side))
+}
+
+/// A secretary voids a fixture: it and any result stop counting.
+pub fn void(actor: Actor, fixture: FixtureState) -> Decision<FixtureStatus> {
+    secretary(actor, "Only a secretary may void a fixture.")?;
+    if fixture.status == FixtureStatus::Void {
+        return Err(Refusal::NotNow("This fixture is void already.".into()));
+    }
+    Ok(FixtureStatus::Void)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOME_CAPTAIN: UserId = UserId(10);
+    const AWAY_CAPTAIN: UserId = UserId(11);
+    const SECRETARY: UserId = UserId(1);
+
+    fn home() -> Actor {
+        Actor::captain(HOME_CAPTAIN, Side::Home)
+    }
+    fn away() -> Actor {
+        Actor::captain(AWAY_CAPTAIN, Side::Away)
+    }
+    fn sec() -> Actor {
+        Actor::secretary(SECRETARY)
+    }
+
+    fn now() -> DateTime<Utc> {
+        "2026-09-10T22:00:00Z".parse().unwrap()
+    }
+
+    fn fixture(status: FixtureStatus) -> FixtureState {
+        FixtureState {
+            status,
+            starts_at: Some("2026-09-10T19:30:00Z".parse().unwrap()),
+        }
+    }
+
+    /// Version `n` with `status`, entered by the home captain.
+    fn by_home(n: i64, status: ResultStatus) -> VersionState {
+        VersionState {
+            version: n,
+            status,
+            entered_by: Some(HOME_CAPTAIN),
+            entered_for: vec![Side::Home],
+        }
+    }
+
+    fn by_secretary(n: i64, status: ResultStatus) -> VersionState {
+        VersionState {
+            version: n,
+            status,
+            entered_by: Some(SECRETARY),
+            entered_for: vec![],
+        }
+    }
+
+    const ALL_RESULTS: [ResultStatus; 4] = [
+        ResultStatus::Entered,
+        ResultStatus::Confirmed,
+        ResultStatus::Disputed,
+        ResultStatus::Approved,
+    ];
+    const ALL_FIXTURES: [FixtureStatus; 5] = [
+        FixtureStatus::Scheduled,
+        FixtureStatus::Postponed,
+        FixtureStatus::Played,
+        FixtureStatus::Walkover,
+        FixtureStatus::Void,
+    ];
+
+    #[test]
+    fn a_captain_submits_an_entered_version_and_an_open_fixture_is_played() {
+        for status in ALL_FIXTURES {
+            let got = submit(home(), fixture(status), now());
+            match status {
+                FixtureStatus::Walkover | FixtureStatus::Void => {
+                    assert!(matches!(got, Err(Refusal::NotNow(_))), "{status}: {got:?}")
+                }
+                _ => assert_eq!(
+                    got,
+                    Ok(Submitted {
+                        status: ResultStatus::Entered,
+                        note: "",
+                        mark_played: status.is_open(),
+                    }),
+                    "{status}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn a_secretary_submits_an_approved_version_from_any_fixture_status() {
+        for status in ALL_FIXTURES {
+            assert_eq!(
+                submit(sec(), fixture(status), now()),
+                Ok(Submitted {
+                    status: ResultStatus::Approved,
+                    note: ENTERED_BY_SECRETARY,
+                    mark_played: status.is_open(),
+                }),
+                "{status}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_result_more_than_a_day_ahead_is_refused_with_its_date() {
+        let starts_at: DateTime<Utc> = "2026-09-12T19:30:00Z".parse().unwrap();
+        let ahead = FixtureState {
+            status: FixtureStatus::Scheduled,
+            starts_at: Some(starts_at),
+        };
+        for actor in [home(), sec()] {
+            let got = submit(actor, ahead, now());
+            assert_eq!(got, Err(Refusal::TooEarly { starts_at }));
+            assert!(got.unwrap_err().to_string().contains("2026-09-12"));
+        }
+        // Within the day ahead, and undated fixtures, are fine.
+        let tomorrow = FixtureState {
+            starts_at: Some(now() + Duration::hours(23)),
+            ..ahead
+        };
+        assert!(submit(home(), tomorrow, now()).is_ok());
+        let undated = FixtureState {
+            starts_at: None,
+            ..ahead
+        };
+        assert!(submit(home(), undated, now()).is_ok());
+    }
+
+    #[test]
+    fn the_other_captain_confirms_an_entered_version_only() {
+        for status in ALL_RESULTS {
+            let v = by_home(2, status);
+            let got = confirm(away(), Some(&v), 2, false);
+            if status == ResultStatus::Entered {
+                assert_eq!(got, Ok((ResultStatus::Confirmed, "")));
+            } else {
+                assert!(matches!(got, Err(Refusal::NotNow(_))), "{status}: {got:?}");
+            }
+        }
+        assert_eq!(
+            confirm(away(), Some(&by_home(1, ResultStatus::Entered)), 1, true),
+            Ok((ResultStatus::Approved, APPROVED_ON_CONFIRMATION))
+        );
+        // A version a secretary entered (entered again by a restore) may be
+        // confirmed by either captain.
+        let v = by_secretary(1, ResultStatus::Entered);
+        assert!(confirm(home(), Some(&v), 1, false).is_ok());
+        assert!(confirm(away(), Some(&v), 1, false).is_ok());
+    }
+
+    #[test]
+    fn the_entering_team_and_the_secretary_do_not_confirm_or_dispute() {
+        let v = by_home(1, ResultStatus::Entered);
+        assert!(matches!(
+            confirm(home(), Some(&v), 1, false),
+            Err(Refusal::NotYours(_))
+        ));
+        assert!(matches!(
+            dispute(home(), Some(&v), 1, "no"),
+            Err(Refusal::NotYours(_))
+        ));
+        // A second captain of the home team is of the entering team too.
+        let second = Actor::captain(UserId(12), Side::Home);
+        assert!(matches!(
+            confirm(second, Some(&v), 1, false),
+            Err(Refusal::NotYours(_))
+        ));
+        assert!(matches!(
+            confirm(sec(), Some(&v), 1, false),
+            Err(Refusal::NotYours(_))
+        ));
+        assert!(matches!(
+            dispute(sec(), Some(&v), 1, "no"),
+            Err(Refusal::NotYours(_))
+        ));
+    }
+
+    #[test]
+    fn the_other_captain_disputes_with_a_note_until_approved() {
+        for status in ALL_RESULTS {
+            let v = by_home(3, status);
+            let got = dispute(away(), Some(&v), 3, "  Board 2 was 61-40 ");
+            if status == ResultStatus::Approved {
+                assert!(matches!(got, Err(Refusal::NotNow(_))), "{got:?}");
+            } else {
+                assert_eq!(got, Ok("Board 2 was 61-40".to_owned()), "{status}");
+            }
+        }
+        let v = by_home(1, ResultStatus::Entered);
+        assert_eq!(dispute(away(), Some(&v), 1, "  "), Err(Refusal::NoNote));
+        let long = "x".repeat(NOTE_LIMIT + 10);
+        assert_eq!(
+            dispute(away(), Some(&v), 1, &long).unwrap().len(),
+            NOTE_LIMIT
+        );
+    }
+
+    #[test]
+    fn a_secretary_approves_any_version_not_yet_approved() {
+        for status in ALL_RESULTS {
+            let v = by_home(2, status);
+            let got = approve(sec(), Some(&v), 2, " checked ");
+            if status == ResultStatus::Approved {
+                assert!(matches!(got, Err(Refusal::NotNow(_))), "{got:?}");
+            } else {
+                assert_eq!(got, Ok("checked".to_owned()), "{status}");
+            }
+        }
+        let v = by_home(2, ResultStatus::Confirmed);
+        assert!(matches!(
+            approve(away(), Some(&v), 2, ""),
+            Err(Refusal::NotYours(_))
+        ));
+    }
+
+    #[test]
+    fn every_action_on_a_result_needs_the_version_the_user_saw() {
+        let v = by_home(3, ResultStatus::Entered);
+        let stale = Err::<(), _>(Refusal::Stale {
+            shown: 2,
+            current: 3,
+        });
+        assert_eq!(confirm(away(), Some(&v), 2, false).map(|_| ()), stale);
+        assert_eq!(dispute(away(), Some(&v), 2, "x").map(|_| ()), stale);
+        assert_eq!(approve(sec(), Some(&v), 2, "").map(|_| ()), stale);
+        assert_eq!(restore(sec(), Some(&v), 2, 1), stale);
+        // And there must be a result at all.
+        assert_eq!(confirm(away(), None, 1, false), Err(Refusal::NoResult));
+        assert_eq!(dispute(away(), None, 1, "x"), Err(Refusal::NoResult));
+        assert_eq!(approve(sec(), None, 1, ""), Err(Refusal::NoResult));
+        assert_eq!(restore(sec(), None, 1, 1), Err(Refusal::NoResult));
+    }
+
+    #[test]
+    fn a_secretary_restores_an_earlier_version_only() {
+        let v = by_home(3, ResultStatus::Approved);
+        assert_eq!(restore(sec(), Some(&v), 3, 1), Ok(()));
+        assert_eq!(restore(sec(), Some(&v), 3, 2), Ok(()));
+        assert!(matches!(
+            restore(sec(), Some(&v), 3, 3),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            restore(sec(), Some(&v), 3, 4),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            restore(sec(), Some(&v), 3, 0),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            restore(home(), Some(&v), 3, 1),
+            Err(Refusal::NotYours(_))
+        ));
+    }
+
+    #[test]
+    fn a_secretary_records_walkovers_and_voids() {
+        for status in ALL_FIXTURES {
+            let got = walkover(sec(), fixture(status), Side::Away);
+            if status == FixtureStatus::Void {
+                assert!(matches!(got, Err(Refusal::NotNow(_))));
+            } else {
+                assert_eq!(got, Ok((FixtureStatus::Walkover, Side::Away)), "{status}");
+            }
+            let got = void(sec(), fixture(status));
+            if status == FixtureStatus::Void {
+                assert!(matches!(got, Err(Refusal::NotNow(_))));
+            } else {
+                assert_eq!(got, Ok(FixtureStatus::Void), "{status}");
+            }
+            for captain in [home(), away()] {
+                assert!(matches!(
+                    walkover(captain, fixture(status), Side::Home),
+                    Err(Refusal::NotYours(_))
+                ));
+                assert!(matches!(
+                    void(captain, fixture(status)),
+                    Err(Refusal::NotYours(_))
+                ));
+            }
+        }
+    }
+}
