@@ -41,7 +41,6 @@ impl BoardEntry {
     pub fn has_errors(&self) -> bool {
         self.games.iter().any(|g| !g.errors.is_empty())
     }
-
 }
 
 /// The final score written `final 61-47` (home first), checked against the
@@ -75,15 +74,15 @@ pub fn final_score(text: &str, ruleset: &Ruleset) -> Option<Result<[u32; 2], Str
 fn check_final(h: u32, a: u32, r: &Ruleset) -> Result<(), String> {
     let (win, lose) = (h.max(a), h.min(a));
     if win == lose {
-        return Err(format!("{h}-{a}: a game has a winner, so the scores differ"));
+        return Err(format!(
+            "{h}-{a}: a game has a winner, so the scores differ"
+        ));
     }
     match r.format {
         Format::FivesAndThrees | Format::AllFives => {
             let target = r.target;
             if r.exact_finish && r.format == Format::FivesAndThrees && win != target {
-                return Err(format!(
-                    "{h}-{a}: the winner finishes on exactly {target}"
-                ));
+                return Err(format!("{h}-{a}: the winner finishes on exactly {target}"));
             }
             if win < target {
                 return Err(format!("{h}-{a}: nobody reached {target}"));
@@ -166,7 +165,11 @@ pub fn read_board(
             format: ruleset.format,
             options: &options,
             players,
-            carried_pose: if opens_fresh { None } else { carried.as_deref() },
+            carried_pose: if opens_fresh {
+                None
+            } else {
+                carried.as_deref()
+            },
         };
         if !opens_fresh && carried.is_none() {
             entry.errors.push(CardError {
@@ -262,11 +265,7 @@ mod tests {
         ];
         let b = read_board(&texts, &players, &ruleset, 3, false);
         assert_eq!(b.winner, Some(0));
-        assert!(
-            b.games[2].errors[0]
-                .message
-                .contains("already won")
-        );
+        assert!(b.games[2].errors[0].message.contains("already won"));
     }
 
     #[test]
@@ -278,11 +277,7 @@ mod tests {
             "A20\n".to_owned(),
         ];
         let b = read_board(&texts, &players, &ruleset, 3, false);
-        assert!(
-            b.games[1].errors[0]
-                .message
-                .contains("not finished")
-        );
+        assert!(b.games[1].errors[0].message.contains("not finished"));
         assert_eq!(b.winner, None);
     }
 
@@ -311,9 +306,8 @@ mod tests {
     fn a_hand_typed_after_the_win_is_blamed_on_its_own_line() {
         let (players, ruleset) = fives_and_threes_singles();
         // 48 in hand 1; A reaches 61 with the last play of hand 2 (line 3).
-        let texts = vec![
-            "draw 6-1 4-3\nA8 A8 A8 A8 A8 A8 / blocked\nA8 A4 A1\nB2 / blocked\n".to_owned(),
-        ];
+        let texts =
+            vec!["draw 6-1 4-3\nA8 A8 A8 A8 A8 A8 / blocked\nA8 A4 A1\nB2 / blocked\n".to_owned()];
         let b = read_board(&texts, &players, &ruleset, 1, false);
         let errors = &b.games[0].errors;
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -331,7 +325,10 @@ mod tests {
         let texts = vec!["draw 6-1 4-3\nA2 B3 / out B\n".to_owned()];
         let b = read_board(&texts, &players, &ruleset, 1, false);
         let message = &b.games[0].errors[0].message;
-        assert!(!message.contains('"') && !message.contains("true"), "{message}");
+        assert!(
+            !message.contains('"') && !message.contains("true"),
+            "{message}"
+        );
         assert!(message.contains("with an x, like `C1x`"), "{message}");
         // A hand with no end, mid-game, says how to end the line.
         let texts = vec!["draw 6-1 4-3\nA2 B3\nA4x / out A\n".to_owned()];
@@ -349,7 +346,10 @@ mod tests {
         assert!(refused.games[0].errors[0].message.contains("not allowed"));
         let b = read_board(&texts, &players, &ruleset, 1, true);
         assert!(!b.has_errors());
-        assert_eq!((b.games[0].final_score, b.winner), (Some([47, 61]), Some(1)));
+        assert_eq!(
+            (b.games[0].final_score, b.winner),
+            (Some([47, 61]), Some(1))
+        );
         for (bad, why) in [
             ("final 60-47", "exactly 61"),
             ("final 61-61", "differ"),
@@ -357,7 +357,11 @@ mod tests {
             ("final 61-47\nA2 / out A", "one line only"),
         ] {
             let b = read_board(&[bad.to_owned()], &players, &ruleset, 1, true);
-            assert!(b.games[0].errors[0].message.contains(why), "{bad}: {:?}", b.games[0].errors);
+            assert!(
+                b.games[0].errors[0].message.contains(why),
+                "{bad}: {:?}",
+                b.games[0].errors
+            );
         }
         // All Fives in fives, to 250; the next game of the board opens
         // with its own draw or pose, since nobody knows who poses next.

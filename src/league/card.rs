@@ -352,7 +352,10 @@ pub fn locate(err: &RecordError, lines: &LineMap, record: &GameRecord) -> CardEr
         message = format!("this penalty: {why}");
     }
     if let (Some(h), Some(p)) = (err.hand, err.play) {
-        let play = record.hands.get(h - 1).and_then(|hand| hand.plays.get(p - 1));
+        let play = record
+            .hands
+            .get(h - 1)
+            .and_then(|hand| hand.plays.get(p - 1));
         if let Some(play) = play {
             let seat = record
                 .players

@@ -156,7 +156,11 @@ pub async fn page(
                         (Some(true), Some(_)) => "lost",
                         _ => "not finished",
                     };
-                    let marked = if g.score_only { " (final score only)" } else { "" };
+                    let marked = if g.score_only {
+                        " (final score only)"
+                    } else {
+                        ""
+                    };
                     (format!("{me}–{them}{marked}"), result)
                 }
                 None => (String::new(), "not scored"),

@@ -123,10 +123,7 @@ fn stored_fields(result: &MatchResult) -> Fields {
             let text = match (&game.outcome, game.score_only) {
                 (Some(o), true) => format!("final {}-{}\n", o.totals[0], o.totals[1]),
                 // A later game after a score-only one opens as a first game.
-                _ => game_text(
-                    &game.record,
-                    g == 0 || board.games[g - 1].score_only,
-                ),
+                _ => game_text(&game.record, g == 0 || board.games[g - 1].score_only),
             };
             f.insert(game_field(i, g), text);
         }
@@ -730,7 +727,8 @@ fn help(ruleset: &Ruleset, final_scores: bool) -> Vec<(&'static str, String)> {
             ));
             lines.push((
                 "penalty B talking",
-                "A penalty, on its own line before the hand it came in (talking or exposed).".to_owned(),
+                "A penalty, on its own line before the hand it came in (talking or exposed)."
+                    .to_owned(),
             ));
             lines.push((
                 "A20 B5",

@@ -171,6 +171,18 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("a WebDriver session with chromium");
+        // Headless chromium never starts narrower than 500 px, whatever
+        // `--window-size` says; resized afterwards, its page is as narrow
+        // as asked (a 390 px phone really is 390 px).
+        client
+            .set_window_size(width, height)
+            .await
+            .expect("the window takes the size asked");
+        let inner = client
+            .execute("return window.innerWidth;", vec![])
+            .await
+            .expect("the page reports its width");
+        assert_eq!(inner.as_u64(), Some(u64::from(width)), "the page's width");
         Browser {
             driver,
             client,

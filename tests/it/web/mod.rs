@@ -3,6 +3,7 @@
 
 mod account;
 mod admin;
+mod card;
 mod console;
 mod limits;
 mod pad;

@@ -1,0 +1,311 @@
+//! The match card as a secretary or captain types a night up: every board
+//! accounted for, boards not played, games known by their final score only,
+//! and mistakes shown all at once in the card's own words.
+
+use axum::http::StatusCode;
+use boneyard::db::pages::{FixtureScope, scores_from_boards};
+use boneyard::db::*;
+use boneyard::league::settings::SeasonSettings;
+
+use super::results::{client, setup, simulated_card, submit_card};
+use crate::support::on_both;
+
+on_both!(
+    an_incomplete_card_is_refused_with_its_missing_boards,
+    a_board_not_played_goes_to_the_side_that_did_not_concede,
+    a_game_known_by_its_final_score_only,
+    every_mistake_of_a_game_shows_at_once_in_plain_words,
+    the_card_explains_this_seasons_lines_only,
+);
+
+/// The fields of board `b` (0-based) only.
+fn board_fields(fields: &[(String, String)], b: usize) -> Vec<(String, String)> {
+    let prefix = format!("b{b}.");
+    fields
+        .iter()
+        .filter(|(k, _)| k.starts_with(&prefix))
+        .cloned()
+        .collect()
+}
+
+async fn an_incomplete_card_is_refused_with_its_missing_boards(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let (fields, _) = simulated_card(&m, 3);
+    let first = board_fields(&fields, 0);
+    let page = submit_card(&mut home, &m, &first, "submit").await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    assert!(page.has("Boards 2 and 3 are missing"), "{}", page.body);
+    assert!(page.has("Nothing was saved"));
+    // What was typed comes back, to be completed.
+    assert!(
+        page.has(
+            fields
+                .iter()
+                .find(|(k, _)| k == "b0.g0")
+                .unwrap()
+                .1
+                .lines()
+                .nth(1)
+                .unwrap()
+        )
+    );
+    assert!(
+        db.result_versions(LeagueId(1), m.fixture)
+            .await
+            .unwrap()
+            .is_empty(),
+        "an incomplete card stores nothing"
+    );
+    // Checking a part-typed card is fine: only the submit needs every board.
+    let checked = submit_card(&mut home, &m, &first, "check").await;
+    assert_eq!(checked.status, StatusCode::OK, "{}", checked.body);
+    let whole = submit_card(&mut home, &m, &fields, "submit").await;
+    assert_eq!(whole.status, StatusCode::SEE_OTHER, "{}", whole.body);
+}
+
+async fn a_board_not_played_goes_to_the_side_that_did_not_concede(db: Db) {
+    let m = setup(&db).await;
+    let mut sec = client(&db, "sec").await;
+    let (fields, simulated) = simulated_card(&m, 5);
+    let mut typed = board_fields(&fields, 0);
+    // Marked conceded but with players chosen: a contradiction, refused.
+    let mut muddled = typed.clone();
+    muddled.push(("b1.status".into(), "home".into()));
+    muddled.extend(
+        board_fields(&fields, 1)
+            .into_iter()
+            .filter(|(k, _)| !k.contains(".g")),
+    );
+    muddled.push(("b2.status".into(), "away".into()));
+    let page = submit_card(&mut sec, &m, &muddled, "submit").await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        page.has("marked not played (conceded by home)"),
+        "{}",
+        page.body
+    );
+
+    typed.push(("b1.status".into(), "home".into()));
+    typed.push(("b2.status".into(), "away".into()));
+    let saved = submit_card(&mut sec, &m, &typed, "submit").await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let stored = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
+    let conceded: Vec<Option<Side>> = stored.result.boards.iter().map(|b| b.conceded_by).collect();
+    assert_eq!(conceded, [None, Some(Side::Home), Some(Side::Away)]);
+    assert!(stored.result.boards[1].games.is_empty() && stored.result.boards[1].home.is_empty());
+
+    // The score: board 1 as played, board 2 to the away side, board 3 home.
+    let lines = db
+        .board_lines(LeagueId(1), &FixtureScope::One(m.fixture), true)
+        .await
+        .unwrap();
+    let score = scores_from_boards(&lines, &m.format)[&m.fixture];
+    let first = boneyard::rules::score_record(&simulated[0][0]).unwrap();
+    let w = first.winner.unwrap();
+    let mut want = [1, 1];
+    want[w] += 1;
+    assert_eq!(score.boards, want);
+    let pegs = [i64::from(first.totals[0]), i64::from(first.totals[1])];
+    assert_eq!(
+        score.pegs.map(i64::from),
+        pegs,
+        "boards not played have no pegs"
+    );
+
+    // The match page and the card say so.
+    let public = sec.get(&m.path("")).await;
+    assert!(
+        public.has("Not played: Crown conceded the board, so it goes to Anchor."),
+        "{}",
+        public.body
+    );
+    assert!(public.has("Not played: Anchor conceded the board, so it goes to Crown."));
+    let card = sec.get(&m.path("/card")).await;
+    assert!(
+        card.has("Not played: Anchor take the board"),
+        "{}",
+        card.body
+    );
+    assert!(
+        card.has(r#"<option value="home" selected>"#),
+        "{}",
+        card.body
+    );
+}
+
+async fn a_game_known_by_its_final_score_only(db: Db) {
+    let m = setup(&db).await;
+    let mut sec = client(&db, "sec").await;
+    let (fields, _) = simulated_card(&m, 9);
+    let mut typed: Vec<(String, String)> = fields
+        .iter()
+        .map(|(k, v)| match k.as_str() {
+            "b0.g0" => (k.clone(), "final 61-47\n".to_owned()),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect();
+    // Not until the season allows it.
+    let page = submit_card(&mut sec, &m, &typed, "submit").await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        page.has("a final score alone is not allowed"),
+        "{}",
+        page.body
+    );
+
+    let fixture = db.fixture(LeagueId(1), m.fixture).await.unwrap();
+    let settings = SeasonSettings {
+        final_scores: true,
+        ..SeasonSettings::default()
+    };
+    db.set_season_settings(LeagueId(1), fixture.season_id, &settings, None)
+        .await
+        .unwrap();
+    // An impossible final score is refused beside its game.
+    let at = typed.iter().position(|(k, _)| k == "b0.g0").unwrap();
+    typed[at].1 = "final 60-47".into();
+    let page = submit_card(&mut sec, &m, &typed, "submit").await;
+    assert!(
+        page.has("the winner finishes on exactly 61"),
+        "{}",
+        page.body
+    );
+    typed[at].1 = "final 61-47".into();
+    let saved = submit_card(&mut sec, &m, &typed, "submit").await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+
+    let stored = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
+    assert_eq!(stored.version.status, ResultStatus::Approved);
+    let game = &stored.result.boards[0].games[0];
+    assert!(game.score_only && game.record.hands.is_empty());
+    assert_eq!(game.outcome.as_ref().unwrap().totals, [61, 47]);
+
+    // Counted in boards and pegs, home won the board.
+    let lines = db
+        .board_lines(LeagueId(1), &FixtureScope::One(m.fixture), true)
+        .await
+        .unwrap();
+    assert_eq!((lines[0].home_games, lines[0].away_games), (1, 0));
+    assert_eq!((lines[0].home_pegs, lines[0].away_pegs), (61, 47));
+
+    // The player table counts it as a game without hand detail.
+    let stats = db
+        .player_stat_lines(LeagueId(1), fixture.season_id)
+        .await
+        .unwrap();
+    let of = |id: PlayerId| stats.iter().find(|s| s.player_id == id).unwrap();
+    let (ann, bob) = (of(m.home[0].0), of(m.away[0].0));
+    assert_eq!(
+        (ann.score_only, ann.played, ann.won, ann.pegs),
+        (1, 1, 1, 61)
+    );
+    assert_eq!(
+        (bob.score_only, bob.played, bob.won, bob.pegs),
+        (1, 1, 0, 47)
+    );
+    assert_eq!((ann.eights, ann.chip_outs), (0, 0));
+    assert!(stats.iter().filter(|s| s.score_only == 0).count() >= 4);
+    let table = sec
+        .get(&format!(
+            "/leagues/card/players-table/{}",
+            fixture.season_id
+        ))
+        .await;
+    assert!(table.has("Games without hand detail"), "{}", table.body);
+
+    // Marked as such on the match page, and back on the card as typed.
+    let public = sec.get(&m.path("")).await;
+    assert!(public.has("final score only"), "{}", public.body);
+    assert!(
+        public.has("Crown won 61–47 (final score only)."),
+        "{}",
+        public.body
+    );
+    let card = sec.get(&m.path("/card")).await;
+    assert!(card.has("final 61-47"));
+    assert!(card.has("entered by its final score only (no hand detail)"));
+}
+
+async fn every_mistake_of_a_game_shows_at_once_in_plain_words(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let (fields, _) = simulated_card(&m, 11);
+    let with = |text: &str| -> Vec<(String, String)> {
+        fields
+            .iter()
+            .map(|(k, v)| {
+                let v = if k == "b0.g0" {
+                    text.to_owned()
+                } else {
+                    v.clone()
+                };
+                (k.clone(), v)
+            })
+            .collect()
+    };
+    let page = submit_card(
+        &mut home,
+        &m,
+        &with("draw 6-1 4-3\nA2 Z8\nB3 / out B\nA2 / sideways\n"),
+        "check",
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.has("line 2: `Z8`"), "{}", page.body);
+    assert!(page.has("line 4: `sideways`"), "{}", page.body);
+    assert!(page.has("2 problems on this card"), "{}", page.body);
+    // The engine's refusal, in the card's terms: the x, not JSON.
+    let page = submit_card(
+        &mut home,
+        &m,
+        &with("draw 6-1 4-3\nA2 B3 / out B\n"),
+        "check",
+    )
+    .await;
+    assert!(page.has("with an x, like `C1x`"), "{}", page.body);
+    assert!(!page.has("&quot;out&quot;") && !page.has("\"out\": true"));
+    // A hand typed after the win is blamed on its own line.
+    let page = submit_card(
+        &mut home,
+        &m,
+        &with("draw 6-1 4-3\nA8 A8 A8 A8 A8 A8 / blocked\nA8 A4 A1\nB2 / blocked\n"),
+        "check",
+    )
+    .await;
+    assert!(
+        page.has("line 4: the game was already won"),
+        "{}",
+        page.body
+    );
+    assert!(!page.has("line 3:"), "{}", page.body);
+}
+
+async fn the_card_explains_this_seasons_lines_only(db: Db) {
+    let m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    let page = home.get(&m.path("/card")).await;
+    assert!(page.has("<code>A2 B8 C1x / out C</code>"), "{}", page.body);
+    assert!(page.has("adds the chip-out point itself"));
+    // Fives and Threes: no muggins, no opponents' pips, no abandoned hands.
+    for other in ["B5m", "left 12 3", "abandoned", "final 61-47"] {
+        assert!(!page.has(other), "`{other}` is not this season's");
+    }
+    let title = page
+        .body
+        .split("<title>")
+        .nth(1)
+        .unwrap()
+        .split("</title>")
+        .next()
+        .unwrap();
+    assert!(
+        title.starts_with("Card: ") && !title.contains('<'),
+        "{title}"
+    );
+}
