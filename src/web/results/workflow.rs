@@ -316,6 +316,15 @@ pub(crate) fn summary(
             let home_names: Vec<String> = b.home.iter().map(name).collect();
             let mut won = [0, 0];
             let mut scores = Vec::new();
+            if let Some(side) = b.conceded_by {
+                // Not played: the other side takes it, as in a walkover.
+                let (taker, text) = match side {
+                    Side::Home => (1, "not played, home conceded"),
+                    Side::Away => (0, "not played, away conceded"),
+                };
+                won[taker] = 1;
+                scores.push(text.to_owned());
+            }
             for g in &b.games {
                 // The record's side 0 is home when it holds a home player.
                 let home_first = g
@@ -326,7 +335,8 @@ pub(crate) fn summary(
                 let (h, a) = if home_first { (0, 1) } else { (1, 0) };
                 match &g.outcome {
                     Some(o) => {
-                        scores.push(format!("{}-{}", o.totals[h], o.totals[a]));
+                        let only = if g.score_only { " (final score only)" } else { "" };
+                        scores.push(format!("{}-{}{only}", o.totals[h], o.totals[a]));
                         if o.finished {
                             match o.winner {
                                 Some(w) if w == h => won[0] += 1,
