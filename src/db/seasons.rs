@@ -124,7 +124,8 @@ fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
 /// and settings when they changed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeasonUpdate {
-    pub name: String,
+    /// The new name; `None` keeps it.
+    pub name: Option<String>,
     /// Ruleset and match format; refused once the season has results.
     pub rules: Option<(Format, Map<String, Value>, Value)>,
     pub settings: Option<SeasonSettings>,
@@ -210,11 +211,11 @@ impl Db {
                     .after(Some(&after.settings)));
                 now_is = after;
             }
-            if update.name != now_is.name {
+            if let Some(name) = update.name.as_ref().filter(|n| **n != now_is.name) {
                 let after: Season = sqlx::query_as::<_, SeasonRow>(&name_sql)
                     .bind(league)
                     .bind(id)
-                    .bind(&update.name)
+                    .bind(name)
                     .fetch_one(&mut *tx)
                     .await?
                     .try_into()?;
@@ -296,48 +297,12 @@ impl Db {
         match_format: &Value,
         by: Option<UserId>,
     ) -> Result<Season> {
-        check_ruleset(format, options)?;
-        let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
-        let update = format!(
-            "UPDATE seasons SET format = $3, options = $4, match_format = $5 \
-             WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
-        );
-        Ok(write_tx!(self, tx => {
-            let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("season {id}")))?
-                .try_into()?;
-            let results: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
-                 WHERE f.league_id = $1 AND f.season_id = $2",
-            )
-            .bind(league)
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-            if results > 0 {
-                return Err(DbError::Conflict(format!(
-                    "season `{}` has results: its ruleset and match format are fixed",
-                    before.name
-                )));
-            }
-            let after: Season = sqlx::query_as::<_, SeasonRow>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(format.as_str())
-                .bind(json_text(options))
-                .bind(json_text(match_format))
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "rules")
-                .before(Some(&before))
-                .after(Some(&after)));
-            after
-        }))
+        let update = SeasonUpdate {
+            name: None,
+            rules: Some((format, options.clone(), match_format.clone())),
+            settings: None,
+        };
+        self.update_season(league, id, &update, by).await
     }
 
     pub async fn create_division(
@@ -417,32 +382,12 @@ impl Db {
         settings: &SeasonSettings,
         by: Option<UserId>,
     ) -> Result<Season> {
-        settings.check().map_err(DbError::Invalid)?;
-        let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
-        let update = format!(
-            "UPDATE seasons SET settings = $3 WHERE league_id = $1 AND id = $2 \
-             RETURNING {COLUMNS}"
-        );
-        Ok(write_tx!(self, tx => {
-            let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("season {id}")))?
-                .try_into()?;
-            let after: Season = sqlx::query_as::<_, SeasonRow>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(json_text(&settings.to_value()))
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "settings")
-                .before(Some(&before.settings))
-                .after(Some(&after.settings)));
-            after
-        }))
+        let update = SeasonUpdate {
+            name: None,
+            rules: None,
+            settings: Some(settings.clone()),
+        };
+        self.update_season(league, id, &update, by).await
     }
 
     /// Whether any fixture of the season has a result: then its ruleset

@@ -894,7 +894,7 @@ async fn update(
     // form is saved, or none of it.
     let before = stored(&season);
     let update = SeasonUpdate {
-        name: rules.name.clone(),
+        name: Some(rules.name.clone()),
         rules: (rules.ruleset != before.ruleset || rules.match_format != before.match_format).then(
             || {
                 (

@@ -217,7 +217,7 @@ async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
         .await
         .unwrap();
     let update = SeasonUpdate {
-        name: "Renamed".into(),
+        name: Some("Renamed".into()),
         rules: Some((
             Format::AllFives,
             Default::default(),
