@@ -335,7 +335,11 @@ pub(crate) fn summary(
                 let (h, a) = if home_first { (0, 1) } else { (1, 0) };
                 match &g.outcome {
                     Some(o) => {
-                        let only = if g.score_only { " (final score only)" } else { "" };
+                        let only = if g.score_only {
+                            " (final score only)"
+                        } else {
+                            ""
+                        };
                         scores.push(format!("{}-{}{only}", o.totals[h], o.totals[a]));
                         if o.finished {
                             match o.winner {
