@@ -16,6 +16,7 @@ on_both!(
     a_game_known_by_its_final_score_only,
     every_mistake_of_a_game_shows_at_once_in_plain_words,
     the_card_explains_this_seasons_lines_only,
+    a_nine_board_night_typed_from_its_sheet,
 );
 
 /// The fields of board `b` (0-based) only.
@@ -308,4 +309,67 @@ async fn the_card_explains_this_seasons_lines_only(db: Db) {
         title.starts_with("Card: ") && !title.contains('<'),
         "{title}"
     );
+}
+
+/// A filled-in sheet of a whole 9-board Fives and Threes night (6 singles
+/// and 3 pairs), typed in line by line as the sheet lays it out: seat A
+/// home, B away (C home 2, D away 2), the draw in seat order, then a line a
+/// hand. Not one refusal, and all nine boards stored.
+async fn a_nine_board_night_typed_from_its_sheet(db: Db) {
+    use boneyard::league::card::game_text;
+    use boneyard::league::match_format::MatchFormat;
+    use boneyard::rules::simulate::{Rng, Style, simulate_board};
+    use boneyard::rules::{Format, Ruleset};
+
+    let format = MatchFormat::default_for(Format::FivesAndThrees);
+    let built = crate::harness::LeagueBuilder::new("nine")
+        .boards(format.clone())
+        .teams(&["Crown", "Anchor"])
+        .players(12)
+        .starting_at("2026-09-10T19:30:00Z".parse().unwrap())
+        .build(&db)
+        .await;
+    let fixture = built.fixtures[0];
+    let mut sec = crate::harness::client::Client::new(&db).await;
+    sec.sign_in("sec-nine", crate::harness::PASSWORD).await;
+    let sheet = sec
+        .get(&format!("/leagues/nine/print/fixture/{fixture}"))
+        .await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    let (home, away) = (&built.teams[0].players, &built.teams[1].players);
+    let mut rng = Rng::new(99);
+    let ruleset = Ruleset::new(Format::FivesAndThrees);
+    let mut fields = Vec::new();
+    let mut next = 0;
+    for (i, spec) in format.boards.iter().enumerate() {
+        let n = spec.kind.players_a_side();
+        // Seats as the sheet and the card letter them: home, away, ...
+        let mut names = Vec::new();
+        for j in 0..n {
+            let (h, a) = (&home[next + j], &away[next + j]);
+            fields.push((format!("b{i}.home{j}"), h.0.0.to_string()));
+            fields.push((format!("b{i}.away{j}"), a.0.0.to_string()));
+            names.extend([h.1.clone(), a.1.clone()]);
+        }
+        next = (next + n) % 12;
+        let sides: Vec<Vec<String>> = (0..2)
+            .map(|s| names.iter().skip(s).step_by(2).cloned().collect())
+            .collect();
+        let games = simulate_board(&ruleset, &names, &sides, 1, &mut rng, &Style::clean());
+        fields.push((format!("b{i}.g0"), game_text(&games[0], true)));
+    }
+    let mut c = sec;
+    let page = c
+        .get(&format!("/leagues/nine/matches/{fixture}/card"))
+        .await;
+    let token = page.csrf();
+    let mut all: Vec<(&str, &str)> = vec![("csrf", token.as_str()), ("action", "submit")];
+    all.extend(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let saved = c
+        .post(&format!("/leagues/nine/matches/{fixture}/card"), &all)
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let stored = db.result(built.id, fixture).await.unwrap().unwrap();
+    assert_eq!(stored.result.boards.len(), 9);
+    assert!(stored.result.boards.iter().all(|b| b.games.len() == 1));
 }
