@@ -265,13 +265,64 @@ async fn demo(args: DemoArgs) -> Result<(), String> {
         seed: args.seed,
     };
     let started = std::time::Instant::now();
-    let demo = crate::demo::fill_with_accounts(&db, &options)
+    let mut progress = Progress::new(started);
+    let demo = crate::demo::fill_reporting(&db, &options, &mut |p| progress.show(p))
         .await
         .map_err(|e| e.to_string())?;
+    progress.finish();
     say(format_args!("{}", demo.summary));
     say(format_args!("in {:.1} s", started.elapsed().as_secs_f64()));
     print_accounts(&demo.accounts, "/sign-in of `boneyard serve`");
     Ok(())
+}
+
+/// The demo's progress on standard error: a bar redrawn in place on a
+/// terminal, a plain line per league otherwise (a log, a pipe).
+struct Progress {
+    started: std::time::Instant,
+    terminal: bool,
+}
+
+impl Progress {
+    fn new(started: std::time::Instant) -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            started,
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn show(&mut self, p: crate::demo::Progress) {
+        use std::io::Write;
+        let secs = self.started.elapsed().as_secs_f64();
+        let mut err = std::io::stderr().lock();
+        // Progress is a courtesy: a closed stderr must not stop the fill.
+        let _ = if self.terminal {
+            const WIDTH: u32 = 30;
+            let filled = (WIDTH * p.done / p.of.max(1)) as usize;
+            write!(
+                err,
+                "\r[{}{}] {}/{} leagues, {secs:.0} s ",
+                "#".repeat(filled),
+                "-".repeat(WIDTH as usize - filled),
+                p.done,
+                p.of
+            )
+            .and_then(|()| err.flush())
+        } else {
+            writeln!(
+                err,
+                "demo: league {} of {} written ({}), {secs:.1} s",
+                p.done, p.of, p.league
+            )
+        };
+    }
+
+    fn finish(&mut self) {
+        if self.terminal {
+            let _ = writeln!(std::io::stderr());
+        }
+    }
 }
 
 /// The demo's accounts and their passwords, on standard output: the only

@@ -181,7 +181,16 @@ pub enum DemoError {
 /// No accounts are made: this is the demo a benchmark loads. The one a
 /// newcomer gets is [`fill_with_accounts`].
 pub async fn fill(db: &Db, options: &DemoOptions) -> Result<DemoSummary, DemoError> {
-    fill_leagues(db, options, None).await
+    fill_leagues(db, options, None, &mut |_| {}).await
+}
+
+/// How far a fill has got: after each league.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress<'a> {
+    pub done: u32,
+    pub of: u32,
+    /// The league just written.
+    pub league: &'a str,
 }
 
 /// What [`fill_with_accounts`] wrote, with the accounts' passwords: the
@@ -205,8 +214,17 @@ pub struct Demo {
 /// are made off the async threads, a few at a time, while the leagues are
 /// being written.
 pub async fn fill_with_accounts(db: &Db, options: &DemoOptions) -> Result<Demo, DemoError> {
+    fill_reporting(db, options, &mut |_| {}).await
+}
+
+/// [`fill_with_accounts`], calling `report` after each league.
+pub async fn fill_reporting(
+    db: &Db,
+    options: &DemoOptions,
+    report: &mut (dyn FnMut(Progress) + Send),
+) -> Result<Demo, DemoError> {
     let mut accounts = Accounts::new();
-    let summary = fill_leagues(db, options, Some(&mut accounts)).await?;
+    let summary = fill_leagues(db, options, Some(&mut accounts), report).await?;
     let accounts = accounts.create(db).await?;
     Ok(Demo { summary, accounts })
 }
@@ -215,8 +233,23 @@ async fn fill_leagues(
     db: &Db,
     options: &DemoOptions,
     mut accounts: Option<&mut Accounts>,
+    report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<DemoSummary, DemoError> {
     check(options)?;
+    // One durable commit per result made the demo wait on the disk for
+    // most of its time: the whole fill is one bulk load, synced at the end.
+    db.begin_bulk_load().await?;
+    let filled = fill_all(db, options, accounts.as_deref_mut(), report).await;
+    db.end_bulk_load().await?;
+    filled
+}
+
+async fn fill_all(
+    db: &Db,
+    options: &DemoOptions,
+    mut accounts: Option<&mut Accounts>,
+    report: &mut (dyn FnMut(Progress) + Send),
+) -> Result<DemoSummary, DemoError> {
     let mut taken: HashSet<String> = db
         .leagues()
         .await?
@@ -236,6 +269,11 @@ async fn fill_leagues(
         if let Some(accounts) = accounts.as_deref_mut() {
             accounts.plan_league(&league, &written);
         }
+        report(Progress {
+            done: index + 1,
+            of: options.leagues,
+            league: &league.name,
+        });
     }
     Ok(summary)
 }

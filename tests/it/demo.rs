@@ -679,12 +679,11 @@ async fn the_command_prints_passwords_that_sign_in() {
         .output()
         .expect("run boneyard demo");
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("shown only this once"), "{stdout}");
+    // Not a terminal: a plain progress line per league.
+    assert!(stderr.contains("demo: league 1 of 1 written"), "{stderr}");
     let rows: Vec<Vec<&str>> = stdout
         .lines()
         .skip_while(|l| !l.starts_with("league "))
@@ -705,4 +704,22 @@ async fn the_command_prints_passwords_that_sign_in() {
         );
     }
     db.close().await;
+    // The bulk load left a sound file, its log written through.
+    let pool = sqlx::SqlitePool::connect(&database).await.unwrap();
+    let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(integrity, "ok");
+    let broken: Vec<(String,)> = sqlx::query_as("PRAGMA foreign_key_check")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert!(broken.is_empty(), "{broken:?}");
+    let wal = dir.0.join("demo.db-wal");
+    assert!(
+        std::fs::metadata(&wal).map_or(true, |m| m.len() == 0),
+        "the log was checkpointed into the database"
+    );
+    pool.close().await;
 }

@@ -563,7 +563,10 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
     );
     assert_eq!(settings.min_games, 1);
     assert!(settings.approve_on_confirmation);
-    assert!(settings.final_scores, "a game may now be entered by its final score");
+    assert!(
+        settings.final_scores,
+        "a game may now be entered by its final score"
+    );
     assert_eq!(
         (after.format, &after.options, &after.match_format),
         (before.format, &before.options, &before.match_format)
