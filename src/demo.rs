@@ -232,14 +232,14 @@ pub async fn fill_reporting(
 async fn fill_leagues(
     db: &Db,
     options: &DemoOptions,
-    mut accounts: Option<&mut Accounts>,
+    accounts: Option<&mut Accounts>,
     report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<DemoSummary, DemoError> {
     check(options)?;
     // One durable commit per result made the demo wait on the disk for
     // most of its time: the whole fill is one bulk load, synced at the end.
     db.begin_bulk_load().await?;
-    let filled = fill_all(db, options, accounts.as_deref_mut(), report).await;
+    let filled = fill_all(db, options, accounts, report).await;
     db.end_bulk_load().await?;
     filled
 }
