@@ -321,7 +321,7 @@ async fn the_confirming_captain_sees_what_was_submitted_and_each_step_says_so(db
     assert!(s.contains("Entered by cap0-card"), "{s}");
     for (i, board) in stored.result.boards.iter().enumerate() {
         assert!(
-            s.contains(&format!("<td class=\"num\">{} <span", i + 1)),
+            s.contains(&format!("<td class=\"num\">{}<br><span", i + 1)),
             "{s}"
         );
         for id in board.home.iter().chain(&board.away) {
