@@ -61,6 +61,45 @@ impl Db {
             .await?))
     }
 
+    /// A new league with its first penalty kinds (LEAGUE.md's list, say),
+    /// in one transaction: a league never starts half made.
+    pub async fn create_league_with_kinds(
+        &self,
+        new: &NewLeague,
+        time_zone: &str,
+        kinds: &[super::NewPenaltyKind],
+    ) -> Result<League> {
+        let zone = zone(time_zone)?;
+        let sql = format!(
+            "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
+        );
+        let kind = "INSERT INTO penalty_kinds (league_id, code, name, effect, amount) \
+                    VALUES ($1, $2, $3, $4, $5)";
+        Ok(write_tx!(self, tx => {
+            let league = sqlx::query_as::<_, League>(&sql)
+                .bind(&new.name)
+                .bind(&new.short_name)
+                .bind(&new.rules_summary)
+                .bind(&new.contact)
+                .bind(zone.name())
+                .bind(now())
+                .fetch_one(&mut *tx)
+                .await?;
+            for k in kinds {
+                sqlx::query(kind)
+                    .bind(league.id)
+                    .bind(&k.code)
+                    .bind(&k.name)
+                    .bind(k.effect.as_str())
+                    .bind(k.amount)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            league
+        }))
+    }
+
     pub async fn league(&self, id: LeagueId) -> Result<League> {
         let sql = format!("SELECT {COLUMNS} FROM leagues WHERE id = $1");
         read_pool!(self, pool => sqlx::query_as::<_, League>(&sql)

@@ -39,6 +39,14 @@ pub enum FixtureScope {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     },
+    /// Results missing: still scheduled, due before `before`, and no
+    /// result version at all.
+    Missing { before: DateTime<Utc> },
+    /// Fixtures not void starting in `[from, to)`.
+    Between {
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    },
 }
 
 /// The current result version's status of fixture `f`, as a column.
@@ -66,6 +74,13 @@ impl FixtureScope {
                 "((f.starts_at >= $2 AND f.starts_at < $3) \
                  OR {RESULT_STATUS} IN ('entered', 'confirmed', 'disputed'))"
             ),
+            FixtureScope::Missing { .. } => "f.status = 'scheduled' AND f.starts_at < $2 \
+                 AND NOT EXISTS (SELECT 1 FROM result_versions rv \
+                 WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id)"
+                .into(),
+            FixtureScope::Between { .. } => {
+                "f.starts_at >= $2 AND f.starts_at < $3 AND f.status <> 'void'".into()
+            }
         }
     }
 }
@@ -79,6 +94,8 @@ macro_rules! bind_scope {
             FixtureScope::One(id) => query.bind(*id),
             FixtureScope::Division(id) => query.bind(*id),
             FixtureScope::Season(id) => query.bind(*id),
+            FixtureScope::Missing { before } => query.bind(*before),
+            FixtureScope::Between { from, to } => query.bind(*from).bind(*to),
             FixtureScope::Team { season, team } => query.bind(*season).bind(*team),
             FixtureScope::Ids(ids) => {
                 let mut query = query;

@@ -86,4 +86,64 @@ impl Db {
             made
         }))
     }
+
+    /// Throws a division's generated season away, so that it can be made
+    /// again: all its fixtures, in one transaction with one audit entry
+    /// (`division`, `fixtures discarded`). Refused ([`DbError::Conflict`])
+    /// once anything was recorded against one of them (a result, a
+    /// walkover, a penalty, a board on the score pad): those stay.
+    pub async fn discard_fixtures(
+        &self,
+        league: LeagueId,
+        division: DivisionId,
+        by: Option<UserId>,
+    ) -> Result<usize> {
+        let lock = dialect!(self,
+            sqlite: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2",
+            postgres: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
+        );
+        const OF_DIVISION: &str =
+            "(SELECT id FROM fixtures WHERE league_id = $1 AND division_id = $2)";
+        let recorded = format!(
+            "SELECT \
+             (SELECT COUNT(*) FROM result_versions WHERE league_id = $1 AND fixture_id IN {OF_DIVISION}) \
+             + (SELECT COUNT(*) FROM penalties WHERE league_id = $1 AND fixture_id IN {OF_DIVISION}) \
+             + (SELECT COUNT(*) FROM pad_boards WHERE league_id = $1 AND fixture_id IN {OF_DIVISION}) \
+             + (SELECT COUNT(*) FROM fixtures WHERE league_id = $1 AND division_id = $2 \
+                AND status IN ('played', 'walkover'))"
+        );
+        let links =
+            format!("DELETE FROM pad_links WHERE league_id = $1 AND fixture_id IN {OF_DIVISION}");
+        let fixtures = "DELETE FROM fixtures WHERE league_id = $1 AND division_id = $2";
+        Ok(write_tx!(self, tx => {
+            sqlx::query_scalar::<_, DivisionId>(lock)
+                .bind(league)
+                .bind(division)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("division {division}")))?;
+            let n: i64 = sqlx::query_scalar(&recorded)
+                .bind(league)
+                .bind(division)
+                .fetch_one(&mut *tx)
+                .await?;
+            if n > 0 {
+                return Err(DbError::Conflict(
+                    "results, walkovers, penalties or score-pad boards are recorded against this \
+                     division's fixtures, so they can no longer be thrown away; postpone or change \
+                     them one at a time instead"
+                        .into(),
+                ));
+            }
+            sqlx::query(&links).bind(league).bind(division).execute(&mut *tx).await?;
+            let gone = sqlx::query(fixtures)
+                .bind(league)
+                .bind(division)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            insert_audit!(tx, NewAudit::new(Some(league), by, "division", division.0, "fixtures discarded"));
+            usize::try_from(gone).unwrap_or(usize::MAX)
+        }))
+    }
 }

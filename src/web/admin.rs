@@ -102,12 +102,21 @@ async fn create_league(
     let mut errors = Errors::default();
     let (new, zone) = input.check(&mut errors);
     if errors.is_empty() {
-        match state.db().create_league_in(&new, &zone).await {
+        let kinds = super::console::default_penalty_kinds();
+        match state
+            .db()
+            .create_league_with_kinds(&new, &zone, &kinds)
+            .await
+        {
             Ok(league) => {
-                return Ok(form::done(&format!(
-                    "/admin/leagues/{}/secretaries",
-                    league.short_name
-                )));
+                return Ok(form::done(
+                    &format!("/admin/leagues/{}/secretaries", league.short_name),
+                    format!(
+                        "League {} created, with the {} penalty kinds of the standard list: now name its secretary.",
+                        league.name,
+                        kinds.len()
+                    ),
+                ));
             }
             Err(e) => form::refused(
                 e,
@@ -214,10 +223,10 @@ async fn name_secretary(
         .grant_role(&NewRole::secretary(user.id, league.id), Some(admin.0.id))
         .await
     {
-        Ok(_) => Ok(form::done(&format!(
-            "/admin/leagues/{}/secretaries",
-            league.short_name
-        ))),
+        Ok(_) => Ok(form::done(
+            &format!("/admin/leagues/{}/secretaries", league.short_name),
+            format!("{} is now a secretary of {}.", user.username, league.name),
+        )),
         Err(e) => {
             form::refused(
                 e,
@@ -248,8 +257,8 @@ async fn remove_secretary(
     }
     db.revoke_role(Some(league.id), role, Some(admin.0.id))
         .await?;
-    Ok(form::done(&format!(
-        "/admin/leagues/{}/secretaries",
-        league.short_name
-    )))
+    Ok(form::done(
+        &format!("/admin/leagues/{}/secretaries", league.short_name),
+        "Secretary removed.",
+    ))
 }

@@ -15,7 +15,7 @@ use crate::db::{Db, League, Result as DbResult, Role, RoleKind, UserId};
 use super::AppState;
 use super::csrf::{self, session_error};
 use super::error::AppError;
-use super::page::Ctx;
+use super::page::{ConsoleLink, Ctx};
 use super::passwords;
 
 /// The session key holding the signed-in user's id.
@@ -199,6 +199,10 @@ pub struct CurrentUser {
     pub username: String,
     pub roles: Vec<Role>,
     pub csrf: String,
+    /// The leagues this user is secretary of.
+    pub consoles: Vec<ConsoleLink>,
+    /// What the last form this user sent saved.
+    pub flash: Option<String>,
 }
 
 impl CurrentUser {
@@ -218,8 +222,33 @@ impl CurrentUser {
             user: Some(self.username.clone()),
             csrf: self.csrf.clone(),
             is_admin: self.is_admin(),
+            consoles: self.consoles.clone(),
+            flash: self.flash.clone(),
         }
     }
+}
+
+/// The leagues whose console these roles open: a query only for a
+/// secretary.
+async fn consoles(db: &Db, roles: &[Role]) -> DbResult<Vec<ConsoleLink>> {
+    let ids: Vec<_> = roles
+        .iter()
+        .filter(|r| r.kind == RoleKind::Secretary)
+        .filter_map(|r| r.league_id)
+        .collect();
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(db
+        .leagues()
+        .await?
+        .into_iter()
+        .filter(|l| ids.contains(&l.id))
+        .map(|l| ConsoleLink {
+            short_name: l.short_name,
+            name: l.name,
+        })
+        .collect())
 }
 
 /// Someone who may or may not be signed in.
@@ -260,11 +289,14 @@ where
             Err(e) => return Err(e.into()),
         };
         let roles = state.db().user_roles(id).await?;
+        let consoles = consoles(state.db(), &roles).await?;
         Ok(MaybeUser(Some(CurrentUser {
             id,
             username: user.username,
             roles,
             csrf: csrf::token(&session).await?,
+            consoles,
+            flash: super::flash::take(&session).await,
         })))
     }
 }

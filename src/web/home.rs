@@ -16,7 +16,9 @@ use super::my_matches::{self, OwnRecord, TeamMatches};
 use super::page::{Ctx, html};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/", get(home))
+    Router::new()
+        .route("/", get(home))
+        .route("/leagues", get(leagues))
 }
 
 #[derive(Template)]
@@ -28,6 +30,21 @@ struct HomePage {
     teams: Vec<TeamMatches>,
     /// The player pages of the players the user is.
     records: Vec<OwnRecord>,
+}
+
+#[derive(Template)]
+#[template(path = "leagues.html")]
+struct LeaguesPage {
+    ctx: Ctx,
+    leagues: Vec<League>,
+}
+
+/// Every league of the installation.
+async fn leagues(State(state): State<AppState>, user: MaybeUser) -> Result<Response> {
+    Ok(html(&LeaguesPage {
+        ctx: user.ctx(),
+        leagues: state.db().leagues().await?,
+    }))
 }
 
 async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response> {

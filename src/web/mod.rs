@@ -25,12 +25,13 @@ mod console;
 mod csrf;
 mod dates;
 mod error;
+pub mod flash;
 mod home;
 mod my_matches;
 mod pad;
 mod page;
 mod passwords;
-mod penalties;
+pub mod penalties;
 mod players_table;
 mod public;
 mod redirect;
@@ -108,6 +109,7 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .nest("/static", assets::router())
         .fallback(error::not_found)
         .with_state(state)
+        .layer(axum::middleware::from_fn(flash::keep))
         .layer(session_layer)
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(always(header::CONTENT_SECURITY_POLICY, CSP))

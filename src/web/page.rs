@@ -11,6 +11,24 @@ pub struct Ctx {
     pub user: Option<String>,
     pub csrf: String,
     pub is_admin: bool,
+    /// The leagues whose console the user may open (secretaries).
+    pub consoles: Vec<ConsoleLink>,
+    /// What the last form saved, shown once.
+    pub flash: Option<String>,
+}
+
+impl Ctx {
+    /// Whether the user is a secretary of the league `short_name`.
+    pub fn secretary_of(&self, short_name: &str) -> bool {
+        self.consoles.iter().any(|c| c.short_name == short_name)
+    }
+}
+
+/// A league the user is secretary of, for the header's console link.
+#[derive(Debug, Clone)]
+pub struct ConsoleLink {
+    pub short_name: String,
+    pub name: String,
 }
 
 /// Renders a template; a template that fails to render is our bug, logged

@@ -80,7 +80,7 @@ struct PenaltyRow {
     repeat_warning: bool,
 }
 
-fn money(pence: i64) -> String {
+pub fn money(pence: i64) -> String {
     format!("£{}.{:02}", pence / 100, pence.rem_euclid(100))
 }
 

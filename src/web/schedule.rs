@@ -46,6 +46,10 @@ pub fn router() -> Router<AppState> {
             get(schedule).post(generate_season),
         )
         .route(
+            "/leagues/{league}/schedule/{division}/discard",
+            axum::routing::post(discard_season),
+        )
+        .route(
             "/leagues/{league}/fixtures/{fixture}/postpone",
             get(postpone_form).post(postpone),
         )
@@ -268,6 +272,8 @@ struct SavedLine {
     away: String,
     venue: String,
     status: &'static str,
+    /// A result or walkover stands against it.
+    recorded: bool,
 }
 
 impl SavedLine {
@@ -281,6 +287,8 @@ impl SavedLine {
             away: f.away_name.clone(),
             venue: f.venue_name.clone().unwrap_or_default(),
             status: f.status.as_str(),
+            recorded: f.result_status.is_some()
+                || matches!(f.status, FixtureStatus::Played | FixtureStatus::Walkover),
         }
     }
 }
@@ -303,6 +311,8 @@ struct SchedulePage {
     /// The fingerprint of the draft shown, for the save to check.
     previewed: String,
     saved: Vec<SavedLine>,
+    /// Some saved fixture has a result: the season stays.
+    any_recorded: bool,
 }
 
 /// A division's teams and what the generator needs to know of them.
@@ -563,6 +573,7 @@ fn schedule_page(
         errors,
         draft,
         previewed,
+        any_recorded: s.saved.iter().any(|l| l.recorded),
         saved: s.saved,
     }
 }
@@ -591,8 +602,8 @@ async fn generate_season(
         errors.add(
             FORM,
             format!(
-                "This division already has {n} fixture{}: a season is generated once. \
-                 Postpone or change its fixtures one at a time instead.",
+                "This division already has {n} fixture{}: throw them away first to \
+                 generate the season again, or postpone or change them one at a time.",
                 if n == 1 { "" } else { "s" }
             ),
         );
@@ -639,10 +650,17 @@ async fn generate_season(
             .await
         {
             Ok(_) => {
-                return Ok(form::done(&format!(
-                    "/leagues/{}/schedule/{}",
-                    sec.league.short_name, s.division.id
-                )));
+                return Ok(form::done(
+                    &format!(
+                        "/leagues/{}/schedule/{}",
+                        sec.league.short_name, s.division.id
+                    ),
+                    format!(
+                        "Fixtures saved: {} matches for {}.",
+                        new.len(),
+                        s.division.name
+                    ),
+                ));
             }
             Err(e) => {
                 // Saved by someone else since this page was shown, most likely.
@@ -654,6 +672,40 @@ async fn generate_season(
     }
     let page = schedule_page(sec, s, input, errors, Some((view, shown)));
     Ok(form::page(&page, &page.errors))
+}
+
+/// Throws the division's fixtures away, to generate them again: only
+/// while nothing has been recorded against any of them.
+async fn discard_season(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, division)): Path<(String, DivisionId)>,
+    CsrfForm(input): CsrfForm<ScheduleForm>,
+) -> Result<Response> {
+    let s = scheduling(&state, &sec.league, division).await?;
+    match state
+        .db()
+        .discard_fixtures(sec.league.id, s.division.id, Some(sec.user.id))
+        .await
+    {
+        Ok(n) => Ok(form::done(
+            &format!(
+                "/leagues/{}/schedule/{}",
+                sec.league.short_name, s.division.id
+            ),
+            format!(
+                "{n} fixtures of {} thrown away: make the season again below.",
+                s.division.name
+            ),
+        )),
+        Err(crate::db::DbError::Conflict(why)) => {
+            let mut errors = Errors::default();
+            errors.add(FORM, format!("Nothing was thrown away: {why}."));
+            let page = schedule_page(sec, s, input, errors, None);
+            Ok(form::conflict(&page))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -868,10 +920,13 @@ async fn postpone(
             .await
         {
             Ok(_) => {
-                return Ok(form::done(&format!(
-                    "/leagues/{}/schedule/{}",
-                    sec.league.short_name, line.division_id
-                )));
+                return Ok(form::done(
+                    &format!(
+                        "/leagues/{}/schedule/{}",
+                        sec.league.short_name, line.division_id
+                    ),
+                    "Fixture saved: its new date and status are shown below.",
+                ));
             }
             Err(e) => form::refused(e, &mut errors, FORM, "That change was refused.")?,
         }

@@ -83,10 +83,10 @@ async fn name(
             .await
         {
             Ok(()) => {
-                return Ok(form::done(&at(
-                    &sec.league,
-                    &format!("/teams/{team}/seasons/{season}"),
-                )));
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+                    "Captain named.",
+                ));
             }
             Err(e) => form::refused(
                 e,
@@ -110,8 +110,8 @@ async fn remove(
         .db()
         .remove_captain(sec.league.id, season, team, player, Some(sec.user.id))
         .await?;
-    Ok(form::done(&at(
-        &sec.league,
-        &format!("/teams/{team}/seasons/{season}"),
-    )))
+    Ok(form::done(
+        &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+        "Captain role ended.",
+    ))
 }

@@ -146,10 +146,10 @@ async fn create(
             .await
         {
             Ok(_) => {
-                return Ok(form::done(&at(
-                    &sec.league,
-                    &format!("/seasons/{}/divisions", season.id),
-                )));
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/seasons/{}/divisions", season.id)),
+                    format!("Division {name} added."),
+                ));
             }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
@@ -236,10 +236,10 @@ async fn update(
             .await
         {
             Ok(_) => {
-                return Ok(form::done(&at(
-                    &sec.league,
-                    &format!("/seasons/{}/divisions", season.id),
-                )));
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/seasons/{}/divisions", season.id)),
+                    format!("Division {name} saved."),
+                ));
             }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }

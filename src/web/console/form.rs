@@ -3,7 +3,7 @@
 //! text and numbers, and turning the database's refusals into field errors.
 
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 
 use crate::db::{Db, DbError, User};
 use crate::league::time::Zone;
@@ -231,9 +231,10 @@ pub fn refused(
     Ok(())
 }
 
-/// POST-redirect-GET: after a change, the browser asks for `to` afresh.
-pub fn done(to: &str) -> Response {
-    Redirect::to(to).into_response()
+/// POST-redirect-GET: after a change, the browser asks for `to` afresh,
+/// and its page says what was saved.
+pub fn done(to: &str, saved: impl Into<String>) -> Response {
+    crate::web::flash::saved(to, saved)
 }
 
 /// A form page, answered 422 when it is shown again with errors.

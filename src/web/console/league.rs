@@ -95,7 +95,12 @@ async fn save(
     let (new, zone) = input.check(&sec.league, &mut errors);
     if errors.is_empty() {
         match state.db().update_league(sec.league.id, &new, &zone).await {
-            Ok(league) => return Ok(form::done(&at(&league, ""))),
+            Ok(league) => {
+                return Ok(form::done(
+                    &at(&league, ""),
+                    format!("League details of {} saved.", league.name),
+                ));
+            }
             Err(e) => form::refused(
                 e,
                 &mut errors,

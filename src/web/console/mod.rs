@@ -13,10 +13,16 @@ use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
 
-use crate::db::{League, Season};
+use std::collections::HashMap;
+
+use chrono::{TimeDelta, Utc};
+
+use crate::db::pages::{FixtureLine, FixtureScope};
+use crate::db::{FixtureId, League, ResultStatus, Season};
 
 use super::AppState;
 use super::auth::Secretary;
+use super::dates;
 use super::error::{AppError, Result};
 use super::page::{Ctx, html};
 
@@ -34,6 +40,19 @@ mod venues;
 // The roster of a team in a season: registrations and captains.
 mod captains;
 mod registrations;
+
+/// LEAGUE.md's list of penalty kinds, which a new league starts with.
+pub fn default_penalty_kinds() -> Vec<crate::db::NewPenaltyKind> {
+    penalty_kinds::DEFAULT_KINDS
+        .iter()
+        .map(|(code, name, effect, amount)| crate::db::NewPenaltyKind {
+            code: (*code).into(),
+            name: (*name).into(),
+            effect: *effect,
+            amount: *amount,
+        })
+        .collect()
+}
 
 /// Where every console route lives.
 const PREFIX: &str = "/leagues/{league}/console";
@@ -72,6 +91,23 @@ struct Section {
     what: &'static str,
 }
 
+/// A fixture on the secretary's list, with where to act on it.
+struct Job {
+    when: String,
+    division: String,
+    title: String,
+    /// What stands, in words ("no result", "disputed: ...").
+    state: String,
+    href: String,
+    action: &'static str,
+}
+
+/// A first step still to take in a new league.
+struct Step {
+    text: &'static str,
+    href: String,
+}
+
 #[derive(Template)]
 #[template(path = "console/home.html")]
 struct HomePage {
@@ -79,57 +115,205 @@ struct HomePage {
     league: League,
     seasons: Vec<Season>,
     sections: Vec<Section>,
-    /// Results awaiting approval.
-    pending: usize,
+    /// What is still to set up, in order; empty once the league is running.
+    steps: Vec<Step>,
+    missing: Vec<Job>,
+    approvals: Vec<Job>,
+    disputes: Vec<Job>,
+    week: Vec<Job>,
+    unpaid_count: usize,
+    unpaid_total: String,
 }
+
+/// How far ahead "this week's fixtures" looks, from the start of today.
+const WEEK_DAYS: i64 = 7;
 
 async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
     let db = state.db();
     let id = sec.league.id;
+    let zone = sec.league.time_zone;
     let seasons = db.seasons(id).await?;
+    let venues = db.venues(id).await?.len();
+    let teams = db.teams(id).await?.len();
+    let players = db.players(id).await?.len();
+    let kinds = db.penalty_kinds(id).await?.len();
+    let roles = db.league_roles(id).await?.len();
+    let (today, _) = zone.today(Utc::now());
+    let missing = db
+        .fixture_lines(id, &FixtureScope::Missing { before: today })
+        .await?;
+    let week = db
+        .fixture_lines(
+            id,
+            &FixtureScope::Between {
+                from: today,
+                to: today + TimeDelta::days(WEEK_DAYS),
+            },
+        )
+        .await?;
+    let pending = db.pending_versions(id).await?;
+    let pending_lines = db
+        .fixture_lines(
+            id,
+            &FixtureScope::Ids(pending.iter().map(|p| p.fixture_id).collect()),
+        )
+        .await?;
+    let fines = db.fines(id).await?;
+    let unpaid: Vec<_> = fines.iter().filter(|f| f.paid_at.is_none()).collect();
+    let short = &sec.league.short_name;
+    let match_path = |f: FixtureId, rest: &str| format!("/leagues/{short}/matches/{f}{rest}");
+    let job = |line: &FixtureLine, state: String, href: String, action| Job {
+        when: line
+            .starts_at
+            .map_or_else(|| "date to be arranged".into(), |t| dates::when(zone, t)),
+        division: line.division_name.clone(),
+        title: format!("{} v {}", line.home_name, line.away_name),
+        state,
+        href,
+        action,
+    };
+    let mut missing_jobs: Vec<(Option<_>, Job)> = missing
+        .iter()
+        .map(|l| {
+            let j = job(
+                l,
+                "no result entered".into(),
+                match_path(l.id, "/card"),
+                "Enter the result",
+            );
+            (l.starts_at, j)
+        })
+        .collect();
+    missing_jobs.sort_by_key(|(t, _)| *t);
+    let mut week_jobs: Vec<(Option<_>, Job)> = week
+        .iter()
+        .map(|l| {
+            let state = match (l.status, l.result_status) {
+                (_, Some(r)) => format!("result {}", r.as_str()),
+                (status, None) => status.as_str().to_owned(),
+            };
+            (
+                l.starts_at,
+                job(l, state, match_path(l.id, ""), "Open the match"),
+            )
+        })
+        .collect();
+    week_jobs.sort_by_key(|(t, _)| *t);
+    let by_id: HashMap<FixtureId, &FixtureLine> = pending_lines.iter().map(|l| (l.id, l)).collect();
+    let (mut approvals, mut disputes) = (Vec::new(), Vec::new());
+    for p in &pending {
+        let Some(line) = by_id.get(&p.fixture_id) else {
+            continue;
+        };
+        let who = p.entered_by.as_deref().unwrap_or("a removed account");
+        if p.status == ResultStatus::Disputed {
+            let note = if p.status_note.is_empty() {
+                "no reason given".to_owned()
+            } else {
+                p.status_note.clone()
+            };
+            disputes.push(job(
+                line,
+                format!("version {} disputed: {note}", p.version),
+                match_path(p.fixture_id, "/history"),
+                "Settle the dispute",
+            ));
+        } else {
+            approvals.push(job(
+                line,
+                format!("version {} {} by {who}", p.version, p.status.as_str()),
+                match_path(p.fixture_id, "/history"),
+                "Check and approve",
+            ));
+        }
+    }
+    let at_ = |path: &str| at(&sec.league, path);
+    let mut steps = Vec::new();
+    if seasons.is_empty() {
+        steps.push(Step {
+            text: "Create the first season: its rules, match format and divisions",
+            href: at_("/seasons"),
+        });
+    }
+    if venues == 0 {
+        steps.push(Step {
+            text: "Add the venues (the pubs)",
+            href: at_("/venues"),
+        });
+    }
+    if teams == 0 {
+        steps.push(Step {
+            text: "Add the teams and enter each in a division",
+            href: at_("/teams"),
+        });
+    }
+    if players == 0 {
+        steps.push(Step {
+            text: "Paste each team's players into its roster",
+            href: at_("/teams"),
+        });
+    }
+    if !seasons.is_empty() && teams > 0 && missing.is_empty() && week.is_empty() {
+        let any_fixtures = !db
+            .fixture_lines(id, &FixtureScope::Season(seasons[0].id))
+            .await?
+            .is_empty();
+        if !any_fixtures {
+            steps.push(Step {
+                text: "Generate each division's fixtures",
+                href: at_(&format!("/seasons/{}/divisions", seasons[0].id)),
+            });
+        }
+    }
     let sections = vec![
         Section {
             title: "Seasons",
             count: seasons.len(),
-            href: at(&sec.league, "/seasons"),
-            what: "rulesets, match formats and divisions",
+            href: at_("/seasons"),
+            what: "rulesets, match formats, divisions and fixtures",
         },
         Section {
             title: "Venues",
-            count: db.venues(id).await?.len(),
-            href: at(&sec.league, "/venues"),
+            count: venues,
+            href: at_("/venues"),
             what: "the pubs and how many matches each hosts a night",
         },
         Section {
             title: "Teams",
-            count: db.teams(id).await?.len(),
-            href: at(&sec.league, "/teams"),
-            what: "home venues, divisions, registered players and captains",
+            count: teams,
+            href: at_("/teams"),
+            what: "home venues, divisions, rosters and captains",
         },
         Section {
             title: "Players",
-            count: db.players(id).await?.len(),
-            href: at(&sec.league, "/players"),
+            count: players,
+            href: at_("/players"),
             what: "names and registrations",
         },
         Section {
             title: "Penalty kinds",
-            count: db.penalty_kinds(id).await?.len(),
-            href: at(&sec.league, "/penalty-kinds"),
+            count: kinds,
+            href: at_("/penalty-kinds"),
             what: "the league's list of penalties and their effects",
         },
         Section {
             title: "Users and roles",
-            count: db.league_roles(id).await?.len(),
-            href: at(&sec.league, "/users"),
+            count: roles,
+            href: at_("/users"),
             what: "accounts of captains and players",
         },
     ];
     Ok(html(&HomePage {
         ctx: sec.user.ctx(),
-        pending: db.pending_versions(id).await?.len(),
         league: sec.league,
         seasons,
         sections,
+        steps,
+        missing: missing_jobs.into_iter().map(|(_, j)| j).collect(),
+        approvals,
+        disputes,
+        week: week_jobs.into_iter().map(|(_, j)| j).collect(),
+        unpaid_count: unpaid.len(),
+        unpaid_total: crate::web::penalties::money(unpaid.iter().map(|f| f.amount_pence).sum()),
     }))
 }

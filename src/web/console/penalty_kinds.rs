@@ -211,7 +211,12 @@ async fn create(
     let mut errors = Errors::default();
     if let Some(new) = input.check(&mut errors) {
         match state.db().add_penalty_kind(sec.league.id, &new).await {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/penalty-kinds"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/penalty-kinds"),
+                    format!("Penalty kind {} added.", new.code),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "code", DUPLICATE)?,
         }
     }
@@ -226,6 +231,7 @@ async fn add_defaults(
 ) -> Result<Response> {
     let db = state.db();
     let kinds = db.penalty_kinds(sec.league.id).await?;
+    let mut added = 0;
     for (code, name, effect, amount) in DEFAULT_KINDS {
         if kinds.iter().any(|k| k.code == code) {
             continue;
@@ -237,12 +243,16 @@ async fn add_defaults(
             amount,
         };
         match db.add_penalty_kind(sec.league.id, &new).await {
+            Ok(_) => added += 1,
             // Added meanwhile by another secretary: what was wanted.
-            Ok(_) | Err(DbError::Unique(_)) => {}
+            Err(DbError::Unique(_)) => {}
             Err(e) => return Err(e.into()),
         }
     }
-    Ok(form::done(&at(&sec.league, "/penalty-kinds")))
+    Ok(form::done(
+        &at(&sec.league, "/penalty-kinds"),
+        format!("{added} of the default penalty kinds added."),
+    ))
 }
 
 async fn edit(
@@ -275,7 +285,12 @@ async fn update(
             .update_penalty_kind(sec.league.id, id, &new, Some(sec.user.id))
             .await
         {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/penalty-kinds"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/penalty-kinds"),
+                    format!("Penalty kind {} saved.", new.code),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "code", DUPLICATE)?,
         }
     }

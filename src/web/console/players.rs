@@ -98,7 +98,12 @@ async fn create(
     let name = check_name(&mut errors, "name", &input.name);
     if errors.is_empty() {
         match state.db().create_player(sec.league.id, &name).await {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/players"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/players"),
+                    format!("Player {name} added."),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }
@@ -166,7 +171,12 @@ async fn rename(
     let name = check_name(&mut errors, "name", &input.name);
     if errors.is_empty() {
         match state.db().rename_player(sec.league.id, id, &name).await {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/players"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/players"),
+                    format!("Player renamed {name} (was {}).", player.name),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }

@@ -200,10 +200,16 @@ async fn register(
     if let Some(player) = player {
         match db.register_player(league, season, team, player).await {
             Ok(_) => {
-                return Ok(form::done(&at(
-                    &sec.league,
-                    &format!("/teams/{team}/seasons/{season}"),
-                )));
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+                    format!(
+                        "{} registered for this team.",
+                        players
+                            .iter()
+                            .find(|p| p.id == player)
+                            .map_or("The player", |p| p.name.as_str())
+                    ),
+                ));
             }
             Err(DbError::Unique(_)) => {
                 let name = players

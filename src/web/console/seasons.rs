@@ -817,10 +817,10 @@ async fn create(
             .await;
         match created {
             Ok(season) => {
-                return Ok(form::done(&at(
-                    &page.league,
-                    &format!("/seasons/{}/divisions", season.id),
-                )));
+                return Ok(form::done(
+                    &at(&page.league, &format!("/seasons/{}/divisions", season.id)),
+                    format!("Season {} created: now add its divisions.", season.name),
+                ));
             }
             Err(DbError::Invalid(why)) => page.errors.add(FORM, why),
             Err(e) => form::refused(e, &mut page.errors, "name", DUPLICATE)?,
@@ -925,5 +925,5 @@ async fn update(
             return Ok(form::page(&page, &page.errors));
         }
     }
-    Ok(form::done(&at(&page.league, "/seasons")))
+    Ok(form::done(&at(&page.league, "/seasons"), "Season saved."))
 }

@@ -152,7 +152,15 @@ async fn create(
     let (name, venue) = input.check(&venues, &mut errors);
     if errors.is_empty() {
         match db.create_team(sec.league.id, &name, venue).await {
-            Ok(team) => return Ok(form::done(&at(&sec.league, &format!("/teams/{}", team.id)))),
+            Ok(team) => {
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/teams/{}", team.id)),
+                    format!(
+                        "Team {} created: enter it in a division of a season below.",
+                        team.name
+                    ),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }
@@ -243,7 +251,12 @@ async fn update(
     let (name, venue) = input.check(&venues, &mut errors);
     if errors.is_empty() {
         match db.update_team(sec.league.id, id, &name, venue).await {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/teams"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/teams"),
+                    format!("Team {name} saved."),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }
@@ -277,10 +290,13 @@ async fn enter(
                 .await
             {
                 Ok(_) => {
-                    return Ok(form::done(&at(
-                        &sec.league,
-                        &format!("/teams/{}/seasons/{}", id, division.season_id),
-                    )));
+                    return Ok(form::done(
+                        &at(
+                            &sec.league,
+                            &format!("/teams/{}/seasons/{}", id, division.season_id),
+                        ),
+                        format!("{} entered in {}.", team.name, division.name),
+                    ));
                 }
                 Err(e) => form::refused(
                     e,

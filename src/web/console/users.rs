@@ -242,7 +242,10 @@ async fn grant(
         Target::Player(player) => NewRole::player(user.id, league, player),
     };
     match db.grant_role(&role, Some(sec.user.id)).await {
-        Ok(_) => Ok(form::done(&at(&sec.league, "/users"))),
+        Ok(_) => Ok(form::done(
+            &at(&sec.league, "/users"),
+            format!("{} now has the {} role.", user.username, role.kind.as_str()),
+        )),
         Err(e) => {
             let duplicate = match role.kind {
                 RoleKind::Player => {
@@ -278,5 +281,5 @@ async fn revoke(
     }
     db.revoke_role(Some(sec.league.id), id, Some(sec.user.id))
         .await?;
-    Ok(form::done(&at(&sec.league, "/users")))
+    Ok(form::done(&at(&sec.league, "/users"), "Role removed."))
 }

@@ -114,7 +114,12 @@ async fn create(
     let new = input.check(&mut errors);
     if errors.is_empty() {
         match state.db().create_venue(sec.league.id, &new).await {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/venues"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/venues"),
+                    format!("Venue {} added.", new.name),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }
@@ -148,7 +153,12 @@ async fn update(
     let new = input.check(&mut errors);
     if errors.is_empty() {
         match state.db().update_venue(sec.league.id, id, &new).await {
-            Ok(_) => return Ok(form::done(&at(&sec.league, "/venues"))),
+            Ok(_) => {
+                return Ok(form::done(
+                    &at(&sec.league, "/venues"),
+                    format!("Venue {} saved.", new.name),
+                ));
+            }
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }

@@ -357,7 +357,7 @@ async fn the_secretary_approves_from_the_list_awaiting_approval(db: Db) {
     assert!(
         sec.get("/leagues/card/console")
             .await
-            .has("Results awaiting approval</a>: 1.")
+            .has("Results awaiting approval (1)")
     );
     let token = page.csrf();
 
