@@ -28,6 +28,7 @@ pub mod approvals;
 pub mod audit;
 pub mod backup;
 pub mod fixtures;
+pub mod invitations;
 pub mod leagues;
 pub mod pad;
 pub mod pages;

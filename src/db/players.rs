@@ -140,4 +140,47 @@ impl Db {
         .fetch_all(pool)
         .await?))
     }
+
+    /// A team's roster pasted in one go: the new players made and, with
+    /// the existing ones, registered to the team, all in one transaction.
+    /// A name taken or a player registered elsewhere meanwhile refuses the
+    /// whole list ([`DbError::Unique`]). Returns how many were registered.
+    pub async fn register_roster(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+        new_players: &[String],
+        existing: &[PlayerId],
+    ) -> Result<usize> {
+        let create = "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
+                      RETURNING id";
+        let register = "INSERT INTO registrations \
+                        (league_id, season_id, team_id, player_id, registered_at) \
+                        VALUES ($1, $2, $3, $4, $5)";
+        Ok(write_tx!(self, tx => {
+            let at = now();
+            let mut ids = existing.to_vec();
+            for name in new_players {
+                let id: PlayerId = sqlx::query_scalar(create)
+                    .bind(league)
+                    .bind(name)
+                    .bind(at)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                ids.push(id);
+            }
+            for id in &ids {
+                sqlx::query(register)
+                    .bind(league)
+                    .bind(season)
+                    .bind(team)
+                    .bind(*id)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ids.len()
+        }))
+    }
 }

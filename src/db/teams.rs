@@ -3,11 +3,22 @@
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
+use super::invitations::{NewInvitation, insert_invitation};
 use super::users::{ROLE_COLUMNS, Role};
 use super::{
     Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, UserId, VenueId,
     dialect, now, read_pool, write_tx,
 };
+
+/// The account named with a captain.
+#[derive(Debug, Clone, Copy)]
+pub enum CaptainAccount<'a> {
+    None,
+    /// This account gets the captain's role.
+    Existing(UserId),
+    /// No account yet: this invitation's link makes one, with the role.
+    Invite(&'a NewInvitation),
+}
 
 /// Most captains a team has in a season (LEAGUE.md: "a team may have two").
 pub const MAX_CAPTAINS: i64 = 2;
@@ -135,7 +146,7 @@ impl Db {
         team: TeamId,
         player: PlayerId,
     ) -> Result<()> {
-        self.name_captain(league, season, team, player, None, None)
+        self.name_captain(league, season, team, player, CaptainAccount::None, None)
             .await
     }
 
@@ -150,9 +161,14 @@ impl Db {
         season: SeasonId,
         team: TeamId,
         player: PlayerId,
-        account: Option<UserId>,
+        account: CaptainAccount<'_>,
         by: Option<UserId>,
     ) -> Result<()> {
+        let (account, invite) = match account {
+            CaptainAccount::None => (None, None),
+            CaptainAccount::Existing(user) => (Some(user), None),
+            CaptainAccount::Invite(invite) => (None, Some(invite)),
+        };
         // Postgres: lock the entry so two secretaries cannot both add a
         // second captain; SQLite writes are serialized already.
         let lock = dialect!(self,
@@ -220,6 +236,9 @@ impl Db {
                     insert_audit!(tx, NewAudit::new(Some(league), by, "role", role.id.0, "grant")
                         .after(Some(&role)));
                 }
+            }
+            if let Some(invite) = invite {
+                insert_invitation!(tx, invite, by);
             }
         });
         Ok(())

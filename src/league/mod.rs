@@ -7,6 +7,7 @@ pub mod ical;
 pub mod match_format;
 pub mod pad;
 pub mod players;
+pub mod roster;
 pub mod settings;
 pub mod sheet;
 pub mod standings;

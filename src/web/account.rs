@@ -124,7 +124,7 @@ async fn setup(
 
 /// A signed-in session under a new id, so an id seen before sign-in is
 /// worth nothing after it.
-async fn start_session(session: &Session, user: crate::db::UserId) -> Result<()> {
+pub async fn start_session(session: &Session, user: crate::db::UserId) -> Result<()> {
     session.cycle_id().await.map_err(session_error)?;
     session
         .insert(USER_KEY, user)

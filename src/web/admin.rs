@@ -4,11 +4,13 @@
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
+use crate::db::invitations::{Invited, NewInvitation};
 use crate::db::users::RoleHolder;
 use crate::db::{DbError, League, NewLeague, NewRole, RoleId, RoleKind};
 use crate::league::time::{COMMON_ZONES, DEFAULT_ZONE};
@@ -16,7 +18,7 @@ use crate::league::time::{COMMON_ZONES, DEFAULT_ZONE};
 use super::AppState;
 use super::auth::Admin;
 use super::console::form::{self, Errors};
-use super::csrf::CsrfForm;
+use super::csrf::{CsrfForm, random_token};
 use super::error::{AppError, Result};
 use super::page::Ctx;
 
@@ -133,8 +135,6 @@ async fn create_league(
 #[serde(default)]
 pub struct SecretaryForm {
     pub username: String,
-    /// Only to create the account.
-    pub password: String,
 }
 
 #[derive(Template)]
@@ -198,33 +198,53 @@ async fn secretaries(
     .await
 }
 
-/// Names an account secretary of the league, creating the account when a
-/// password is given for a username nobody has.
+/// Names an account secretary of the league; a username nobody has gets
+/// an invitation: a one-time link with which the person makes the account
+/// with their own password.
 async fn name_secretary(
     admin: Admin,
     State(state): State<AppState>,
     Path(league): Path<String>,
+    headers: HeaderMap,
     CsrfForm(input): CsrfForm<SecretaryForm>,
 ) -> Result<Response> {
     let db = state.db();
     let league = league_named(&state, &league).await?;
     let mut errors = Errors::default();
     let username = input.username.trim().to_owned();
-    let give = "name it secretary";
-    let existing = form::role_account(db, &mut errors, &username, &input.password, give).await?;
-    if !errors.is_empty() {
+    let to = format!("/admin/leagues/{}/secretaries", league.short_name);
+    if username.is_empty() {
+        errors.add("username", "Fill this in.");
         return secretaries_page(&state, admin, league, input, errors).await;
     }
-    let made = form::existing_or_new(db, &mut errors, existing, &username, &input.password).await?;
-    let Some(user) = made else {
-        return secretaries_page(&state, admin, league, input, errors).await;
+    let Some(user) = form::account(db, &username).await? else {
+        if let Some(why) = crate::web::account::check_username(&username) {
+            errors.add("username", why);
+            return secretaries_page(&state, admin, league, input, errors).await;
+        }
+        let invite = NewInvitation {
+            token: random_token(),
+            username: username.clone(),
+            league: league.id,
+            role: Invited::Secretary,
+        };
+        db.invite(&invite, Some(admin.0.id)).await?;
+        return Ok(form::done(
+            &to,
+            format!(
+                "No account is called {username}: send this one-time link, shown only now, to the new secretary of {} to make it with their own password (it works for {} days): {}",
+                league.name,
+                crate::db::invitations::VALID_DAYS,
+                super::console::invitation_link(&headers, &invite.token)
+            ),
+        ));
     };
     match db
         .grant_role(&NewRole::secretary(user.id, league.id), Some(admin.0.id))
         .await
     {
         Ok(_) => Ok(form::done(
-            &format!("/admin/leagues/{}/secretaries", league.short_name),
+            &to,
             format!("{} is now a secretary of {}.", user.username, league.name),
         )),
         Err(e) => {

@@ -27,6 +27,7 @@ mod dates;
 mod error;
 pub mod flash;
 mod home;
+mod invitations;
 mod my_matches;
 mod pad;
 mod page;
@@ -98,6 +99,7 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
     let app = Router::new()
         .merge(home::router())
         .merge(account::router())
+        .merge(invitations::router())
         .merge(public::router())
         .merge(results::router())
         .merge(pad::router())

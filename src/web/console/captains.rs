@@ -4,19 +4,23 @@
 
 use axum::Router;
 use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use axum::routing::post;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
+use crate::db::invitations::{Invited, NewInvitation};
+use crate::db::teams::CaptainAccount;
 use crate::db::{PlayerId, SeasonId, TeamId, User};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
+use crate::web::csrf::random_token;
 use crate::web::error::Result;
 
 use super::form::{self, Errors};
-use super::registrations::{RegisterForm, roster, roster_page};
+use super::registrations::{Typed, roster, roster_page};
 use super::{PREFIX, at};
 
 pub fn router() -> Router<AppState> {
@@ -40,26 +44,36 @@ pub struct CaptainForm {
     pub username: String,
 }
 
-/// The account a username names, if one was typed.
-async fn account(state: &AppState, username: &str, errors: &mut Errors) -> Result<Option<User>> {
+/// What the username typed with a captain names.
+enum Account {
+    None,
+    Existing(User),
+    /// No such account: invite them to make it.
+    Invite(String),
+}
+
+async fn account(state: &AppState, username: &str, errors: &mut Errors) -> Result<Account> {
     let username = username.trim();
     if username.is_empty() {
-        return Ok(None);
+        return Ok(Account::None);
     }
-    let user = form::account(state.db(), username).await?;
-    if user.is_none() {
-        errors.add(
-            "username",
-            "No account has this username: create it on the users page first, or leave this empty.",
-        );
+    if let Some(user) = form::account(state.db(), username).await? {
+        return Ok(Account::Existing(user));
     }
-    Ok(user)
+    match crate::web::account::check_username(username) {
+        Some(why) => {
+            errors.add("username", why);
+            Ok(Account::None)
+        }
+        None => Ok(Account::Invite(username.to_owned())),
+    }
 }
 
 async fn name(
     sec: Secretary,
     State(state): State<AppState>,
     Path((_, team, season)): Path<(String, TeamId, SeasonId)>,
+    headers: HeaderMap,
     CsrfForm(input): CsrfForm<CaptainForm>,
 ) -> Result<Response> {
     let db = state.db();
@@ -75,17 +89,52 @@ async fn name(
         "Choose one of the team's registered players.",
     )
     .map(PlayerId);
-    let user = account(&state, &input.username, &mut errors).await?;
+    let account = account(&state, &input.username, &mut errors).await?;
     if let (Some(player), true) = (player, errors.is_empty()) {
-        let account = user.map(|u| u.id);
+        let name = registered
+            .iter()
+            .find(|p| p.id == player)
+            .map_or_else(String::new, |p| p.name.clone());
+        let invite = match &account {
+            Account::Invite(username) => Some(NewInvitation {
+                token: random_token(),
+                username: username.clone(),
+                league,
+                role: Invited::Captain {
+                    season,
+                    team,
+                    player,
+                },
+            }),
+            _ => None,
+        };
+        let named = match (&account, &invite) {
+            (Account::Existing(u), _) => CaptainAccount::Existing(u.id),
+            (_, Some(invite)) => CaptainAccount::Invite(invite),
+            _ => CaptainAccount::None,
+        };
         match db
-            .name_captain(league, season, team, player, account, Some(sec.user.id))
+            .name_captain(league, season, team, player, named, Some(sec.user.id))
             .await
         {
             Ok(()) => {
+                let said = match (&account, &invite) {
+                    (Account::Existing(u), _) => format!(
+                        "{name} is now a captain of {}; the account {} may enter and confirm its results.",
+                        roster.team.name, u.username
+                    ),
+                    (_, Some(invite)) => format!(
+                        "{name} is now a captain of {}. Send them this one-time link, shown only now, to make the account {} with their own password (it works for {} days): {}",
+                        roster.team.name,
+                        invite.username,
+                        crate::db::invitations::VALID_DAYS,
+                        invitation_link(&headers, &invite.token)
+                    ),
+                    _ => format!("{name} is now a captain of {}.", roster.team.name),
+                };
                 return Ok(form::done(
                     &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
-                    "Captain named.",
+                    said,
                 ));
             }
             Err(e) => form::refused(
@@ -96,7 +145,31 @@ async fn name(
             )?,
         }
     }
-    roster_page(&state, sec, roster, RegisterForm::default(), input, errors).await
+    let typed = Typed {
+        captain: input,
+        ..Typed::default()
+    };
+    roster_page(&state, sec, roster, typed, errors).await
+}
+
+/// The whole address of an invitation, on the site the request came to.
+pub fn invitation_link(headers: &HeaderMap, token: &str) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            h.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        })
+        .unwrap_or("127.0.0.1:3000");
+    let https = headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+        == Some("https");
+    format!(
+        "{}://{host}/invitations/{token}",
+        if https { "https" } else { "http" }
+    )
 }
 
 async fn remove(

@@ -39,7 +39,9 @@ mod users;
 mod venues;
 // The roster of a team in a season: registrations and captains.
 mod captains;
+pub use captains::invitation_link;
 mod registrations;
+mod roster_paste;
 
 /// LEAGUE.md's list of penalty kinds, which a new league starts with.
 pub fn default_penalty_kinds() -> Vec<crate::db::NewPenaltyKind> {
@@ -68,6 +70,7 @@ pub fn router() -> Router<AppState> {
         .merge(teams::router())
         .merge(registrations::router())
         .merge(captains::router())
+        .merge(roster_paste::router())
         .merge(players::router())
         .merge(penalty_kinds::router())
         .merge(users::router())

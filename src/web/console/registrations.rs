@@ -75,6 +75,18 @@ struct Line {
     captain: bool,
 }
 
+/// What was typed in the roster page's forms, shown again with a refusal
+/// or a preview.
+#[derive(Default)]
+pub struct Typed {
+    pub register: RegisterForm,
+    pub captain: CaptainForm,
+    /// The pasted list of names.
+    pub paste: String,
+    /// What saving the paste would do, line by line, once checked.
+    pub plan: Option<Vec<super::roster_paste::PlanView>>,
+}
+
 #[derive(Template)]
 #[template(path = "console/roster.html")]
 struct RosterPage {
@@ -85,6 +97,12 @@ struct RosterPage {
     register: Vec<Choice>,
     captain: Vec<Choice>,
     username: String,
+    paste: String,
+    plan: Option<Vec<super::roster_paste::PlanView>>,
+    /// Whether the plan shown may be saved as it is.
+    plan_ok: bool,
+    /// Captains named with an invitation not yet taken up.
+    invited: Vec<String>,
     errors: Errors,
 }
 
@@ -94,10 +112,15 @@ pub async fn roster_page(
     state: &AppState,
     sec: Secretary,
     roster: Roster,
-    register: RegisterForm,
-    captain: CaptainForm,
+    typed: Typed,
     errors: Errors,
 ) -> Result<Response> {
+    let Typed {
+        register,
+        captain,
+        paste,
+        plan,
+    } = typed;
     let db = state.db();
     let league = sec.league.id;
     let (team, season) = (roster.team.id, roster.season.id);
@@ -146,6 +169,19 @@ pub async fn roster_page(
             player,
         })
         .collect();
+    let invited = db
+        .open_invitations(league)
+        .await?
+        .into_iter()
+        .filter(|i| i.season_id == Some(season) && i.team_id == Some(team))
+        .map(|i| {
+            format!(
+                "{} (expires {})",
+                i.username,
+                crate::web::dates::day(sec.league.time_zone, i.expires_at)
+            )
+        })
+        .collect();
     let page = RosterPage {
         ctx: sec.user.ctx(),
         league: sec.league,
@@ -154,6 +190,12 @@ pub async fn roster_page(
         register: register_choices,
         captain: captain_choices,
         username: captain.username,
+        plan_ok: plan
+            .as_ref()
+            .is_some_and(|p| !p.is_empty() && p.iter().all(|l| !l.refused)),
+        plan,
+        paste,
+        invited,
         errors,
     };
     Ok(form::page(&page, &page.errors))
@@ -165,15 +207,7 @@ async fn show(
     Path((_, team, season)): Path<(String, TeamId, SeasonId)>,
 ) -> Result<Response> {
     let roster = roster(&state, &sec.league, team, season).await?;
-    roster_page(
-        &state,
-        sec,
-        roster,
-        RegisterForm::default(),
-        CaptainForm::default(),
-        Errors::default(),
-    )
-    .await
+    roster_page(&state, sec, roster, Typed::default(), Errors::default()).await
 }
 
 /// Registers a player to the team for the season; the database refuses a
@@ -235,5 +269,9 @@ async fn register(
             Err(e) => form::refused(e, &mut errors, "player", "")?,
         }
     }
-    roster_page(&state, sec, roster, input, CaptainForm::default(), errors).await
+    let typed = Typed {
+        register: input,
+        ..Typed::default()
+    };
+    roster_page(&state, sec, roster, typed, errors).await
 }

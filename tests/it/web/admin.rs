@@ -77,6 +77,16 @@ async fn leagues_are_created(db: Db) {
         ),
         ("Black Country League", "To 61", "ann@example.org")
     );
+    // It starts with LEAGUE.md's penalty kinds, and the next page says so.
+    assert!(
+        admin
+            .get("/admin/leagues/black-country/secretaries")
+            .await
+            .has("with the 10 penalty kinds of the standard list")
+    );
+    let kinds = db.penalty_kinds(league.id).await.unwrap();
+    assert_eq!(kinds.len(), 10);
+    assert!(kinds.iter().any(|k| k.code == "late" && k.amount == 1));
     assert!(admin.get("/admin").await.has("Black Country League"));
     // Duplicate short name.
     let page = admin
@@ -111,40 +121,78 @@ async fn secretaries_are_named_and_removed(db: Db) {
         admin.get("/admin/leagues/nowhere/secretaries").await.status,
         StatusCode::NOT_FOUND
     );
-    // An unknown username without a password; a bad new username.
-    let page = admin
-        .submit(form, form, &[("username", "bob"), ("password", "")])
-        .await;
-    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(error_beside(&page, "username").contains("give a password"));
-    assert_eq!(value_of(&page, "username"), "bob");
-    let page = admin
-        .submit(form, form, &[("username", "b o b"), ("password", "short")])
-        .await;
+    // A bad new username.
+    let page = admin.submit(form, form, &[("username", "b o b")]).await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error_beside(&page, "username").contains("Use letters"));
-    assert!(error_beside(&page, "password").contains("at least 10"));
     assert_eq!(value_of(&page, "username"), "b o b");
-    let page = admin
-        .submit(form, form, &[("username", "ann"), ("password", PASSWORD)])
-        .await;
-    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(error_beside(&page, "password").contains("exists already"));
     assert!(db.league_roles(league.id).await.unwrap().is_empty());
-    // An existing account; then a new one.
+    // An existing account is named at once.
     let page = admin.submit(form, form, &[("username", "ANN")]).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
     assert_eq!(page.location.as_deref(), Some(form));
-    let page = admin
-        .submit(form, form, &[("username", "bob"), ("password", PASSWORD)])
+    let page = admin.get(form).await;
+    assert!(
+        page.has("ann is now a secretary of Sandwell."),
+        "{}",
+        page.body
+    );
+    // A username nobody has gets a one-time link, shown once; the
+    // administrator never chooses the password.
+    let page = admin.submit(form, form, &[("username", "bob")]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert!(db.user_by_username("bob").await.is_err(), "no account yet");
+    let page = admin.get(form).await;
+    let link = invitation_path(&page.body);
+    assert!(
+        !admin.get(form).await.has("/invitations/"),
+        "the link is shown once"
+    );
+    let mut b = admin.stranger();
+    let invite = b.get(&link).await;
+    assert_eq!(invite.status, StatusCode::OK);
+    assert!(invite.has("secretary of Sandwell"), "{}", invite.body);
+    assert_eq!(value_of(&invite, "username"), "bob");
+    let short = b
+        .submit(
+            &link,
+            &link,
+            &[
+                ("username", "bob"),
+                ("password", "short"),
+                ("confirm", "short"),
+            ],
+        )
+        .await;
+    assert_eq!(short.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_beside(&short, "password").contains("at least 10"));
+    let page = b
+        .submit(
+            &link,
+            &link,
+            &[
+                ("username", "bob"),
+                ("password", PASSWORD),
+                ("confirm", PASSWORD),
+            ],
+        )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert_eq!(page.location.as_deref(), Some("/leagues/sandwell/console"));
+    // Signed in at once, with the role, and told so.
+    let console = b.get("/leagues/sandwell/console").await;
+    assert_eq!(console.status, StatusCode::OK);
+    assert!(console.has("Welcome, bob"), "{}", console.body);
+    assert!(console.has(">Console</a>"), "the header links the console");
+    // The link works once.
+    let again = b.stranger().get(&link).await;
+    assert_eq!(again.status, StatusCode::GONE);
     let bob = db.user_by_username("bob").await.unwrap();
     let roles = db.league_roles(league.id).await.unwrap();
     assert_eq!(roles.len(), 2);
     assert!(roles.iter().all(|r| r.kind == RoleKind::Secretary));
     assert!(roles.iter().any(|r| r.user_id == ann) && roles.iter().any(|r| r.user_id == bob.id));
-    // Bob can sign in and use the console.
+    // Bob signs in with the password he chose.
     let mut b = admin.stranger();
     let page = b
         .submit(
@@ -199,4 +247,10 @@ async fn secretaries_are_named_and_removed(db: Db) {
     assert_eq!(page.status, StatusCode::NOT_FOUND);
     assert_eq!(db.league_roles(league.id).await.unwrap().len(), 1);
     assert!(db.league_roles(other.id).await.unwrap().is_empty());
+}
+
+/// The path of the invitation link a page shows.
+pub fn invitation_path(body: &str) -> String {
+    let at = body.find("/invitations/").expect("an invitation link");
+    body[at..at + "/invitations/".len() + 64].to_owned()
 }

@@ -935,21 +935,22 @@ async fn captains_are_named_and_removed(db: Db) {
     let roster = console(&l, &format!("/teams/{}/seasons/{}", l.home, l.season));
     let name = format!("{roster}/captains");
     let p = |i: usize| l.home_players[i].to_string();
-    // Not registered to the team, an unknown account: refused beside each.
+    // Not registered to the team, a username no account could have:
+    // refused beside each.
     let page = sec
         .submit(
             &roster,
             &name,
             &[
                 ("captain", &l.away_players[0].to_string()),
-                ("username", "nobody"),
+                ("username", "no body"),
             ],
         )
         .await;
     refused(&page);
     assert!(error_beside(&page, "captain").contains("registered players"));
-    assert!(error_beside(&page, "username").contains("No account"));
-    assert_eq!(value_of(&page, "username"), "nobody");
+    assert!(error_beside(&page, "username").contains("Use letters"));
+    assert_eq!(value_of(&page, "username"), "no body");
     // Good, with the captain's account.
     let page = sec
         .submit(&roster, &name, &[("captain", &p(0)), ("username", "cap")])
@@ -966,9 +967,43 @@ async fn captains_are_named_and_removed(db: Db) {
         (roles[0].kind, roles[0].season_id, roles[0].team_id),
         (RoleKind::Captain, Some(l.season), Some(l.home))
     );
-    // A second; a third is one too many.
-    let page = sec.submit(&roster, &name, &[("captain", &p(1))]).await;
+    // A second, with no account yet: in the same step, an invitation whose
+    // one-time link makes the account with the captain's own password.
+    let page = sec
+        .submit(
+            &roster,
+            &name,
+            &[("captain", &p(1)), ("username", "newcap")],
+        )
+        .await;
     redirected(&page, &roster);
+    let page = sec.get(&roster).await;
+    assert!(page.has("is now a captain of"), "{}", page.body);
+    assert!(page.has("Invitations not yet taken up: newcap"));
+    let link = super::admin::invitation_path(&page.body);
+    let mut newcap = sec.stranger();
+    let invite = newcap.get(&link).await;
+    assert!(invite.has("captain of"), "{}", invite.body);
+    let page = newcap
+        .submit(
+            &link,
+            &link,
+            &[
+                ("username", "newcap"),
+                ("password", PASSWORD),
+                ("confirm", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let newcap_id = db.user_by_username("newcap").await.unwrap().id;
+    let roles = db.user_roles(newcap_id).await.unwrap();
+    assert_eq!(
+        (roles[0].kind, roles[0].season_id, roles[0].team_id),
+        (RoleKind::Captain, Some(l.season), Some(l.home))
+    );
+    assert!(newcap.get("/").await.has("Welcome, newcap"));
+    // A third is one too many.
     let page = sec.submit(&roster, &name, &[("captain", &p(2))]).await;
     refused(&page);
     assert!(error_beside(&page, "captain").contains("already has 2 captains"));

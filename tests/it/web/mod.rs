@@ -11,6 +11,7 @@ mod penalties;
 mod public;
 pub(crate) mod results;
 mod schedule;
+mod secretary;
 mod security;
 mod sheet;
 mod time_zone;

@@ -1,0 +1,228 @@
+//! Invitations: one-time links with which a person named to a role makes
+//! their own account. Only a token's SHA-256 is stored; the token itself is
+//! shown once, to whoever made it.
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+
+use super::audit::{NewAudit, insert_audit};
+use super::users::ROLE_COLUMNS;
+use super::{
+    Db, DbError, LeagueId, PlayerId, Result, Role, SeasonId, TeamId, User, UserId, now, read_pool,
+    write_tx,
+};
+
+/// How long a link works.
+pub const VALID_DAYS: i64 = 14;
+
+/// What accepting an invitation makes the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invited {
+    Secretary,
+    /// Captain of a team for a season, as the registered player named.
+    Captain {
+        season: SeasonId,
+        team: TeamId,
+        player: PlayerId,
+    },
+}
+
+/// An invitation to make.
+#[derive(Debug, Clone)]
+pub struct NewInvitation {
+    /// The random token of the link; only its hash is kept.
+    pub token: String,
+    pub username: String,
+    pub league: LeagueId,
+    pub role: Invited,
+}
+
+/// A stored invitation.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Invitation {
+    pub id: i64,
+    pub kind: String,
+    pub username: String,
+    pub league_id: LeagueId,
+    pub season_id: Option<SeasonId>,
+    pub team_id: Option<TeamId>,
+    pub player_id: Option<PlayerId>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub used_at: Option<DateTime<Utc>>,
+}
+
+impl Invitation {
+    /// Whether the link still works at `at`.
+    pub fn open(&self, at: DateTime<Utc>) -> bool {
+        self.used_at.is_none() && at < self.expires_at
+    }
+}
+
+const COLUMNS: &str = "id, kind, username, league_id, season_id, team_id, player_id, \
+                       created_at, expires_at, used_at";
+
+/// The stored form of a token.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Inserts `new` inside an open transaction `$tx`.
+macro_rules! insert_invitation {
+    ($tx:ident, $new:expr, $by:expr) => {{
+        let new: &$crate::db::invitations::NewInvitation = $new;
+        let (kind, season, team, player) = match &new.role {
+            $crate::db::invitations::Invited::Secretary => ("secretary", None, None, None),
+            $crate::db::invitations::Invited::Captain {
+                season,
+                team,
+                player,
+            } => ("captain", Some(*season), Some(*team), Some(*player)),
+        };
+        let at = $crate::db::now();
+        sqlx::query(
+            "INSERT INTO invitations (token_hash, kind, username, league_id, season_id, team_id, \
+             player_id, created_by, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind($crate::db::invitations::token_hash(&new.token))
+        .bind(kind)
+        .bind(&new.username)
+        .bind(new.league)
+        .bind(season)
+        .bind(team)
+        .bind(player)
+        .bind($by)
+        .bind(at)
+        .bind(at + chrono::TimeDelta::days($crate::db::invitations::VALID_DAYS))
+        .execute(&mut *$tx)
+        .await?;
+    }};
+}
+pub(crate) use insert_invitation;
+
+impl Db {
+    /// Invites someone to be a secretary of `new.league`.
+    pub async fn invite(&self, new: &NewInvitation, by: Option<UserId>) -> Result<()> {
+        write_tx!(self, tx => {
+            insert_invitation!(tx, new, by);
+            insert_audit!(tx, NewAudit::new(Some(new.league), by, "invitation", 0, "create"));
+        });
+        Ok(())
+    }
+
+    /// The invitation a token is the link of, used or not.
+    pub async fn invitation(&self, token: &str) -> Result<Invitation> {
+        let sql = format!("SELECT {COLUMNS} FROM invitations WHERE token_hash = $1");
+        read_pool!(self, pool => sqlx::query_as::<_, Invitation>(&sql)
+            .bind(token_hash(token))
+            .fetch_optional(pool)
+            .await?)
+        .ok_or_else(|| DbError::not_found("invitation"))
+    }
+
+    /// The invitations of a league not yet used, newest first.
+    pub async fn open_invitations(&self, league: LeagueId) -> Result<Vec<Invitation>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM invitations WHERE league_id = $1 AND used_at IS NULL \
+             AND expires_at > $2 ORDER BY id DESC"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, Invitation>(&sql)
+            .bind(league)
+            .bind(now())
+            .fetch_all(pool)
+            .await?),
+        )
+    }
+
+    /// Takes up an invitation: makes the account with the password the
+    /// person chose, grants the role (and, for a captain, ties the account
+    /// to the captain named), and closes the link, in one transaction. A
+    /// link used or expired meanwhile is [`DbError::Conflict`]; a username
+    /// taken is [`DbError::Unique`].
+    pub async fn accept_invitation(
+        &self,
+        token: &str,
+        username: &str,
+        password_hash: &str,
+    ) -> Result<(User, Role)> {
+        let hash = token_hash(token);
+        let find = format!("SELECT {COLUMNS} FROM invitations WHERE token_hash = $1");
+        let user_sql = "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
+                        RETURNING id, username, password_hash, created_at";
+        let grant = format!(
+            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {ROLE_COLUMNS}"
+        );
+        let close = "UPDATE invitations SET used_at = $2, user_id = $3 \
+                     WHERE token_hash = $1 AND used_at IS NULL";
+        let link_captain = "UPDATE team_captains SET user_id = $5 WHERE league_id = $1 \
+                            AND season_id = $2 AND team_id = $3 AND player_id = $4";
+        Ok(write_tx!(self, tx => {
+            let at = now();
+            let inv: Invitation = sqlx::query_as(&find)
+                .bind(&hash)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| DbError::not_found("invitation"))?;
+            if !inv.open(at) {
+                return Err(DbError::Conflict(
+                    "this link has been used or has expired: ask for a new one".into(),
+                ));
+            }
+            let user: User = sqlx::query_as(user_sql)
+                .bind(username)
+                .bind(password_hash)
+                .bind(at)
+                .fetch_one(&mut *tx)
+                .await?;
+            let captain = inv.kind == "captain";
+            let role: Role = sqlx::query_as(&grant)
+                .bind(user.id)
+                .bind(&inv.kind)
+                .bind(inv.league_id)
+                .bind(if captain { inv.season_id } else { None })
+                .bind(if captain { inv.team_id } else { None })
+                .bind(at)
+                .fetch_one(&mut *tx)
+                .await?;
+            if captain {
+                let linked = sqlx::query(link_captain)
+                    .bind(inv.league_id)
+                    .bind(inv.season_id)
+                    .bind(inv.team_id)
+                    .bind(inv.player_id)
+                    .bind(user.id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                if linked == 0 {
+                    return Err(DbError::Conflict(
+                        "the player this link named is no longer the team's captain: ask the \
+                         secretary for a new link"
+                            .into(),
+                    ));
+                }
+            }
+            let closed = sqlx::query(close)
+                .bind(&hash)
+                .bind(at)
+                .bind(user.id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if closed == 0 {
+                return Err(DbError::Conflict(
+                    "this link has been used or has expired: ask for a new one".into(),
+                ));
+            }
+            insert_audit!(tx, NewAudit::new(Some(inv.league_id), Some(user.id), "role", role.id.0, "grant")
+                .after(Some(&role)));
+            (user, role)
+        }))
+    }
+}

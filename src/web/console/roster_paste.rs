@@ -1,0 +1,178 @@
+//! A team's players pasted into its roster, a name a line: checked first
+//! (what each line will do), then saved in one go: new players made,
+//! existing ones matched by name, all registered, in one transaction.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use axum::routing::post;
+use serde::Deserialize;
+
+use crate::db::{DbError, PlayerId, SeasonId, TeamId};
+use crate::league::roster::{self, Known, Outcome, Plan};
+use crate::web::AppState;
+use crate::web::auth::Secretary;
+use crate::web::csrf::CsrfForm;
+use crate::web::error::Result;
+
+use super::form::{self, Errors};
+use super::registrations::{Typed, roster, roster_page};
+use super::{PREFIX, at};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        &format!("{PREFIX}/teams/{{team}}/seasons/{{season}}/roster"),
+        post(paste),
+    )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct PasteForm {
+    names: String,
+    /// `check` or `save`: which button was pressed.
+    action: String,
+}
+
+/// One pasted line as the page shows it.
+pub struct PlanView {
+    pub line: usize,
+    pub name: String,
+    /// What saving does, in words.
+    pub what: String,
+    pub refused: bool,
+}
+
+fn view(line: &roster::PlanLine) -> PlanView {
+    let what = match &line.outcome {
+        Outcome::Create => "new player: added and registered".to_owned(),
+        Outcome::Register { .. } => "existing player: registered".to_owned(),
+        Outcome::AlreadyHere { .. } => "registered already: nothing to do".to_owned(),
+        Outcome::Elsewhere { team, .. } => {
+            format!("refused: registered to {team} this season (move them with a transfer)")
+        }
+        Outcome::Repeated { line } => format!("the same name as line {line}: skipped"),
+        Outcome::TooLong => format!("refused: longer than {} characters", roster::MAX_NAME),
+    };
+    PlanView {
+        line: line.line,
+        name: line.name.clone(),
+        refused: line.outcome.refuses(),
+        what,
+    }
+}
+
+async fn paste(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, team, season)): Path<(String, TeamId, SeasonId)>,
+    CsrfForm(input): CsrfForm<PasteForm>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = sec.league.id;
+    let roster = roster(&state, &sec.league, team, season).await?;
+    let teams = db.teams(league).await?;
+    let registrations = db.registrations(league, season).await?;
+    let known: Vec<Known> = db
+        .players(league)
+        .await?
+        .into_iter()
+        .map(|p| {
+            let team = registrations
+                .iter()
+                .find(|r| r.player_id == p.id)
+                .and_then(|r| teams.iter().find(|t| t.id == r.team_id))
+                .map(|t| (t.id.0, t.name.clone()));
+            Known {
+                id: p.id.0,
+                name: p.name,
+                team,
+            }
+        })
+        .collect();
+    let mut errors = Errors::default();
+    let lines = match roster::plan(&input.names, &known, team.0) {
+        Plan::TooMany(n) => {
+            errors.add(
+                "names",
+                format!(
+                    "{n} names: paste at most {} at a time, a name a line.",
+                    roster::MAX_LINES
+                ),
+            );
+            Vec::new()
+        }
+        Plan::Lines(lines) => lines,
+    };
+    if lines.is_empty() && errors.is_empty() {
+        errors.add("names", "Paste the team's players here, a name a line.");
+    }
+    let refused = lines.iter().filter(|l| l.outcome.refuses()).count();
+    if refused > 0 {
+        errors.add(
+            "names",
+            format!(
+                "{refused} line{} refused (see the list below): correct {} and check again. Nothing was saved.",
+                if refused == 1 { " is" } else { "s are" },
+                if refused == 1 { "it" } else { "them" },
+            ),
+        );
+    }
+    if input.action == "save" && errors.is_empty() {
+        let new: Vec<String> = lines
+            .iter()
+            .filter(|l| l.outcome == Outcome::Create)
+            .map(|l| l.name.clone())
+            .collect();
+        let existing: Vec<PlayerId> = lines
+            .iter()
+            .filter_map(|l| match l.outcome {
+                Outcome::Register { id } => Some(PlayerId(id)),
+                _ => None,
+            })
+            .collect();
+        let unchanged = lines.len() - new.len() - existing.len();
+        match db
+            .register_roster(league, season, team, &new, &existing)
+            .await
+        {
+            Ok(n) => {
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+                    format!(
+                        "Roster of {} saved: {n} registered ({} new player{}, {} existing){}.",
+                        roster.team.name,
+                        new.len(),
+                        if new.len() == 1 { "" } else { "s" },
+                        existing.len(),
+                        if unchanged > 0 {
+                            format!(
+                                ", {unchanged} line{} left as {}",
+                                if unchanged == 1 { "" } else { "s" },
+                                if unchanged == 1 {
+                                    "it was"
+                                } else {
+                                    "they were"
+                                }
+                            )
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+            }
+            Err(DbError::Unique(_)) => errors.add(
+                "names",
+                "Someone changed the players or registrations meanwhile: check the list \
+                 again. Nothing was saved.",
+            ),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let typed = Typed {
+        paste: input.names,
+        plan: Some(lines.iter().map(view).collect()),
+        ..Typed::default()
+    };
+    roster_page(&state, sec, roster, typed, errors).await
+}

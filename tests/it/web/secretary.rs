@@ -1,0 +1,293 @@
+//! The secretary's way round the league: the console's home of what needs
+//! doing, the roster pasted in one go, a generated season thrown away and
+//! made again, the list of leagues and the header's console link.
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use boneyard::league::workflow::{Actor, Role};
+
+use crate::harness::client::{Page, admin};
+use crate::harness::forms::{error_beside, secretary, signed_in};
+use crate::support::{League as Fixture, league, on_both, sample_result};
+
+on_both!(
+    the_console_home_lists_what_needs_doing,
+    a_roster_is_pasted_checked_then_saved_in_one_go,
+    a_generated_season_is_thrown_away_until_a_result_is_recorded,
+    the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console,
+);
+
+async fn setup(db: &Db) -> (crate::harness::client::Client, Fixture) {
+    let admin = admin(db).await;
+    let l = league(db, "home").await;
+    let sec = secretary(db, &admin, l.league, "sec").await;
+    (sec, l)
+}
+
+/// The text of the section with heading id `id` on the console's home.
+fn section(page: &Page, id: &str) -> String {
+    let start = page
+        .body
+        .find(&format!("id=\"{id}-list\""))
+        .unwrap_or_else(|| panic!("no section {id}"));
+    let rest = &page.body[start..];
+    rest[..rest.find("</section>").unwrap()].to_owned()
+}
+
+async fn the_console_home_lists_what_needs_doing(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let home = "/leagues/home/console";
+    // The fixture's date (10 September 2026) has passed with no result:
+    // it is missing, with a link to enter it.
+    let page = sec.get(home).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let missing = section(&page, "missing");
+    assert!(missing.contains("Results missing (1)"), "{missing}");
+    assert!(missing.contains("home Home v home Away"), "{missing}");
+    assert!(
+        missing.contains(&format!("/leagues/home/matches/{}/card", l.fixture)),
+        "{missing}"
+    );
+    assert!(section(&page, "approvals").contains("(0)"));
+    assert!(page.has("No fine is unpaid."));
+    // Entered by a captain: no longer missing, awaiting approval instead.
+    let user = db.user_by_username("sec").await.unwrap().id;
+    db.submit_result(
+        l.league,
+        l.fixture,
+        &sample_result(&l),
+        Actor {
+            user,
+            role: Role::Captain(Side::Home),
+        },
+    )
+    .await
+    .unwrap();
+    db.add_fine(
+        l.league,
+        &NewFine {
+            team_id: Some(l.home),
+            player_id: None,
+            penalty_id: None,
+            amount_pence: 550,
+            reason: "late card".into(),
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    let page = sec.get(home).await;
+    assert!(section(&page, "missing").contains("Results missing (0)"));
+    let approvals = section(&page, "approvals");
+    assert!(
+        approvals.contains("Results awaiting approval (1)"),
+        "{approvals}"
+    );
+    assert!(
+        approvals.contains("version 1 entered by sec"),
+        "{approvals}"
+    );
+    assert!(page.has("1 unpaid, £5.50 in all."), "{}", page.body);
+    // Disputed: listed as a dispute, with its note.
+    let (_, away_user) = signed_in(&db, &sec, "away").await;
+    db.dispute_result(
+        l.league,
+        l.fixture,
+        1,
+        "board 2 was ours",
+        Actor {
+            user: away_user,
+            role: Role::Captain(Side::Away),
+        },
+    )
+    .await
+    .unwrap();
+    let page = sec.get(home).await;
+    let disputes = section(&page, "disputes");
+    assert!(disputes.contains("Disputed results (1)"), "{disputes}");
+    assert!(disputes.contains("board 2 was ours"), "{disputes}");
+    assert!(section(&page, "approvals").contains("(0)"));
+    // Other leagues' fixtures are not listed.
+    league(&db, "other").await;
+    let page = sec.get(home).await;
+    assert!(!page.has("other Home"), "{}", page.body);
+}
+
+async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let roster = format!(
+        "/leagues/home/console/teams/{}/seasons/{}",
+        l.home, l.season
+    );
+    let paste = format!("{roster}/roster");
+    let before = db.players(l.league).await.unwrap().len();
+    // A player of the other team is refused; nothing is written.
+    let names = format!(
+        "1. Zoe New\n{}\n\n  {}  \nzoe NEW\n",
+        l.away_names[0],
+        l.home_names[0].to_uppercase()
+    );
+    let page = sec
+        .submit(&roster, &paste, &[("names", &names), ("action", "save")])
+        .await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    assert!(error_beside(&page, "names").contains("1 line is refused"));
+    assert!(page.has("refused: registered to home Away this season"));
+    assert_eq!(db.players(l.league).await.unwrap().len(), before);
+    // Checked: each line says what saving will do; still nothing written.
+    let names = format!(
+        "1. Zoe New\n- Yan Other\n  {}  \nzoe NEW\n",
+        l.home_names[0].to_uppercase()
+    );
+    let page = sec
+        .submit(&roster, &paste, &[("names", &names), ("action", "check")])
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("new player: added and registered"));
+    assert!(page.has("registered already: nothing to do"));
+    assert!(page.has("the same name as line 1: skipped"));
+    assert!(page.has("Save: register these players"));
+    assert_eq!(db.players(l.league).await.unwrap().len(), before);
+    // Saved: two made and registered, in one go, and the page says so.
+    let page = sec
+        .submit(&roster, &paste, &[("names", &names), ("action", "save")])
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert_eq!(page.location.as_deref(), Some(roster.as_str()));
+    let page = sec.get(&roster).await;
+    assert!(
+        page.has("Roster of home Home saved: 2 registered (2 new players, 0 existing), 2 lines left as they were."),
+        "{}",
+        page.body
+    );
+    let team = db.team_players(l.league, l.season, l.home).await.unwrap();
+    let names: Vec<&str> = team.iter().map(|p| p.name.as_str()).collect();
+    assert!(
+        names.contains(&"Zoe New") && names.contains(&"Yan Other"),
+        "{names:?}"
+    );
+    assert_eq!(team.len(), l.home_players.len() + 2);
+    // An existing player with no team this season is matched, not copied.
+    db.create_player(l.league, "Xia Free").await.unwrap();
+    let page = sec
+        .submit(
+            &roster,
+            &paste,
+            &[("names", "xia  free"), ("action", "save")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let xia: Vec<_> = db
+        .players(l.league)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.name.to_lowercase().contains("xia"))
+        .collect();
+    assert_eq!(xia.len(), 1);
+    assert!(
+        db.team_players(l.league, l.season, l.home)
+            .await
+            .unwrap()
+            .iter()
+            .any(|p| p.id == xia[0].id)
+    );
+    // An empty paste is refused with a reason.
+    let page = sec
+        .submit(&roster, &paste, &[("names", "\n \n"), ("action", "save")])
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_beside(&page, "names").contains("a name a line"));
+}
+
+async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let schedule = format!("/leagues/home/schedule/{}", l.division);
+    let discard = format!("{schedule}/discard");
+    // The console's divisions page leads here.
+    let divisions = sec
+        .get(&format!(
+            "/leagues/home/console/seasons/{}/divisions",
+            l.season
+        ))
+        .await;
+    assert!(divisions.has(&format!("href=\"{schedule}\"")));
+    let page = sec.get(&schedule).await;
+    assert!(page.has("Throw these 1 fixtures away"), "{}", page.body);
+    // Thrown away, and made again.
+    let page = sec.submit(&schedule, &discard, &[]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert!(db.fixtures(l.league, l.season).await.unwrap().is_empty());
+    let page = sec.get(&schedule).await;
+    assert!(
+        page.has("1 fixtures of Premier thrown away"),
+        "{}",
+        page.body
+    );
+    let form = [
+        ("meetings", "2"),
+        ("start", "2026-01-05"),
+        ("weekday", "Thursday"),
+        ("kick_off", "19:30"),
+        ("skip", ""),
+        ("previewed", ""),
+        ("action", "preview"),
+    ];
+    let preview = sec.submit(&schedule, &schedule, &form).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let marker = "name=\"previewed\" value=\"";
+    let at = preview.body.find(marker).expect("a draft was shown") + marker.len();
+    let shown = preview.body[at..].split('"').next().unwrap().to_owned();
+    let mut save = form.to_vec();
+    save.retain(|(k, _)| *k != "previewed" && *k != "action");
+    save.push(("previewed", &shown));
+    save.push(("action", "save"));
+    let page = sec.submit(&schedule, &schedule, &save).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let made = db.fixtures(l.league, l.season).await.unwrap();
+    assert_eq!(made.len(), 2);
+    // Once a result is recorded, the season stays.
+    let user = db.user_by_username("sec").await.unwrap().id;
+    db.submit_result(
+        l.league,
+        made[0].id,
+        &sample_result(&l),
+        Actor::secretary(user),
+    )
+    .await
+    .unwrap();
+    let page = sec.get(&schedule).await;
+    assert!(!page.has("Throw these"), "{}", page.body);
+    let page = sec.submit(&schedule, &discard, &[]).await;
+    assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
+    assert!(page.has("Nothing was thrown away"));
+    assert_eq!(db.fixtures(l.league, l.season).await.unwrap().len(), 2);
+}
+
+async fn the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console(db: Db) {
+    let (mut sec, _l) = setup(&db).await;
+    let anyone = sec.stranger().get("/leagues").await;
+    assert_eq!(anyone.status, StatusCode::OK);
+    assert!(anyone.has("href=\"/leagues/home\""), "{}", anyone.body);
+    assert!(!anyone.has("/console"));
+    // The secretary's every page links the console; a player's does not.
+    let page = sec.get("/leagues/home").await;
+    assert!(
+        page.has("<a href=\"/leagues/home/console\">Console</a>"),
+        "{}",
+        page.body
+    );
+    let (mut other, _) = signed_in(&db, &sec, "other").await;
+    assert!(!other.get("/leagues/home").await.has("/console"));
+    // The public table shows the fixtures link to the secretary only.
+    let table = "/leagues/home/2026-27/premier";
+    let shown = sec.get(table).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+    assert!(shown.has("/schedule/"), "{}", shown.body);
+    assert!(!other.get(table).await.has("/schedule/"));
+}
