@@ -183,4 +183,68 @@ impl Db {
             ids.len()
         }))
     }
+
+    /// A season's teams and players from a checked file
+    /// ([`ImportPlan`](crate::league::import::ImportPlan)): new teams made
+    /// and entered, new players made, everyone registered, in one
+    /// transaction. A name taken meanwhile refuses the whole file
+    /// ([`DbError::Unique`]).
+    pub async fn import_rosters(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        plan: &crate::league::import::ImportPlan,
+    ) -> Result<()> {
+        let team = "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING id";
+        let enter = "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
+                     VALUES ($1, $2, $3, $4)";
+        let player = "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
+                      RETURNING id";
+        let register = "INSERT INTO registrations \
+                        (league_id, season_id, team_id, player_id, registered_at) \
+                        VALUES ($1, $2, $3, $4, $5)";
+        write_tx!(self, tx => {
+            let at = now();
+            for t in &plan.teams {
+                let id: TeamId = match t.id {
+                    Some(id) => TeamId(id),
+                    None => sqlx::query_scalar(team)
+                        .bind(league)
+                        .bind(&t.name)
+                        .bind(t.venue)
+                        .fetch_one(&mut *tx)
+                        .await?,
+                };
+                if !t.entered {
+                    sqlx::query(enter)
+                        .bind(league)
+                        .bind(season)
+                        .bind(t.division)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                for p in t.players.iter().filter(|p| !p.registered) {
+                    let pid: PlayerId = match p.id {
+                        Some(id) => PlayerId(id),
+                        None => sqlx::query_scalar(player)
+                            .bind(league)
+                            .bind(&p.name)
+                            .bind(at)
+                            .fetch_one(&mut *tx)
+                            .await?,
+                    };
+                    sqlx::query(register)
+                        .bind(league)
+                        .bind(season)
+                        .bind(id)
+                        .bind(pid)
+                        .bind(at)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+        });
+        Ok(())
+    }
 }

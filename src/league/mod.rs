@@ -4,6 +4,7 @@ pub mod board;
 pub mod card;
 pub mod fixtures;
 pub mod ical;
+pub mod import;
 pub mod match_format;
 pub mod pad;
 pub mod players;

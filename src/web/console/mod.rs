@@ -30,6 +30,7 @@ pub mod form;
 
 mod approvals;
 mod divisions;
+mod import;
 mod league;
 mod penalty_kinds;
 mod players;
@@ -66,6 +67,7 @@ pub fn router() -> Router<AppState> {
         .merge(league::router())
         .merge(seasons::router())
         .merge(divisions::router())
+        .merge(import::router())
         .merge(venues::router())
         .merge(teams::router())
         .merge(registrations::router())

@@ -15,6 +15,7 @@ on_both!(
     a_roster_is_pasted_checked_then_saved_in_one_go,
     a_generated_season_is_thrown_away_until_a_result_is_recorded,
     the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console,
+    teams_and_players_are_imported_from_a_csv_file,
 );
 
 async fn setup(db: &Db) -> (crate::harness::client::Client, Fixture) {
@@ -290,4 +291,90 @@ async fn the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console(
     assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
     assert!(shown.has("/schedule/"), "{}", shown.body);
     assert!(!other.get(table).await.has("/schedule/"));
+}
+
+async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let form = format!("/leagues/home/console/seasons/{}/import", l.season);
+    let token = sec.get(&form).await.csrf();
+    let teams_before = db.teams(l.league).await.unwrap().len();
+    // Mistakes are each named with their row, and nothing is written.
+    let bad = format!(
+        "team,player,division,venue\nNew Crown,Ann New,Nowhere,\nPlough,{},,The Moon\n",
+        l.away_names[0]
+    );
+    let page = sec
+        .post_multipart(
+            &form,
+            &[
+                ("csrf", None, token.as_bytes()),
+                ("file", Some("teams.csv"), bad.as_bytes()),
+                ("action", None, b"save"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    assert!(
+        page.has("Row 2: the division `Nowhere` is not one of this season&#39;s: Premier."),
+        "{}",
+        page.body
+    );
+    assert!(page.has("Row 3: the venue `The Moon`"), "{}", page.body);
+    assert_eq!(db.teams(l.league).await.unwrap().len(), teams_before);
+    // A good file: checked, then saved in one go.
+    let good = format!(
+        "Team,Player,Venue\nNew Crown,Ann New,The home Arms\nnew crown,Bob New,\nhome home,{},\nhome Home,Cy New,\n",
+        l.home_names[0]
+    );
+    let check = sec
+        .post_multipart(
+            &form,
+            &[
+                ("csrf", None, token.as_bytes()),
+                ("file", Some("teams.csv"), good.as_bytes()),
+                ("action", None, b"check"),
+            ],
+        )
+        .await;
+    assert_eq!(check.status, StatusCode::OK, "{}", check.body);
+    assert!(
+        check.has("1 new teams, 1 teams entered in a division, 3 new players, 3 registrations."),
+        "{}",
+        check.body
+    );
+    assert_eq!(db.teams(l.league).await.unwrap().len(), teams_before);
+    let page = sec
+        .post_multipart(
+            &form,
+            &[
+                ("csrf", None, token.as_bytes()),
+                ("file", Some("teams.csv"), good.as_bytes()),
+                ("action", None, b"save"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert!(
+        sec.get(&form)
+            .await
+            .has("Imported into 2026/27: 1 new teams")
+    );
+    let teams = db.teams(l.league).await.unwrap();
+    let crown = teams.iter().find(|t| t.name == "New Crown").expect("made");
+    assert_eq!(crown.venue_id, Some(l.venue));
+    let entries = db.team_entries(l.league, l.season).await.unwrap();
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.team_id == crown.id && e.division_id == l.division)
+    );
+    let crown_players = db.team_players(l.league, l.season, crown.id).await.unwrap();
+    assert_eq!(crown_players.len(), 2);
+    let home = db.team_players(l.league, l.season, l.home).await.unwrap();
+    assert_eq!(home.len(), l.home_players.len() + 1);
 }
