@@ -237,7 +237,7 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
     if seasons.is_empty() {
         steps.push(Step {
             text: "Create the first season: its rules, match format and divisions",
-            href: at_("/seasons"),
+            href: at_("/seasons/new"),
         });
     }
     if venues == 0 {

@@ -10,6 +10,7 @@ mod journeys;
 mod live;
 mod pad;
 mod sheet;
+mod year;
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
