@@ -5,13 +5,21 @@
 //! temporary directory (or opens the one at `BONEYARD_BENCH_DB`, filling it
 //! first if it is new), serves the real app in-process on 127.0.0.1, and
 //! drives it with concurrent keep-alive HTTP/1.1 clients over plain TCP.
-//! Prints requests per second and p50/p99 latency for each route.
+//! Prints requests per second and p50/p99 latency for each route, and each
+//! page's requests a second as a share of the stylesheet's in the same run
+//! (the goal: 0.5x or better, p99 under 10 ms).
+//!
+//! Then the same on Postgres when an address is given: `BONEYARD_BENCH_POSTGRES`
+//! (a database, filled with the demo first if it has no league), or else
+//! `BONEYARD_TEST_POSTGRES` (a server: its database `boneyard_bench_demo`
+//! is made and filled once, and kept for the next run).
 //!
 //! `cargo bench --bench pages`. Settings (environment):
 //! `BONEYARD_BENCH_DB` (a file path), `BONEYARD_BENCH_CLIENTS` (default 32),
-//! `BONEYARD_BENCH_REQUESTS` (per route, default 20000),
+//! `BONEYARD_BENCH_REQUESTS` (per route, default 100000),
 //! `BONEYARD_BENCH_SECONDS` (most a route is driven for, default 15),
-//! `BONEYARD_BENCH_ONLY` (only the routes holding this text).
+//! `BONEYARD_BENCH_ONLY` (only the routes holding this text),
+//! `BONEYARD_BENCH_LEAGUES` (leagues in a new demo database, default 50).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -165,7 +173,7 @@ struct Figures {
 
 /// `requests` GETs of `path` spread over `clients` connections, or as many
 /// as fit in `budget`.
-async fn load(
+async fn run(
     addr: std::net::SocketAddr,
     path: &str,
     clients: usize,
@@ -231,7 +239,7 @@ impl Drop for TempDir {
     }
 }
 
-async fn database() -> (Db, TempDir) {
+async fn sqlite_database() -> (Db, TempDir) {
     let (path, temp) = match std::env::var("BONEYARD_BENCH_DB") {
         Ok(path) => (PathBuf::from(path), TempDir(None)),
         Err(_) => {
@@ -243,23 +251,75 @@ async fn database() -> (Db, TempDir) {
     let db = Db::connect(&format!("sqlite://{}", path.display()))
         .await
         .expect("open the database");
+    filled(&db, &path.display().to_string()).await;
+    (db, temp)
+}
+
+/// The Postgres database to measure, if an address is given.
+async fn postgres_database() -> Option<Db> {
+    let address = match std::env::var("BONEYARD_BENCH_POSTGRES") {
+        Ok(address) => address,
+        Err(_) => {
+            let server = std::env::var("BONEYARD_TEST_POSTGRES").ok()?;
+            let admin = sqlx::PgPool::connect(&server)
+                .await
+                .expect("connect to BONEYARD_TEST_POSTGRES");
+            let exists: Option<i32> =
+                sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+                    .bind(BENCH_DATABASE)
+                    .fetch_optional(&admin)
+                    .await
+                    .expect("list databases");
+            if exists.is_none() {
+                sqlx::query(&format!("CREATE DATABASE {BENCH_DATABASE}"))
+                    .execute(&admin)
+                    .await
+                    .expect("create the bench database");
+            }
+            admin.close().await;
+            with_database(&server, BENCH_DATABASE)
+        }
+    };
+    let db = Db::connect(&address).await.expect("open Postgres");
+    filled(&db, &address).await;
+    Some(db)
+}
+
+/// Kept between runs on the test server: filling it takes minutes.
+const BENCH_DATABASE: &str = "boneyard_bench_demo";
+
+/// The server address with its database name replaced.
+fn with_database(server: &str, database: &str) -> String {
+    let (base, query) = match server.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (server, String::new()),
+    };
+    let after_scheme = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[after_scheme..].rfind('/') {
+        Some(i) => &base[..after_scheme + i],
+        None => base,
+    };
+    format!("{base}/{database}{query}")
+}
+
+/// Fills `db` with the demo leagues unless it has leagues already.
+async fn filled(db: &Db, shown_as: &str) {
     if db.leagues().await.expect("list leagues").is_empty() {
         let options = DemoOptions {
-            leagues: 50,
+            leagues: env_number("BONEYARD_BENCH_LEAGUES", 50) as u32,
             ..DemoOptions::default()
         };
         let started = Instant::now();
         println!(
-            "building the demo database (--leagues 50) at {}",
-            path.display()
+            "building the demo database (--leagues {}) at {shown_as}",
+            options.leagues
         );
-        let summary = fill(&db, &options).await.expect("the demo leagues");
+        let summary = fill(db, &options).await.expect("the demo leagues");
         println!("{summary}");
         println!("built in {:.1} s", started.elapsed().as_secs_f64());
     } else {
-        println!("reusing {}", path.display());
+        println!("reusing {shown_as}");
     }
-    (db, temp)
 }
 
 /// The public pages of the current season of a league in the middle of
@@ -296,56 +356,117 @@ async fn page_paths(db: &Db) -> Vec<String> {
     ]
 }
 
+/// Ratio to the stylesheet at least this, and p99 under [`GOAL_P99`].
+const GOAL_RATIO: f64 = 0.5;
+const GOAL_P99: Duration = Duration::from_millis(10);
+
+struct Load {
+    clients: usize,
+    requests: usize,
+    budget: Duration,
+}
+
+/// Serves the app over `db` and measures each route; the first route is
+/// the stylesheet every other is compared with.
+async fn measure(db: &Db, load: &Load) {
+    let mut paths = vec![STYLESHEET.to_owned()];
+    paths.extend(page_paths(db).await);
+    // BONEYARD_BENCH_ONLY: only the routes holding this text.
+    if let Ok(only) = std::env::var("BONEYARD_BENCH_ONLY") {
+        paths.retain(|p| p == STYLESHEET || p.contains(&only));
+    }
+    let app = build_app(AppState::new(db.clone()), Settings::default())
+        .await
+        .expect("the app");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("listen");
+    let addr = listener.local_addr().expect("an address");
+    let listener = listener.tap_io(boneyard::web::no_delay);
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app).await.expect("serve");
+    });
+    println!(
+        "{}: {} cores, {} clients, {} requests a route",
+        db.backend(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        load.clients,
+        load.requests
+    );
+    println!(
+        "{:<52} {:>8} {:>9} {:>7} {:>9} {:>9} {:>9} {:>8}  goal",
+        "route", "requests", "req/s", "ratio", "p50", "p99", "max", "bytes"
+    );
+    let mut ceiling = None;
+    let mut met = 0;
+    for path in paths.iter().map(String::as_str) {
+        // Warm up: connections, caches, the database's pages.
+        run(
+            addr,
+            path,
+            load.clients,
+            load.requests / 10 + load.clients,
+            load.budget / 5,
+        )
+        .await;
+        let f = run(addr, path, load.clients, load.requests, load.budget).await;
+        let rate = f.requests as f64 / f.elapsed.as_secs_f64();
+        let ratio = rate / *ceiling.get_or_insert(rate);
+        let goal = if path == STYLESHEET {
+            "(the ceiling)"
+        } else if ratio >= GOAL_RATIO && f.p99 < GOAL_P99 {
+            met += 1;
+            "met"
+        } else {
+            "MISSED"
+        };
+        println!(
+            "{:<52} {:>8} {:>9.0} {:>6.2}x {:>9} {:>9} {:>9} {:>8}  {}",
+            path,
+            f.requests,
+            rate,
+            ratio,
+            ms(f.p50),
+            ms(f.p99),
+            ms(f.max),
+            f.bytes,
+            goal
+        );
+    }
+    println!(
+        "{}: {met} of {} pages at {GOAL_RATIO}x the stylesheet or better with p99 under {} ms",
+        db.backend(),
+        paths.len() - 1,
+        GOAL_P99.as_millis()
+    );
+    println!();
+    server.abort();
+}
+
+const STYLESHEET: &str = "/static/style.css";
+
 fn main() {
-    let clients = env_number("BONEYARD_BENCH_CLIENTS", 32);
-    let requests = env_number("BONEYARD_BENCH_REQUESTS", 20_000);
-    let budget = Duration::from_secs(env_number("BONEYARD_BENCH_SECONDS", 15) as u64);
+    let load = Load {
+        clients: env_number("BONEYARD_BENCH_CLIENTS", 32),
+        requests: env_number("BONEYARD_BENCH_REQUESTS", 100_000),
+        budget: Duration::from_secs(env_number("BONEYARD_BENCH_SECONDS", 15) as u64),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a runtime");
     runtime.block_on(async move {
-        let (db, _temp) = database().await;
-        let mut paths = vec!["/static/style.css".to_owned()];
-        paths.extend(page_paths(&db).await);
-        // BONEYARD_BENCH_ONLY: only the routes holding this text.
-        if let Ok(only) = std::env::var("BONEYARD_BENCH_ONLY") {
-            paths.retain(|p| p.contains(&only));
-        }
-        let app = build_app(AppState::new(db.clone()), Settings::default())
-            .await
-            .expect("the app");
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("listen");
-        let addr = listener.local_addr().expect("an address");
-        let listener = listener.tap_io(boneyard::web::no_delay);
-        tokio::spawn(async move {
-            axum::serve(listener, app).await.expect("serve");
-        });
-        println!(
-            "{} cores, {clients} clients, {requests} requests a route",
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        );
-        println!(
-            "{:<52} {:>8} {:>10} {:>10} {:>10} {:>10} {:>8}",
-            "route", "requests", "req/s", "p50", "p99", "max", "bytes"
-        );
-        for path in paths.iter().map(String::as_str) {
-            // Warm up: connections, caches, the database's pages.
-            load(addr, path, clients, requests / 10 + clients, budget / 5).await;
-            let f = load(addr, path, clients, requests, budget).await;
+        let (db, _temp) = sqlite_database().await;
+        measure(&db, &load).await;
+        db.close().await;
+        if let Some(db) = postgres_database().await {
+            measure(&db, &load).await;
+            db.close().await;
+        } else {
             println!(
-                "{:<52} {:>8} {:>10.0} {:>10} {:>10} {:>10} {:>8}",
-                path,
-                f.requests,
-                f.requests as f64 / f.elapsed.as_secs_f64(),
-                ms(f.p50),
-                ms(f.p99),
-                ms(f.max),
-                f.bytes
+                "Postgres not measured: set BONEYARD_BENCH_POSTGRES (a database) \
+                 or BONEYARD_TEST_POSTGRES (a server)"
             );
         }
-        db.close().await;
     });
 }

@@ -1052,6 +1052,9 @@ impl<'a> LeagueWriter<'a> {
         self.give_penalties(&season, &played).await?;
         if last {
             self.boards_in_progress(&fixtures).await?;
+        } else {
+            // A past season is kept as it was (LEAGUE.md).
+            db.close_season(league, id).await?;
         }
         Ok(id)
     }

@@ -19,10 +19,15 @@ pub const VALID_DAYS: i64 = 14;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Invited {
     Secretary,
-    /// Captain of a team for a season, as the registered player named.
+    /// Captain of a team for a season; named on the roster, as one of its
+    /// registered players.
     Captain {
         season: SeasonId,
         team: TeamId,
+        player: Option<PlayerId>,
+    },
+    /// One of the league's players: their own record.
+    Player {
         player: PlayerId,
     },
 }
@@ -80,7 +85,10 @@ macro_rules! insert_invitation {
                 season,
                 team,
                 player,
-            } => ("captain", Some(*season), Some(*team), Some(*player)),
+            } => ("captain", Some(*season), Some(*team), *player),
+            $crate::db::invitations::Invited::Player { player } => {
+                ("player", None, None, Some(*player))
+            }
         };
         let at = $crate::db::now();
         sqlx::query(
@@ -105,7 +113,8 @@ macro_rules! insert_invitation {
 pub(crate) use insert_invitation;
 
 impl Db {
-    /// Invites someone to be a secretary of `new.league`.
+    /// Invites someone to the role `new` names (a captain named on the
+    /// roster is invited by [`Db::name_captain`] instead).
     pub async fn invite(&self, new: &NewInvitation, by: Option<UserId>) -> Result<()> {
         write_tx!(self, tx => {
             insert_invitation!(tx, new, by);
@@ -155,8 +164,8 @@ impl Db {
         let user_sql = "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
                         RETURNING id, username, password_hash, created_at";
         let grant = format!(
-            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {ROLE_COLUMNS}"
+            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, player_id, granted_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {ROLE_COLUMNS}"
         );
         let close = "UPDATE invitations SET used_at = $2, user_id = $3 \
                      WHERE token_hash = $1 AND used_at IS NULL";
@@ -185,12 +194,14 @@ impl Db {
                 .bind(user.id)
                 .bind(&inv.kind)
                 .bind(inv.league_id)
-                .bind(if captain { inv.season_id } else { None })
-                .bind(if captain { inv.team_id } else { None })
+                .bind(inv.season_id)
+                .bind(inv.team_id)
+                .bind(if captain { None } else { inv.player_id })
                 .bind(at)
                 .fetch_one(&mut *tx)
                 .await?;
-            if captain {
+            // A captain named on the roster: the account is theirs.
+            if captain && inv.player_id.is_some() {
                 let linked = sqlx::query(link_captain)
                     .bind(inv.league_id)
                     .bind(inv.season_id)

@@ -28,6 +28,7 @@ pub mod approvals;
 pub mod audit;
 pub mod backup;
 pub mod fixtures;
+pub mod generation;
 pub mod invitations;
 pub mod leagues;
 pub mod pad;
@@ -35,12 +36,14 @@ pub mod pages;
 pub mod penalties;
 pub mod players;
 pub mod results;
+pub mod rollover;
 pub mod schedule;
 pub mod seasons;
 pub mod sessions;
 pub mod stats;
 pub mod teams;
 pub mod throttle;
+pub mod transfers;
 pub mod users;
 pub mod venues;
 mod workflow;
@@ -118,8 +121,28 @@ macro_rules! read_pool {
 /// `$body` evaluates to the value the macro returns; a `?` inside it returns
 /// early from the enclosing function, dropping (so rolling back) the
 /// transaction.
+///
+/// Every write transaction also raises the page generation (see
+/// [`generation`]) just before it commits, in the same transaction: the
+/// cached public pages of every app server sharing the database are then
+/// stale from the moment the write is visible. A new table needs nothing
+/// more than to be written through this macro. Writes no page shows (the
+/// sign-in throttle) use [`write_tx_unseen!`] instead.
 macro_rules! write_tx {
     ($db:expr, $tx:ident => $body:expr) => {
+        $crate::db::write_tx_with!($db, true, $tx => $body)
+    };
+}
+
+/// [`write_tx!`] for writes that no page shows: the page generation stays.
+macro_rules! write_tx_unseen {
+    ($db:expr, $tx:ident => $body:expr) => {
+        $crate::db::write_tx_with!($db, false, $tx => $body)
+    };
+}
+
+macro_rules! write_tx_with {
+    ($db:expr, $seen:expr, $tx:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Sqlite(s) => {
                 let mut transaction = s.write.begin_with("BEGIN IMMEDIATE").await?;
@@ -127,6 +150,11 @@ macro_rules! write_tx {
                     let $tx: &mut sqlx::SqliteConnection = &mut *transaction;
                     $body
                 };
+                if $seen {
+                    sqlx::query($crate::db::generation::RAISE)
+                        .execute(&mut *transaction)
+                        .await?;
+                }
                 transaction.commit().await?;
                 out
             }
@@ -136,6 +164,11 @@ macro_rules! write_tx {
                     let $tx: &mut sqlx::PgConnection = &mut *transaction;
                     $body
                 };
+                if $seen {
+                    sqlx::query($crate::db::generation::RAISE)
+                        .execute(&mut *transaction)
+                        .await?;
+                }
                 transaction.commit().await?;
                 out
             }
@@ -153,7 +186,7 @@ macro_rules! dialect {
     };
 }
 
-pub(crate) use {dialect, read_pool, write_tx};
+pub(crate) use {dialect, read_pool, write_tx, write_tx_unseen, write_tx_with};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
@@ -218,15 +251,24 @@ impl Db {
     }
 
     /// Ends a bulk load: durable commits again, and everything loaded
-    /// written through to the database file and synced.
+    /// written through to the database file and synced. On Postgres, the
+    /// planner's statistics are brought up to date: without them (when
+    /// autovacuum is off or has not come round yet) it guessed the tables
+    /// tiny and read a match's hands by scanning every hand, hundreds of
+    /// milliseconds a page.
     pub async fn end_bulk_load(&self) -> Result<()> {
-        if let Db::Sqlite(s) = self {
-            sqlx::query("PRAGMA synchronous = FULL")
-                .execute(&s.write)
-                .await?;
-            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(&s.write)
-                .await?;
+        match self {
+            Db::Sqlite(s) => {
+                sqlx::query("PRAGMA synchronous = FULL")
+                    .execute(&s.write)
+                    .await?;
+                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(&s.write)
+                    .await?;
+            }
+            Db::Postgres(p) => {
+                sqlx::query("ANALYZE").execute(p).await?;
+            }
         }
         Ok(())
     }

@@ -74,9 +74,13 @@ impl FixtureScope {
                 "((f.starts_at >= $2 AND f.starts_at < $3) \
                  OR {RESULT_STATUS} IN ('entered', 'confirmed', 'disputed'))"
             ),
+            // A season rolled over is kept as it is: nothing of it is
+            // missing any more.
             FixtureScope::Missing { .. } => "f.status = 'scheduled' AND f.starts_at < $2 \
                  AND NOT EXISTS (SELECT 1 FROM result_versions rv \
-                 WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id)"
+                 WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id) \
+                 AND NOT EXISTS (SELECT 1 FROM seasons cs WHERE cs.id = f.season_id \
+                 AND cs.league_id = f.league_id AND cs.closed_at IS NOT NULL)"
                 .into(),
             FixtureScope::Between { .. } => {
                 "f.starts_at >= $2 AND f.starts_at < $3 AND f.status <> 'void'".into()
@@ -129,6 +133,9 @@ pub struct FixtureLine {
     pub venue_name: Option<String>,
     /// The current result version's status; `None` before any result.
     pub result_status: Option<ResultStatus>,
+    /// A play-off: settles teams level on every rule, never counted in the
+    /// table.
+    pub playoff: bool,
 }
 
 #[derive(sqlx::FromRow)]
@@ -148,6 +155,7 @@ struct FixtureLineRow {
     venue_id: Option<VenueId>,
     venue_name: Option<String>,
     result_status: Option<String>,
+    playoff: bool,
 }
 
 impl TryFrom<FixtureLineRow> for FixtureLine {
@@ -170,6 +178,7 @@ impl TryFrom<FixtureLineRow> for FixtureLine {
             venue_id: r.venue_id,
             venue_name: r.venue_name,
             result_status: r.result_status.map(|s| s.parse()).transpose()?,
+            playoff: r.playoff,
         })
     }
 }
@@ -408,7 +417,7 @@ impl Db {
             "SELECT f.id, f.season_id, f.division_id, d.name AS division_name, f.round, \
              f.starts_at, f.status, f.conceded_by, f.home_team_id, ht.name AS home_name, \
              f.away_team_id, aw.name AS away_name, f.venue_id, vn.name AS venue_name, \
-             {RESULT_STATUS} AS result_status \
+             {RESULT_STATUS} AS result_status, f.playoff \
              FROM fixtures f \
              JOIN divisions d ON d.id = f.division_id AND d.league_id = f.league_id \
              JOIN teams ht ON ht.id = f.home_team_id AND ht.league_id = f.league_id \
@@ -726,7 +735,9 @@ impl Db {
         }))
     }
 
-    /// The registered players of both teams of a fixture's season.
+    /// The players of both teams of a fixture's season, including those
+    /// who moved to or from one of them: enough to name everyone in any of
+    /// its stored results.
     pub async fn fixture_roster(
         &self,
         league: LeagueId,
@@ -735,10 +746,10 @@ impl Db {
         away: TeamId,
     ) -> Result<Vec<RosterLine>> {
         Ok(read_pool!(self, pool => sqlx::query_as::<_, RosterLine>(
-            "SELECT r.player_id, p.name, r.team_id FROM registrations r \
-             JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
-             WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id IN ($3, $4) \
-             ORDER BY p.name, p.id",
+            &format!(
+                "SELECT c.id AS player_id, c.name, c.team_id FROM ({}) c",
+                super::transfers::ROSTER_CANDIDATES
+            ),
         )
         .bind(league)
         .bind(season)
@@ -842,15 +853,37 @@ pub fn fixture_score(
 }
 
 /// The matches a division table counts: each fixture's approved current
-/// result (not a void fixture's or a walkover's), and each walkover.
+/// result (not a void fixture's or a walkover's), and each walkover; never
+/// a play-off (see [`playoff_lines`]).
 /// Rounds below 1 or past `u32` cannot occur (the schema checks them).
 pub fn match_lines(
     fixtures: &[FixtureLine],
     scores: &HashMap<FixtureId, Score>,
     format: &MatchFormat,
 ) -> Vec<MatchLine> {
+    counted_lines(fixtures, scores, format, false)
+}
+
+/// The play-offs' counted results, which settle only the order of teams
+/// level on every rule
+/// ([`settle_by_playoffs`](crate::league::standings::settle_by_playoffs)).
+pub fn playoff_lines(
+    fixtures: &[FixtureLine],
+    scores: &HashMap<FixtureId, Score>,
+    format: &MatchFormat,
+) -> Vec<MatchLine> {
+    counted_lines(fixtures, scores, format, true)
+}
+
+fn counted_lines(
+    fixtures: &[FixtureLine],
+    scores: &HashMap<FixtureId, Score>,
+    format: &MatchFormat,
+    playoffs: bool,
+) -> Vec<MatchLine> {
     fixtures
         .iter()
+        .filter(|f| f.playoff == playoffs)
         .filter_map(|f| {
             let score = fixture_score(f, scores, format)?;
             if score.provisional() {
@@ -957,6 +990,7 @@ mod tests {
             venue_id: None,
             venue_name: None,
             result_status: None,
+            playoff: false,
         };
         let fixtures = [
             line(2, FixtureStatus::Played, None),

@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::transfers::check_squads;
 use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, now, read_pool, write_tx};
 
 /// A person who plays. Names are unique in a league, since game records
@@ -91,16 +92,18 @@ impl Db {
             "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
         );
-        Ok(
-            write_tx!(self, tx => sqlx::query_as::<_, Registration>(&sql)
-            .bind(league)
-            .bind(season)
-            .bind(team)
-            .bind(player)
-            .bind(now())
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+        Ok(write_tx!(self, tx => {
+            let made = sqlx::query_as::<_, Registration>(&sql)
+                .bind(league)
+                .bind(season)
+                .bind(team)
+                .bind(player)
+                .bind(now())
+                .fetch_one(&mut *tx)
+                .await?;
+            check_squads!(tx, league, season);
+            made
+        }))
     }
 
     /// Every registration of a season.
@@ -180,6 +183,7 @@ impl Db {
                     .execute(&mut *tx)
                     .await?;
             }
+            check_squads!(tx, league, season);
             ids.len()
         }))
     }
@@ -244,6 +248,7 @@ impl Db {
                         .await?;
                 }
             }
+            check_squads!(tx, league, season);
         });
         Ok(())
     }

@@ -20,8 +20,8 @@ use serde_json::{Map, Value};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, TeamId,
-    UserId, dialect, json_text, now, parse_json, read_pool, write_tx,
+    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, UserId,
+    dialect, json_text, now, parse_json, read_pool, write_tx,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
@@ -163,13 +163,6 @@ impl TryFrom<VersionRow> for ResultVersion {
 pub(crate) const VERSION_COLUMNS: &str = "id, league_id, fixture_id, version, status, status_note, \
                                status_by, status_at, format, options, restored_from, created_by, \
                                created_at";
-
-#[derive(sqlx::FromRow)]
-struct RosterRow {
-    player_id: PlayerId,
-    name: String,
-    team_id: TeamId,
-}
 
 #[derive(sqlx::FromRow)]
 struct NameRow {
@@ -519,6 +512,10 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
 
 // ---------------------------------------------------------------------------
 // Records into rows
+
+/// Most rows one INSERT carries (six values each: well under either
+/// database's limit on a statement's parameters).
+const ROWS_A_STATEMENT: usize = 1000;
 
 struct BoardPlan {
     kind: BoardKind,
@@ -875,21 +872,15 @@ impl Db {
                 .await?
                 .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
                 .try_into()?;
-            let roster: HashMap<PlayerId, (String, Side)> = sqlx::query_as::<_, RosterRow>(
-                "SELECT r.player_id, p.name, r.team_id FROM registrations r \
-                 JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
-                 WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id IN ($3, $4)",
+            // Who played for which side on the fixture's date: transfers
+            // after it do not move a player out of this match.
+            let roster: HashMap<PlayerId, (String, Side)> = super::transfers::roster_on_date!(
+                tx, league, f.season_id, f.home_team_id, f.away_team_id, f.starts_at
             )
-            .bind(league)
-            .bind(f.season_id)
-            .bind(f.home_team_id)
-            .bind(f.away_team_id)
-            .fetch_all(&mut *tx)
-            .await?
             .into_iter()
-            .map(|r| {
-                let side = if r.team_id == f.home_team_id { Side::Home } else { Side::Away };
-                (r.player_id, (r.name, side))
+            .map(|(p, team)| {
+                let side = if team == f.home_team_id { Side::Home } else { Side::Away };
+                (p.id, (p.name, side))
             })
             .collect();
 
@@ -994,56 +985,78 @@ impl Db {
                     .bind(game.score_only)
                     .fetch_one(&mut *tx)
                     .await?;
-                    for (pos, seat) in game.players.iter().enumerate() {
-                        sqlx::query(
+                    // Each kind of row of a game in one statement: a match
+                    // is thousands of rows, and one statement a row made
+                    // the demo's bulk load slow.
+                    if !game.players.is_empty() {
+                        let mut q = sqlx::QueryBuilder::new(
                             "INSERT INTO game_players (game_id, position, player_id, side, \
-                             side_position, drawn_tile) VALUES ($1, $2, $3, $4, $5, $6)",
-                        )
-                        .bind(game_id)
-                        .bind(pos as i64 + 1)
-                        .bind(seat.player)
-                        .bind(seat.side)
-                        .bind(seat.side_position)
-                        .bind(&seat.drawn_tile)
-                        .execute(&mut *tx)
-                        .await?;
+                             side_position, drawn_tile) ",
+                        );
+                        q.push_values(game.players.iter().enumerate(), |mut row, (pos, seat)| {
+                            row.push_bind(game_id)
+                                .push_bind(pos as i64 + 1)
+                                .push_bind(seat.player)
+                                .push_bind(seat.side)
+                                .push_bind(seat.side_position)
+                                .push_bind(seat.drawn_tile.clone());
+                        });
+                        q.build().execute(&mut *tx).await?;
                     }
+                    let mut hand_ids: HashMap<i64, i64> = HashMap::new();
+                    for chunk in game.hands.iter().enumerate().collect::<Vec<_>>().chunks(ROWS_A_STATEMENT) {
+                        let mut q = sqlx::QueryBuilder::new(
+                            "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
+                        );
+                        q.push_values(chunk, |mut row, (hi, hand)| {
+                            row.push_bind(game_id)
+                                .push_bind(*hi as i64 + 1)
+                                .push_bind(hand.end_kind)
+                                .push_bind(hand.out)
+                                .push_bind(hand.left_given);
+                        });
+                        q.push(" RETURNING id, number");
+                        let ids: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
+                        hand_ids.extend(ids.into_iter().map(|(id, number)| (number, id)));
+                    }
+                    let hand_id = |hi: usize| -> Result<i64> {
+                        hand_ids.get(&(hi as i64 + 1)).copied().ok_or_else(|| {
+                            DbError::Corrupt(format!("hand {} was not stored", hi + 1))
+                        })
+                    };
+                    let mut pips = Vec::new();
+                    let mut plays = Vec::new();
                     for (hi, hand) in game.hands.iter().enumerate() {
-                        let hand_id: i64 = sqlx::query_scalar(
-                            "INSERT INTO hands (game_id, number, end_kind, out_player_id, \
-                             left_given) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                        )
-                        .bind(game_id)
-                        .bind(hi as i64 + 1)
-                        .bind(hand.end_kind)
-                        .bind(hand.out)
-                        .bind(hand.left_given)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                        for &(player, pips) in &hand.pips {
-                            sqlx::query(
-                                "INSERT INTO hand_pips (hand_id, player_id, pips) VALUES ($1, $2, $3)",
-                            )
-                            .bind(hand_id)
-                            .bind(player)
-                            .bind(pips)
-                            .execute(&mut *tx)
-                            .await?;
-                        }
-                        for (pi, &(player, points, out, muggins)) in hand.plays.iter().enumerate() {
-                            sqlx::query(
-                                "INSERT INTO plays (hand_id, number, player_id, points, out, \
-                                 muggins) VALUES ($1, $2, $3, $4, $5, $6)",
-                            )
-                            .bind(hand_id)
-                            .bind(pi as i64 + 1)
-                            .bind(player)
-                            .bind(points)
-                            .bind(out)
-                            .bind(muggins)
-                            .execute(&mut *tx)
-                            .await?;
-                        }
+                        let id = hand_id(hi)?;
+                        pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
+                        plays.extend(hand.plays.iter().enumerate().map(
+                            |(pi, &(player, points, out, muggins))| {
+                                (id, pi as i64 + 1, player, points, out, muggins)
+                            },
+                        ));
+                    }
+                    for chunk in pips.chunks(ROWS_A_STATEMENT) {
+                        let mut q = sqlx::QueryBuilder::new(
+                            "INSERT INTO hand_pips (hand_id, player_id, pips) ",
+                        );
+                        q.push_values(chunk, |mut row, &(hand, player, n)| {
+                            row.push_bind(hand).push_bind(player).push_bind(n);
+                        });
+                        q.build().execute(&mut *tx).await?;
+                    }
+                    for chunk in plays.chunks(ROWS_A_STATEMENT) {
+                        let mut q = sqlx::QueryBuilder::new(
+                            "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
+                        );
+                        q.push_values(chunk, |mut row, &(hand, number, player, points, out, muggins)| {
+                            row.push_bind(hand)
+                                .push_bind(number)
+                                .push_bind(player)
+                                .push_bind(points)
+                                .push_bind(out)
+                                .push_bind(muggins);
+                        });
+                        q.build().execute(&mut *tx).await?;
                     }
                     for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
                         sqlx::query(

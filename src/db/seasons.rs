@@ -30,9 +30,18 @@ pub struct Season {
     /// approval on confirmation): may change after results are in.
     pub settings: Value,
     pub created_at: DateTime<Utc>,
+    /// When the season was rolled over into the next one: from then on it
+    /// is kept as it is (see [`Db::roll_over`](super::Db::roll_over)).
+    #[serde(default)]
+    pub closed_at: Option<DateTime<Utc>>,
 }
 
 impl Season {
+    /// Whether the season is over: rolled over into the next one.
+    pub fn is_closed(&self) -> bool {
+        self.closed_at.is_some()
+    }
+
     /// The season's format with every option resolved.
     pub fn ruleset(&self) -> std::result::Result<Ruleset, String> {
         Ruleset::parse(self.format, Some(&self.options))
@@ -72,7 +81,7 @@ mod format_text {
 }
 
 #[derive(sqlx::FromRow)]
-struct SeasonRow {
+pub(super) struct SeasonRow {
     id: SeasonId,
     league_id: LeagueId,
     name: String,
@@ -81,6 +90,7 @@ struct SeasonRow {
     match_format: String,
     settings: String,
     created_at: DateTime<Utc>,
+    closed_at: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<SeasonRow> for Season {
@@ -96,6 +106,7 @@ impl TryFrom<SeasonRow> for Season {
             match_format: parse_json("season match format", &row.match_format)?,
             settings: parse_json("season settings", &row.settings)?,
             created_at: row.created_at,
+            closed_at: row.closed_at,
         })
     }
 }
@@ -111,7 +122,8 @@ pub struct Division {
     pub position: i64,
 }
 
-const COLUMNS: &str = "id, league_id, name, format, options, match_format, settings, created_at";
+pub(super) const COLUMNS: &str =
+    "id, league_id, name, format, options, match_format, settings, created_at, closed_at";
 const DIVISION_COLUMNS: &str = "id, league_id, season_id, name, position";
 
 fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
@@ -169,6 +181,18 @@ impl Db {
                 .ok_or_else(|| DbError::not_found(format!("season {id}")))?
                 .try_into()?;
             let mut now_is = before.clone();
+            // A season rolled over is kept as it is: its tables must not
+            // change under the archive by new rules or settings.
+            let settings_change = update
+                .settings
+                .as_ref()
+                .is_some_and(|s| before.settings().as_ref() != Ok(s));
+            if before.is_closed() && (update.rules.is_some() || settings_change) {
+                return Err(DbError::Conflict(format!(
+                    "season `{}` was rolled over: its rules and settings are kept as they were",
+                    before.name
+                )));
+            }
             if let Some((format, options, match_format)) = &update.rules {
                 let results: i64 = sqlx::query_scalar(
                     "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \

@@ -9,7 +9,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Db, Result, dialect, write_tx};
+use super::{Db, Result, dialect, write_tx_unseen};
 
 /// A key's attempts since its first one.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -40,7 +40,7 @@ impl Db {
             sqlite: None,
             postgres: Some("LOCK TABLE sign_in_failures IN SHARE ROW EXCLUSIVE MODE"),
         );
-        let blocking = write_tx!(self, tx => {
+        let blocking = write_tx_unseen!(self, tx => {
             if let Some(lock) = lock {
                 sqlx::query(lock).execute(&mut *tx).await?;
             }
@@ -80,7 +80,7 @@ impl Db {
     /// `refund` (the address), so that people signing in rightly from one
     /// address never use up its allowance.
     pub async fn refund_sign_in_attempt(&self, forget: &[&str], refund: &[&str]) -> Result<()> {
-        write_tx!(self, tx => {
+        write_tx_unseen!(self, tx => {
             for key in forget {
                 sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
                     .bind(*key)

@@ -13,11 +13,13 @@ use super::{
 };
 use crate::league::workflow::{self as flow, Actor, FixtureState, VersionState};
 
-/// A fixture as the workflow's rules see it.
-fn fixture_state(f: &Fixture) -> FixtureState {
+/// A fixture as the workflow's rules see it, under a result lock of
+/// `lock_days` (the season's setting).
+fn fixture_state(f: &Fixture, lock_days: Option<u32>) -> FixtureState {
     FixtureState {
         status: f.status,
         starts_at: f.starts_at,
+        lock_days,
     }
 }
 
@@ -36,13 +38,15 @@ impl Db {
     /// Stores a result entered on the card or the pads as the fixture's next
     /// version: approved at once ("entered by a secretary") when a secretary
     /// enters it, the fixture marked played when it was open, refused more
-    /// than a day before the fixture. One transaction.
+    /// than a day before the fixture, and from a captain after the season's
+    /// result lock of `lock_days`. One transaction.
     pub async fn submit_result(
         &self,
         league: LeagueId,
         fixture: FixtureId,
         result: &MatchResult,
         actor: Actor,
+        lock_days: Option<u32>,
     ) -> Result<ResultVersion> {
         let at = now();
         self.write_version(
@@ -51,7 +55,7 @@ impl Db {
             Source::Entered(result),
             Some(actor.user),
             |f, _| {
-                let done = flow::submit(actor, fixture_state(f), at)?;
+                let done = flow::submit(actor, fixture_state(f, lock_days), at)?;
                 Ok(VersionPlan {
                     status: Some(done.status),
                     note: done.note.to_owned(),
@@ -149,7 +153,7 @@ impl Db {
         actor: Actor,
     ) -> Result<Fixture> {
         self.change_fixture(league, fixture, actor, |f| {
-            let (status, side) = flow::walkover(actor, fixture_state(f), side)?;
+            let (status, side) = flow::walkover(actor, fixture_state(f, None), side)?;
             Ok((status, Some(side)))
         })
         .await
@@ -163,7 +167,7 @@ impl Db {
         actor: Actor,
     ) -> Result<Fixture> {
         self.change_fixture(league, fixture, actor, |f| {
-            Ok((flow::void(actor, fixture_state(f))?, None))
+            Ok((flow::void(actor, fixture_state(f, None))?, None))
         })
         .await
     }

@@ -165,6 +165,15 @@ pub fn plan(text: &str, known: &Known) -> ImportPlan {
             ));
             continue;
         }
+        if [&team, &player, &division, &venue]
+            .iter()
+            .any(|c| c.chars().any(char::is_control))
+        {
+            errors.push(format!(
+                "Row {row}: a cell holds characters that are not part of a name."
+            ));
+            continue;
+        }
         let tk = key(&team);
         if !teams.contains_key(&tk) {
             let Some(plan) = team_plan(row, &team, &division, &venue, known, &mut errors) else {
@@ -389,7 +398,8 @@ mod tests {
                     Crown A,Z,Division One,\n\
                     Fifth,Q,Premier,\n\
                     Sixth,q,Premier,\n\
-                    ,Lost Soul,,\n";
+                    ,Lost Soul,,\n\
+                    Seventh,Nul\u{0}Name,Premier,\n";
         let p = plan(text, &known());
         let e = p.errors.join("\n");
         assert!(
@@ -416,6 +426,7 @@ mod tests {
             e.contains("Row 9: the player Lost Soul has no team."),
             "{e}"
         );
+        assert!(e.contains("Row 10: a cell holds characters"), "{e}");
     }
 
     #[test]

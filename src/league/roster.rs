@@ -36,12 +36,17 @@ pub enum Outcome {
     Repeated { line: usize },
     /// Too long to be a name: refused.
     TooLong,
+    /// Holds control characters (a stray tab or NUL from a copy): refused.
+    Unreadable,
 }
 
 impl Outcome {
     /// Whether this line stops the list from being saved.
     pub fn refuses(&self) -> bool {
-        matches!(self, Outcome::Elsewhere { .. } | Outcome::TooLong)
+        matches!(
+            self,
+            Outcome::Elsewhere { .. } | Outcome::TooLong | Outcome::Unreadable
+        )
     }
 }
 
@@ -113,6 +118,14 @@ pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
                 line,
                 name,
                 outcome: Outcome::TooLong,
+            });
+            continue;
+        }
+        if name.chars().any(char::is_control) {
+            out.push(PlanLine {
+                line,
+                name: name.chars().filter(|c| !c.is_control()).collect(),
+                outcome: Outcome::Unreadable,
             });
             continue;
         }
@@ -208,6 +221,7 @@ mod tests {
     fn long_names_and_long_lists_are_refused() {
         let long = "x".repeat(MAX_NAME + 1);
         assert_eq!(outcomes(&long)[0].1, Outcome::TooLong);
+        assert_eq!(outcomes("Ann\u{0}Smith")[0].1, Outcome::Unreadable);
         let many: String = (0..=MAX_LINES).map(|i| format!("Player {i}\n")).collect();
         assert_eq!(plan(&many, &[], 10), Plan::TooMany(MAX_LINES + 1));
     }

@@ -11,6 +11,10 @@ use super::standings::TieBreaker;
 
 /// Most games a minimum to rank may ask for: a season is never longer.
 pub const MAX_MIN_GAMES: u32 = 1_000;
+/// The longest result lock, in days: a year.
+pub const MAX_LOCK_DAYS: u32 = 366;
+/// The largest squad limit: no pub team is bigger.
+pub const MAX_SQUAD: u32 = 200;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -25,6 +29,15 @@ pub struct SeasonSettings {
     /// A game may be entered by its final score alone (`final 61-47`), for
     /// a night kept without hand-by-hand detail.
     pub final_scores: bool,
+    /// Days after a fixture's date during which its captains may still
+    /// enter or correct its result; after that only a secretary may. None:
+    /// never locked.
+    pub lock_days: Option<u32>,
+    /// Most players a team may have registered at once; None: no limit.
+    pub squad_limit: Option<u32>,
+    /// Teams that go up and down between consecutive divisions at the
+    /// roll-over to the next season.
+    pub promotion_places: u32,
 }
 
 impl Default for SeasonSettings {
@@ -35,6 +48,9 @@ impl Default for SeasonSettings {
             min_games: 3,
             approve_on_confirmation: false,
             final_scores: false,
+            lock_days: None,
+            squad_limit: None,
+            promotion_places: 2,
         }
     }
 }
@@ -61,6 +77,18 @@ impl SeasonSettings {
                     rule.label()
                 ));
             }
+        }
+        if self.lock_days.is_some_and(|d| d == 0 || d > MAX_LOCK_DAYS) {
+            return Err(format!("the result lock is from 1 to {MAX_LOCK_DAYS} days"));
+        }
+        if self.squad_limit.is_some_and(|n| n == 0 || n > MAX_SQUAD) {
+            return Err(format!("the squad limit is from 1 to {MAX_SQUAD} players"));
+        }
+        if self.promotion_places > super::rollover::MAX_PLACES {
+            return Err(format!(
+                "at most {} teams go up and down between divisions",
+                super::rollover::MAX_PLACES
+            ));
         }
         if self.min_games > MAX_MIN_GAMES {
             return Err(format!(
@@ -116,6 +144,12 @@ mod tests {
             json!({"min_games": -1}),
             json!({"min_games": 1_001}),
             json!({"colour": "red"}),
+            json!({"lock_days": 367}),
+            json!({"lock_days": 0}),
+            json!({"lock_days": -1}),
+            json!({"squad_limit": 0}),
+            json!({"squad_limit": 201}),
+            json!({"promotion_places": 11}),
         ] {
             assert!(SeasonSettings::parse(&bad).is_err(), "{bad}");
         }

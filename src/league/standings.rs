@@ -117,6 +117,8 @@ pub enum Separation {
     Rule(TieBreaker),
     /// Level on every rule: listed by name.
     Level,
+    /// Level on every rule, and placed higher by winning a play-off.
+    PlayOff,
 }
 
 impl Row {
@@ -204,6 +206,64 @@ pub fn table(
             ..rows[&team].clone()
         })
         .collect()
+}
+
+/// Settles the order of teams level on every rule by the play-offs among
+/// them (`playoffs`: the counted results of play-off fixtures, which never
+/// count in the table itself). Within each run of teams level on every
+/// rule, teams are ordered by the play-offs they won against others of the
+/// run, then as they were (by name); a play-off between teams that are not
+/// level on every rule changes nothing.
+pub fn settle_by_playoffs(rows: Vec<Row>, playoffs: &[MatchLine]) -> Vec<Row> {
+    let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+    let mut start = 0;
+    while start < rows.len() {
+        let mut end = start + 1;
+        while end < rows.len() && rows[end - 1].separated_by == Some(Separation::Level) {
+            end += 1;
+        }
+        let run = &rows[start..end];
+        if run.len() == 1 {
+            out.push(run[0].clone());
+            start = end;
+            continue;
+        }
+        let members: Vec<TeamKey> = run.iter().map(|r| r.team).collect();
+        let wins = |team: TeamKey| -> u32 {
+            let won = |m: &MatchLine| {
+                let (mine, theirs) = if m.home == team {
+                    (0, 1)
+                } else if m.away == team {
+                    (1, 0)
+                } else {
+                    return false;
+                };
+                let other = if mine == 0 { m.away } else { m.home };
+                members.contains(&other) && m.boards[mine] > m.boards[theirs]
+            };
+            let n = playoffs.iter().filter(|m| won(m)).count();
+            u32::try_from(n).unwrap_or(u32::MAX)
+        };
+        let mut ranked: Vec<(u32, Row)> = run.iter().map(|r| (wins(r.team), r.clone())).collect();
+        // Stable: teams with as many play-off wins keep their order.
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let last_sep = run.last().expect("a run is never empty").separated_by;
+        let n = ranked.len();
+        for i in 0..n {
+            let sep = if i + 1 == n {
+                last_sep
+            } else if ranked[i].0 > ranked[i + 1].0 {
+                Some(Separation::PlayOff)
+            } else {
+                Some(Separation::Level)
+            };
+            let mut row = ranked[i].1.clone();
+            row.separated_by = sep;
+            out.push(row);
+        }
+        start = end;
+    }
+    out
 }
 
 struct Ranking<'a> {
@@ -310,6 +370,38 @@ mod tests {
     }
 
     const TEAMS: [(i64, &str); 4] = [(1, "Anchor"), (2, "Bell"), (3, "Crown"), (4, "Dolphin")];
+
+    #[test]
+    fn a_playoff_settles_only_teams_level_on_every_rule() {
+        let f = MatchFormat::default_for(Format::FivesAndThrees);
+        // Anchor and Bell each beat Crown and Dolphin by the same score and
+        // drew with each other: level on everything, listed by name.
+        let matches = [
+            line(1, 1, 3, [5, 4]),
+            line(1, 2, 4, [5, 4]),
+            line(2, 1, 4, [5, 4]),
+            line(2, 2, 3, [5, 4]),
+            line(3, 1, 2, [4, 4]),
+            line(3, 3, 4, [6, 3]),
+        ];
+        let t = table(&TEAMS, &matches, &[], &f, &TieBreaker::DEFAULT, None);
+        assert_eq!(t.iter().map(|r| r.team).collect::<Vec<_>>()[..2], [1, 2]);
+        assert_eq!(t[0].separated_by, Some(Separation::Level));
+        let points: Vec<i64> = t.iter().map(|r| r.points).collect();
+        // Bell wins the play-off: above Anchor, the points unchanged.
+        let settled = settle_by_playoffs(t.clone(), &[line(4, 1, 2, [3, 6])]);
+        assert_eq!(
+            settled.iter().map(|r| r.team).collect::<Vec<_>>(),
+            [2, 1, 3, 4]
+        );
+        assert_eq!(settled[0].separated_by, Some(Separation::PlayOff));
+        assert_eq!(settled[1].separated_by, t[1].separated_by);
+        assert_eq!(settled.iter().map(|r| r.points).collect::<Vec<_>>(), points);
+        // A drawn play-off settles nothing; one between teams not level
+        // changes nothing.
+        assert_eq!(settle_by_playoffs(t.clone(), &[line(4, 1, 2, [4, 4])]), t);
+        assert_eq!(settle_by_playoffs(t.clone(), &[line(4, 4, 1, [9, 0])]), t);
+    }
 
     #[test]
     fn keys_are_the_stored_names() {

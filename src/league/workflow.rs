@@ -58,6 +58,16 @@ impl Actor {
 pub struct FixtureState {
     pub status: FixtureStatus,
     pub starts_at: Option<DateTime<Utc>>,
+    /// The season's result lock: days after the fixture in which its
+    /// captains may still enter or correct the result.
+    pub lock_days: Option<u32>,
+}
+
+impl FixtureState {
+    /// When the result locks for captains, if it ever does.
+    pub fn locks_at(&self) -> Option<DateTime<Utc>> {
+        Some(self.starts_at? + Duration::days(i64::from(self.lock_days?)))
+    }
 }
 
 /// The current version of a result as the workflow needs it.
@@ -94,6 +104,11 @@ pub enum Refusal {
     /// The fixture is more than [`EARLIEST_ENTRY`] ahead.
     #[error("This match is not until {starts_at}: its result can be entered from the day before.")]
     TooEarly { starts_at: DateTime<Utc> },
+    /// Past the season's result lock, only a secretary enters or corrects.
+    #[error(
+        "The result of this match locked on {since}: only a secretary can enter or correct it now."
+    )]
+    Locked { since: DateTime<Utc> },
     /// A dispute needs a note.
     #[error("Say what is wrong with the result: a dispute needs a note.")]
     NoNote,
@@ -113,13 +128,19 @@ pub struct Submitted {
 /// A result entered or corrected from the card or the pads: a new version,
 /// approved at once when a secretary enters it; the fixture is marked
 /// played when it was still open. Captains may not enter a result for a
-/// fixture the secretary has recorded as a walkover or void, and nobody may
-/// enter one more than a day before the fixture.
+/// fixture the secretary has recorded as a walkover or void, nor after the
+/// season's result lock; nobody may enter one more than a day before the
+/// fixture.
 pub fn submit(actor: Actor, fixture: FixtureState, now: DateTime<Utc>) -> Decision<Submitted> {
     if let Some(starts_at) = fixture.starts_at
         && starts_at > now + EARLIEST_ENTRY
     {
         return Err(Refusal::TooEarly { starts_at });
+    }
+    if let (Role::Captain(_), Some(since)) = (actor.role, fixture.locks_at())
+        && now > since
+    {
+        return Err(Refusal::Locked { since });
     }
     match (actor.role, fixture.status) {
         (Role::Captain(_), FixtureStatus::Walkover | FixtureStatus::Void) => {
@@ -318,6 +339,7 @@ mod tests {
         FixtureState {
             status,
             starts_at: Some("2026-09-10T19:30:00Z".parse().unwrap()),
+            lock_days: None,
         }
     }
 
@@ -396,6 +418,7 @@ mod tests {
         let ahead = FixtureState {
             status: FixtureStatus::Scheduled,
             starts_at: Some(starts_at),
+            lock_days: None,
         };
         for actor in [home(), sec()] {
             let got = submit(actor, ahead, now());
@@ -413,6 +436,41 @@ mod tests {
             ..ahead
         };
         assert!(submit(home(), undated, now()).is_ok());
+    }
+
+    #[test]
+    fn after_the_lock_only_a_secretary_enters_or_corrects() {
+        let played = FixtureState {
+            lock_days: Some(3),
+            ..fixture(FixtureStatus::Played)
+        };
+        let since = played.locks_at().unwrap();
+        assert_eq!(
+            since,
+            "2026-09-13T19:30:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        // On the last day a captain may still correct it.
+        let just_before = since - Duration::minutes(1);
+        assert!(submit(home(), played, just_before).is_ok());
+        for late in [since + Duration::minutes(1), since + Duration::days(30)] {
+            for captain in [home(), away()] {
+                let got = submit(captain, played, late);
+                assert_eq!(got, Err(Refusal::Locked { since }));
+                assert!(got.unwrap_err().to_string().contains("only a secretary"));
+            }
+            assert!(submit(sec(), played, late).is_ok());
+        }
+        // No lock, or an undated fixture, never locks.
+        let open = FixtureState {
+            lock_days: None,
+            ..played
+        };
+        assert!(submit(home(), open, since + Duration::days(300)).is_ok());
+        let undated = FixtureState {
+            starts_at: None,
+            ..played
+        };
+        assert!(submit(home(), undated, since + Duration::days(300)).is_ok());
     }
 
     #[test]

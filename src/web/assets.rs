@@ -155,7 +155,7 @@ async fn serve(Path(path): Path<String>, request: HeaderMap) -> Response {
 }
 
 /// The browser's copy is this one: its `If-None-Match` lists our ETag.
-fn unchanged(request: &HeaderMap, etag: &HeaderValue) -> bool {
+pub(crate) fn unchanged(request: &HeaderMap, etag: &HeaderValue) -> bool {
     let etag = etag.as_bytes();
     request
         .get_all(header::IF_NONE_MATCH)

@@ -63,7 +63,9 @@ impl IntoResponse for AppError {
             AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "Too large"),
             AppError::Db(DbError::Refused(r)) => match r {
                 Refusal::Stale { .. } => (StatusCode::CONFLICT, "Not saved"),
-                Refusal::NotYours(_) => (StatusCode::FORBIDDEN, "Not allowed"),
+                Refusal::NotYours(_) | Refusal::Locked { .. } => {
+                    (StatusCode::FORBIDDEN, "Not allowed")
+                }
                 Refusal::NoResult
                 | Refusal::NotNow(_)
                 | Refusal::TooEarly { .. }

@@ -68,13 +68,18 @@ async fn find(state: &AppState, token: &str) -> Result<Invitation> {
 async fn role_words(state: &AppState, inv: &Invitation) -> Result<String> {
     let db = state.db();
     let league = db.league(inv.league_id).await?;
-    Ok(match inv.team_id {
-        Some(team) => format!(
+    Ok(match (inv.team_id, inv.player_id) {
+        (Some(team), _) => format!(
             "captain of {} in {}",
             db.team(inv.league_id, team).await?.name,
             league.name
         ),
-        None => format!("secretary of {}", league.name),
+        (None, Some(player)) => format!(
+            "{} in {}, with your own record",
+            db.player(inv.league_id, player).await?.name,
+            league.name
+        ),
+        (None, None) => format!("secretary of {}", league.name),
     })
 }
 
@@ -146,10 +151,10 @@ async fn accept(
         Ok((user, role)) => {
             start_session(&session, user.id).await?;
             let league = state.db().league(inv.league_id).await?;
-            let to = if role.team_id.is_some() {
-                "/".to_owned()
-            } else {
+            let to = if role.kind == crate::db::RoleKind::Secretary {
                 format!("/leagues/{}/console", league.short_name)
+            } else {
+                "/".to_owned()
             };
             Ok(super::flash::saved(
                 &to,

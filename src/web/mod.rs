@@ -21,6 +21,7 @@ pub mod account;
 mod admin;
 pub mod assets;
 pub mod auth;
+pub mod cache;
 mod console;
 mod csrf;
 mod dates;
@@ -79,6 +80,11 @@ pub struct Settings {
     pub behind_proxy: bool,
 }
 
+/// The session cookie's name.
+const SESSION_COOKIE: &str = "boneyard";
+/// How a request's `Cookie` header starts the session cookie.
+const SESSION_COOKIE_EQ: &str = "boneyard=";
+
 /// Largest request body accepted: a whole match's game records fit easily.
 const BODY_LIMIT: usize = 2 * 1024 * 1024;
 /// Signed-in sessions end after this long without a request.
@@ -89,13 +95,14 @@ const SESSION_IDLE_DAYS: i64 = 14;
 pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
     let sessions = state.db().sessions().await?;
     let session_layer = SessionManagerLayer::new(sessions)
-        .with_name("boneyard")
+        .with_name(SESSION_COOKIE)
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
         .with_secure(settings.secure_cookies)
         .with_expiry(Expiry::OnInactivity(CookieDuration::days(
             SESSION_IDLE_DAYS,
         )));
+    let cache = cache::PageCache::new(state.db().clone());
     let app = Router::new()
         .merge(home::router())
         .merge(account::router())
@@ -113,6 +120,7 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .with_state(state)
         .layer(axum::middleware::from_fn(flash::keep))
         .layer(session_layer)
+        .layer(axum::middleware::from_fn_with_state(cache, cache::layer))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(always(header::CONTENT_SECURITY_POLICY, CSP))
         .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))

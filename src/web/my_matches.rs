@@ -102,6 +102,12 @@ pub async fn for_user(db: &Db, user: &CurrentUser) -> Result<Vec<TeamMatches>> {
             let mut lines = db
                 .fixture_lines(league_id, &FixtureScope::Team { season, team })
                 .await?;
+            let lock_days = db
+                .season(league_id, season)
+                .await?
+                .settings()
+                .unwrap_or_default()
+                .lock_days;
             // By date, not round: a postponed fixture goes where it now is.
             lines.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id));
             let Some(first) = lines.first() else {
@@ -127,6 +133,7 @@ pub async fn for_user(db: &Db, user: &CurrentUser) -> Result<Vec<TeamMatches>> {
                     league.time_zone,
                     &pending,
                     &ours,
+                    lock_days,
                 );
             }
             t.coming_up.truncate(COMING_UP);
@@ -145,7 +152,17 @@ fn sort(
     zone: Zone,
     pending: &HashMap<FixtureId, Option<UserId>>,
     ours: &BTreeSet<UserId>,
+    lock_days: Option<u32>,
 ) {
+    // Past the season's result lock, entering or correcting is the
+    // secretary's: the captain is told so instead of sent to a refusal.
+    let locked = crate::league::workflow::FixtureState {
+        status: f.status,
+        starts_at: f.starts_at,
+        lock_days,
+    }
+    .locks_at()
+    .is_some_and(|since| Utc::now() > since);
     let base = format!("/leagues/{short}/matches/{}", f.id);
     let item = |href: String, action, state: String| MatchItem {
         when: f
@@ -174,6 +191,11 @@ fn sort(
                     "Confirm or dispute",
                     "entered by the other team".into(),
                 )),
+                ResultStatus::Disputed if locked => t.waiting.push(item(
+                    format!("{base}/card"),
+                    "Locked",
+                    "disputed, and locked: the secretary corrects it".into(),
+                )),
                 ResultStatus::Disputed => t.needs_you.push(item(
                     format!("{base}/card"),
                     "Correct the result",
@@ -193,7 +215,13 @@ fn sort(
         }
         None => {
             let due = f.starts_at.is_some_and(|at| at <= Utc::now());
-            if due && f.status == FixtureStatus::Scheduled {
+            if due && locked && f.status == FixtureStatus::Scheduled {
+                t.waiting.push(item(
+                    format!("{base}/card"),
+                    "Locked",
+                    "no result, and locked: the secretary enters it".into(),
+                ));
+            } else if due && f.status == FixtureStatus::Scheduled {
                 t.needs_you.push(item(
                     format!("{base}/card"),
                     "Enter the result",

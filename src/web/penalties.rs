@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 
@@ -85,7 +85,7 @@ pub fn money(pence: i64) -> String {
 }
 
 /// Pounds as typed (`5`, `5.5`, `5.50`, `£5`) to pence.
-fn parse_pence(s: &str) -> Option<i64> {
+pub(crate) fn parse_pence(s: &str) -> Option<i64> {
     let s = s.trim().trim_start_matches('£');
     let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
     if whole.is_empty()
@@ -332,11 +332,13 @@ pub async fn record(
         }
         Err(e) => return Err(e.into()),
     }
-    Ok(Redirect::to(&format!(
-        "/leagues/{}/penalties?season={season}",
-        sec.league.short_name
+    Ok(super::flash::saved(
+        &format!(
+            "/leagues/{}/penalties?season={season}",
+            sec.league.short_name
+        ),
+        "Penalty recorded: it is listed below, and any fine is in the fines ledger.",
     ))
-    .into_response())
 }
 
 /// The form's `season` (sent for the page to return to) is not read: the
@@ -362,11 +364,17 @@ pub async fn void(
             Some(sec.user.id),
         )
         .await?;
-    Ok(Redirect::to(&format!(
-        "/leagues/{}/penalties?season={}",
-        sec.league.short_name, penalty.season_id
+    Ok(super::flash::saved(
+        &format!(
+            "/leagues/{}/penalties?season={}",
+            sec.league.short_name, penalty.season_id
+        ),
+        if form.set != "0" {
+            "Penalty voided: it no longer counts."
+        } else {
+            "Penalty restored: it counts again."
+        },
     ))
-    .into_response())
 }
 
 #[derive(Template)]
@@ -446,7 +454,14 @@ pub async fn paid(
         .db()
         .set_fine_paid(sec.league.id, FineId(id), when, Some(sec.user.id))
         .await?;
-    Ok(Redirect::to(&format!("/leagues/{}/fines", sec.league.short_name)).into_response())
+    Ok(super::flash::saved(
+        &format!("/leagues/{}/fines", sec.league.short_name),
+        if when.is_some() {
+            "Fine marked paid."
+        } else {
+            "Fine marked unpaid again."
+        },
+    ))
 }
 
 #[cfg(test)]

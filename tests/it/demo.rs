@@ -79,6 +79,8 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
             let current = i == 0;
             let s = season.id;
             n.seasons += 1;
+            // Past seasons are kept as they were; the current one is open.
+            assert_eq!(season.is_closed(), !current, "{}", season.name);
             let format = MatchFormat::parse(season.format, &season.match_format)
                 .expect("a match format the league core reads");
             assert_eq!(format, MatchFormat::default_for(season.format));

@@ -103,7 +103,7 @@ async fn name(
                 role: Invited::Captain {
                     season,
                     team,
-                    player,
+                    player: Some(player),
                 },
             }),
             _ => None,

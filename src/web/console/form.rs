@@ -7,8 +7,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::db::{Db, DbError, User};
 use crate::league::time::Zone;
-use crate::web::account::{check_password, check_username};
-use crate::web::auth::hash_password;
+use crate::web::account::check_username;
 use crate::web::error::AppError;
 
 /// The key of an error about the whole form rather than one field.
@@ -264,72 +263,6 @@ pub async fn account(db: &Db, username: &str) -> Result<Option<User>, AppError> 
         Ok(user) => Ok(Some(user)),
         Err(DbError::NotFound(_)) => Ok(None),
         Err(e) => Err(e.into()),
-    }
-}
-
-/// The account a role is given to, as typed: an existing username with no
-/// password, or a new username with a password to create it. Each reason
-/// goes beside its field; returns the existing account, if any.
-pub async fn role_account(
-    db: &Db,
-    errors: &mut Errors,
-    username: &str,
-    password: &str,
-    give: &str,
-) -> Result<Option<User>, AppError> {
-    let existing = if username.is_empty() {
-        errors.add("username", "Fill this in.");
-        None
-    } else {
-        account(db, username).await?
-    };
-    match (&existing, password.is_empty()) {
-        (Some(_), false) => errors.add(
-            "password",
-            format!("This account exists already: leave the password empty to {give}."),
-        ),
-        (None, true) if !username.is_empty() => errors.add(
-            "username",
-            "No account has this username: give a password to create it.",
-        ),
-        (None, false) => {
-            if let Some(why) = check_username(username) {
-                errors.add("username", why);
-            }
-            if let Some(why) = check_password(password) {
-                errors.add("password", why);
-            }
-        }
-        _ => {}
-    }
-    Ok(existing)
-}
-
-/// The account [`role_account`] found, or a new one made now with
-/// `password`; `None` (with the reason beside the username) when someone
-/// took the username in between.
-pub async fn existing_or_new(
-    db: &Db,
-    errors: &mut Errors,
-    existing: Option<User>,
-    username: &str,
-    password: &str,
-) -> Result<Option<User>, AppError> {
-    if let Some(user) = existing {
-        return Ok(Some(user));
-    }
-    let hash = hash_password(password.to_owned()).await?;
-    match db.create_user(username, &hash).await {
-        Ok(user) => Ok(Some(user)),
-        Err(e) => {
-            refused(
-                e,
-                errors,
-                "username",
-                "An account with this username already exists.",
-            )?;
-            Ok(None)
-        }
     }
 }
 

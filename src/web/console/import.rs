@@ -172,6 +172,8 @@ async fn check_or_save(
                 FORM,
                 "A team or player of the file was added meanwhile: check the file again. Nothing was saved.",
             ),
+            // The season's squad limit.
+            Err(DbError::Invalid(why)) => errors.add(FORM, why),
             Err(e) => return Err(e.into()),
         }
     }

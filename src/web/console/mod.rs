@@ -34,6 +34,7 @@ mod import;
 mod league;
 mod penalty_kinds;
 mod players;
+mod rollover;
 mod seasons;
 mod teams;
 mod users;
@@ -43,6 +44,7 @@ mod captains;
 pub use captains::invitation_link;
 mod registrations;
 mod roster_paste;
+mod transfers;
 
 /// LEAGUE.md's list of penalty kinds, which a new league starts with.
 pub fn default_penalty_kinds() -> Vec<crate::db::NewPenaltyKind> {
@@ -66,6 +68,7 @@ pub fn router() -> Router<AppState> {
         .merge(approvals::router())
         .merge(league::router())
         .merge(seasons::router())
+        .merge(rollover::router())
         .merge(divisions::router())
         .merge(import::router())
         .merge(venues::router())
@@ -73,6 +76,7 @@ pub fn router() -> Router<AppState> {
         .merge(registrations::router())
         .merge(captains::router())
         .merge(roster_paste::router())
+        .merge(transfers::router())
         .merge(players::router())
         .merge(penalty_kinds::router())
         .merge(users::router())

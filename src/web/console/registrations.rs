@@ -245,6 +245,8 @@ async fn register(
                     ),
                 ));
             }
+            // The season's squad limit.
+            Err(DbError::Invalid(why)) => errors.add("player", why),
             Err(DbError::Unique(_)) => {
                 let name = players
                     .iter()

@@ -52,6 +52,7 @@ fn view(line: &roster::PlanLine) -> PlanView {
             format!("refused: registered to {team} this season (move them with a transfer)")
         }
         Outcome::Repeated { line } => format!("the same name as line {line}: skipped"),
+        Outcome::Unreadable => "refused: holds characters that are not part of a name".to_owned(),
         Outcome::TooLong => format!("refused: longer than {} characters", roster::MAX_NAME),
     };
     PlanView {
@@ -166,6 +167,8 @@ async fn paste(
                 "Someone changed the players or registrations meanwhile: check the list \
                  again. Nothing was saved.",
             ),
+            // The season's squad limit.
+            Err(DbError::Invalid(why)) => errors.add("names", why),
             Err(e) => return Err(e.into()),
         }
     }

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 
 use crate::db::{DbError, League, NewSeason, Season, SeasonId, SeasonUpdate};
 use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
-use crate::league::settings::{MAX_MIN_GAMES, SeasonSettings};
+use crate::league::settings::{MAX_LOCK_DAYS, MAX_MIN_GAMES, MAX_SQUAD, SeasonSettings};
 use crate::league::standings::TieBreaker;
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
@@ -97,12 +97,19 @@ pub struct SeasonForm {
     pub tie_breaker_5: String,
     pub tie_breaker_6: String,
     pub min_games: String,
+    pub promotion_places: String,
     /// `secretary` or `confirmation`: who approves a result.
     pub approval: String,
     /// `hands` (every game hand by hand) or `scores` (a final score alone
     /// is allowed too).
     #[serde(default)]
     pub detail: String,
+    /// Days captains have to enter or correct a result; empty: no lock.
+    #[serde(default)]
+    pub lock_days: String,
+    /// Most players a team may have registered; empty: no limit.
+    #[serde(default)]
+    pub squad_limit: String,
 }
 
 /// The tie-breaker fields, first rule first: one select for each rule.
@@ -210,6 +217,7 @@ impl SeasonForm {
             tie_breaker_5: rule(4),
             tie_breaker_6: rule(5),
             min_games: settings.min_games.to_string(),
+            promotion_places: settings.promotion_places.to_string(),
             approval: if settings.approve_on_confirmation {
                 "confirmation"
             } else {
@@ -222,6 +230,14 @@ impl SeasonForm {
                 "hands"
             }
             .into(),
+            lock_days: settings
+                .lock_days
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            squad_limit: settings
+                .squad_limit
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
         }
     }
 
@@ -323,6 +339,13 @@ impl SeasonForm {
         }
         let max = i64::from(MAX_MIN_GAMES);
         let min_games = form::whole(errors, "min_games", &self.min_games, 0, max) as u32;
+        // A form from before the setting existed keeps the default.
+        let promotion_places = if self.promotion_places.trim().is_empty() {
+            SeasonSettings::default().promotion_places
+        } else {
+            let max = i64::from(crate::league::rollover::MAX_PLACES);
+            form::whole(errors, "promotion_places", &self.promotion_places, 0, max) as u32
+        };
         let approve_on_confirmation = match self.approval.as_str() {
             "secretary" => false,
             "confirmation" => true,
@@ -340,11 +363,30 @@ impl SeasonForm {
                 false
             }
         };
+        let lock_days = form::optional_whole(
+            errors,
+            "lock_days",
+            &self.lock_days,
+            1,
+            i64::from(MAX_LOCK_DAYS),
+        )
+        .map(|d| d as u32);
+        let squad_limit = form::optional_whole(
+            errors,
+            "squad_limit",
+            &self.squad_limit,
+            1,
+            i64::from(MAX_SQUAD),
+        )
+        .map(|n| n as u32);
         let settings = SeasonSettings {
             tie_breakers: rules,
             min_games,
             approve_on_confirmation,
             final_scores,
+            lock_days,
+            squad_limit,
+            promotion_places,
         };
         (errors.is_empty() && settings.check().is_ok()).then_some(settings)
     }
@@ -925,5 +967,8 @@ async fn update(
             return Ok(form::page(&page, &page.errors));
         }
     }
-    Ok(form::done(&at(&page.league, "/seasons"), "Season saved."))
+    Ok(form::done(
+        &at(&page.league, "/seasons"),
+        format!("Season {} saved.", rules.name),
+    ))
 }

@@ -7,16 +7,18 @@
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
+use crate::db::invitations::{Invited, NewInvitation};
 use crate::db::users::RoleHolder;
 use crate::db::{League, NewRole, PlayerId, RoleId, RoleKind, SeasonId, TeamId};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
-use crate::web::csrf::CsrfForm;
+use crate::web::csrf::{CsrfForm, random_token};
 use crate::web::error::{AppError, Result};
 use crate::web::page::Ctx;
 
@@ -36,8 +38,6 @@ pub fn router() -> Router<AppState> {
 #[serde(default)]
 pub struct RoleForm {
     pub username: String,
-    /// Only to create the account.
-    pub password: String,
     /// `captain` or `player`.
     pub role: String,
     /// For a captain: `SEASON-TEAM`.
@@ -50,7 +50,6 @@ impl Default for RoleForm {
     fn default() -> RoleForm {
         RoleForm {
             username: String::new(),
-            password: String::new(),
             role: "captain".into(),
             team: String::new(),
             player: String::new(),
@@ -217,25 +216,60 @@ fn target(form: &RoleForm, t: &Targets, errors: &mut Errors) -> Option<Target> {
     }
 }
 
+/// Gives an account a captain's or a player's role; a username nobody has
+/// gets an invitation instead, whose one-time link makes the account with
+/// the person's own password and the role.
 async fn grant(
     sec: Secretary,
     State(state): State<AppState>,
+    headers: HeaderMap,
     CsrfForm(input): CsrfForm<RoleForm>,
 ) -> Result<Response> {
     let db = state.db();
     let league = sec.league.id;
     let mut errors = Errors::default();
     let username = input.username.trim().to_owned();
-    let give = "give it the role";
-    let existing = form::role_account(db, &mut errors, &username, &input.password, give).await?;
+    let existing = if username.is_empty() {
+        errors.add("username", "Fill this in.");
+        None
+    } else {
+        let found = form::account(db, &username).await?;
+        if found.is_none() {
+            if let Some(why) = crate::web::account::check_username(&username) {
+                errors.add("username", why);
+            }
+        }
+        found
+    };
     let t = targets(&state, &sec.league).await?;
     let target = target(&input, &t, &mut errors);
     let Some(target) = target.filter(|_| errors.is_empty()) else {
         return users_page(&state, sec, input, errors).await;
     };
-    let made = form::existing_or_new(db, &mut errors, existing, &username, &input.password).await?;
-    let Some(user) = made else {
-        return users_page(&state, sec, input, errors).await;
+    let Some(user) = existing else {
+        let invite = NewInvitation {
+            token: random_token(),
+            username: username.clone(),
+            league,
+            role: match target {
+                Target::Captain(season, team) => Invited::Captain {
+                    season,
+                    team,
+                    player: None,
+                },
+                Target::Player(player) => Invited::Player { player },
+            },
+        };
+        db.invite(&invite, Some(sec.user.id)).await?;
+        return Ok(form::done(
+            &at(&sec.league, "/users"),
+            format!(
+                "No account is called {username}: send this one-time link, shown only now, to make it with their own password and the {} role (it works for {} days): {}",
+                input.role,
+                crate::db::invitations::VALID_DAYS,
+                super::invitation_link(&headers, &invite.token)
+            ),
+        ));
     };
     let role = match target {
         Target::Captain(season, team) => NewRole::captain(user.id, league, season, team),

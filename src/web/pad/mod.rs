@@ -131,6 +131,12 @@ where
             .map_err(|_| AppError::Internal("no session layer".into()))?;
         let csrf = csrf::token(&session).await?;
         let season = db.season(league.id, fixture.season_id).await?;
+        if season.is_closed() && !matches!(keeper, Some(Keeper::Secretary)) {
+            return Err(AppError::Forbidden(format!(
+                "Season {} is over: its results are kept as they are. Only a secretary can still correct one.",
+                season.name
+            )));
+        }
         let home = db.team(league.id, fixture.home_team_id).await?;
         let away = db.team(league.id, fixture.away_team_id).await?;
         Ok(PadAccess {
@@ -299,14 +305,9 @@ impl MatchRules {
                 .map(|p| (p.id.0, p.name))
                 .collect::<Vec<_>>()
         };
-        let home = roster(
-            db.team_players(league.id, season.id, fixture.home_team_id)
-                .await?,
-        );
-        let away = roster(
-            db.team_players(league.id, season.id, fixture.away_team_id)
-                .await?,
-        );
+        // Who played for each team on the fixture's date (transfers).
+        let (home, away) = db.fixture_sides(league.id, fixture).await?;
+        let (home, away) = (roster(home), roster(away));
         Ok(MatchRules {
             ruleset,
             format,

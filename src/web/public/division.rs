@@ -8,9 +8,16 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureScope, deductions, match_lines, scores_from_boards};
-use crate::db::{Division, League, Season, TeamId};
-use crate::league::standings::{Separation, TieBreaker, table as standings_table};
+use crate::db::pages::{
+    DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, deductions, match_lines,
+    playoff_lines, scores_from_boards,
+};
+use crate::db::{Division, DivisionId, FixtureId, League, Season, TeamId};
+use crate::league::match_format::MatchFormat;
+use crate::league::rollover::{exchanges, ties_in};
+use crate::league::standings::{
+    Row, Separation, TieBreaker, settle_by_playoffs, table as standings_table,
+};
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -55,6 +62,12 @@ struct TablePage {
     deductions: Vec<String>,
     /// Results awaiting approval, not counted.
     pending: usize,
+    /// Teams level on every rule at the title, a promotion or a relegation
+    /// place, in sentences.
+    ties: Vec<String>,
+    /// Where a secretary adds a play-off (the season's end page), while the
+    /// season is open.
+    playoff_href: Option<String>,
 }
 
 struct RoundChoice {
@@ -80,15 +93,63 @@ struct TableRow {
     points: i64,
 }
 
-/// The league, season and division an address names.
-async fn resolve(state: &AppState, p: &DivisionPath) -> Result<(League, Season, Division)> {
+/// The league, season and division an address names, with the season's
+/// divisions in order.
+async fn resolve_all(
+    state: &AppState,
+    p: &DivisionPath,
+) -> Result<(League, Season, Division, Vec<Division>)> {
     let db = state.db();
     let league = super::find_league(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     let divisions = db.divisions(league.id, season.id).await?;
     let division = find_division(&divisions, &p.division)?.clone();
+    Ok((league, season, division, divisions))
+}
+
+/// The league, season and division an address names.
+async fn resolve(state: &AppState, p: &DivisionPath) -> Result<(League, Season, Division)> {
+    let (league, season, division, _) = resolve_all(state, p).await?;
     Ok((league, season, division))
+}
+
+/// A division's table after `after` (all rounds: `None`) from the season's
+/// (or the division's) fixtures, scores, entries and deductions: the
+/// matches counted, then the play-offs settling teams level on every rule.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn division_rows(
+    division: DivisionId,
+    fixtures: &[FixtureLine],
+    scores: &HashMap<FixtureId, Score>,
+    entries: &[EntryLine],
+    deduction_lines: &[DeductionLine],
+    format: &MatchFormat,
+    rules: &[TieBreaker],
+    after: Option<u32>,
+) -> Vec<Row> {
+    let ours: Vec<FixtureLine> = fixtures
+        .iter()
+        .filter(|f| f.division_id == division)
+        .cloned()
+        .collect();
+    let teams: Vec<(i64, &str)> = entries
+        .iter()
+        .filter(|e| e.division_id == division)
+        .map(|e| (e.team_id.0, e.team_name.as_str()))
+        .collect();
+    let cut: Vec<DeductionLine> = deduction_lines
+        .iter()
+        .filter(|d| teams.iter().any(|(t, _)| *t == d.team_id.0))
+        .cloned()
+        .collect();
+    let lines = match_lines(&ours, scores, format);
+    let playoffs: Vec<_> = playoff_lines(&ours, scores, format)
+        .into_iter()
+        .filter(|m| after.is_none_or(|a| m.round <= a))
+        .collect();
+    let rows = standings_table(&teams, &lines, &deductions(&cut), format, rules, after);
+    settle_by_playoffs(rows, &playoffs)
 }
 
 fn crumbs(league: &League, season: &Season) -> Vec<Link> {
@@ -115,7 +176,7 @@ pub async fn table(
     Query(q): Query<TableQuery>,
 ) -> Result<Response> {
     let after = parse_after(&q)?;
-    let (league, season, division) = resolve(&state, &p).await?;
+    let (league, season, division, divisions) = resolve_all(&state, &p).await?;
     let db = state.db();
     let format = match_format(&season);
     let scope = FixtureScope::Division(division.id);
@@ -125,7 +186,6 @@ pub async fn table(
     let deduction_lines = db.deduction_lines(league.id, season.id).await?;
 
     let scores = scores_from_boards(&boards, &format);
-    let lines = match_lines(&fixtures, &scores, &format);
     let teams: Vec<_> = entries
         .iter()
         .filter(|e| e.division_id == division.id)
@@ -137,8 +197,60 @@ pub async fn table(
         .filter(|d| names.contains_key(&d.team_id.0))
         .cloned()
         .collect();
-    let rules = settings(&season).tie_breakers;
-    let rows = standings_table(&teams, &lines, &deductions(&ours), &format, &rules, after);
+    let season_settings = settings(&season);
+    let rules = season_settings.tie_breakers.clone();
+    let rows = division_rows(
+        division.id,
+        &fixtures,
+        &scores,
+        &entries,
+        &deduction_lines,
+        &format,
+        &rules,
+        after,
+    );
+    // The lines that decide something: the title, and the places up and
+    // down that the roll-over will apply.
+    let sizes: Vec<usize> = divisions
+        .iter()
+        .map(|d| entries.iter().filter(|e| e.division_id == d.id).count())
+        .collect();
+    let moves = exchanges(&sizes, season_settings.promotion_places);
+    let index = divisions
+        .iter()
+        .position(|d| d.id == division.id)
+        .unwrap_or_default();
+    let up = index.checked_sub(1).map_or(0, |i| moves[i]);
+    let down = moves.get(index).copied().unwrap_or(0);
+    let ties: Vec<String> = ties_in(index, &rows, up, down)
+        .iter()
+        .map(|t| {
+            let teams: Vec<&str> = t
+                .teams
+                .iter()
+                .map(|k| names.get(k).copied().unwrap_or("?"))
+                .collect();
+            if season.is_closed() {
+                format!(
+                    "{} are level on every rule for {}: listed by name.",
+                    and_list(&teams),
+                    t.boundary.label()
+                )
+            } else {
+                format!(
+                    "{} are level on every rule for {}: a play-off added by a secretary settles it; until then they are listed by name.",
+                    and_list(&teams),
+                    t.boundary.label()
+                )
+            }
+        })
+        .collect();
+    let playoff_href = (!season.is_closed() && !ties.is_empty()).then(|| {
+        format!(
+            "/leagues/{}/console/seasons/{}/end",
+            league.short_name, season.id
+        )
+    });
 
     let counts = |round: i64| after.is_none_or(|a| round <= i64::from(a));
     let separations = separations(&rows, &names, &rules);
@@ -218,11 +330,22 @@ pub async fn table(
         separations,
         deductions,
         pending,
+        ties,
+        playoff_href,
         league,
         season,
         division,
     };
     Ok(html(&page))
+}
+
+/// `A`, `A and B`, `A, B and C`.
+pub(crate) fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// How the season orders its table: "Teams are ordered by points; teams
@@ -265,6 +388,9 @@ fn separations(
                 )),
                 Separation::Level => Some(format!(
                     "{above} and {below} are level on every rule and are listed by name."
+                )),
+                Separation::PlayOff => Some(format!(
+                    "{above} and {below} are level on every rule; {above} is placed higher by winning their play-off."
                 )),
             }
         })
@@ -316,9 +442,17 @@ pub async fn fixtures(
             Some(r) if r.round == line.round => r.rows.push(view),
             _ => rounds.push(RoundFixtures {
                 round: line.round,
-                caption: match line.starts_at {
-                    Some(t) => format!("Round {}, {}", line.round, day(league.time_zone, t)),
-                    None => format!("Round {}", line.round),
+                caption: match (line.playoff, line.starts_at) {
+                    (true, Some(t)) => format!(
+                        "Play-off (round {}), {}",
+                        line.round,
+                        day(league.time_zone, t)
+                    ),
+                    (true, None) => format!("Play-off (round {})", line.round),
+                    (false, Some(t)) => {
+                        format!("Round {}, {}", line.round, day(league.time_zone, t))
+                    }
+                    (false, None) => format!("Round {}", line.round),
                 },
                 rows: vec![view],
             }),

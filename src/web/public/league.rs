@@ -45,6 +45,7 @@ struct LeaguePage {
     /// The current (latest) season, if any.
     current: Option<Link>,
     divisions: Vec<DivisionLinks>,
+    /// The archive: every season before the current one, newest first.
     seasons: Vec<Link>,
     recent: Vec<FixtureView>,
     next: Vec<FixtureView>,
@@ -72,6 +73,7 @@ pub async fn home(
         divisions: Vec::new(),
         seasons: seasons
             .iter()
+            .skip(1)
             .map(|s| Link::new(s.name.clone(), season_href(&league, &s.name)))
             .collect(),
         recent: Vec::new(),

@@ -32,6 +32,7 @@ use super::dates;
 use super::error::{AppError, Result, urlencode};
 
 mod division;
+pub(crate) use division::{and_list, division_rows};
 mod league;
 mod matches;
 mod player;

@@ -36,6 +36,9 @@ struct CardPage {
     /// The other captain's dispute of the stored version, when it is
     /// disputed: what to correct.
     dispute: Option<String>,
+    /// When the result locked for this captain (the season's result lock):
+    /// the card is not offered.
+    locked: Option<String>,
 }
 
 struct BoardView {
@@ -281,12 +284,8 @@ impl Card {
             .map_err(AppError::Internal)?
             .final_scores;
         let db = state.db();
-        let (home, away) = (
-            db.team_players(access.league.id, access.season.id, access.home.id)
-                .await?,
-            db.team_players(access.league.id, access.season.id, access.away.id)
-                .await?,
-        );
+        // Who played for each team on the fixture's date (transfers).
+        let (home, away) = db.fixture_sides(access.league.id, &access.fixture).await?;
         let mut boards = Vec::with_capacity(format.boards.len());
         for (i, spec) in format.boards.iter().enumerate() {
             let n = spec.kind.players_a_side();
@@ -515,6 +514,9 @@ impl Card {
             errors: self.errors(),
             help: help(&self.ruleset, self.final_scores),
             dispute: None,
+            locked: access
+                .locked_since()
+                .map(|t| crate::web::dates::when(access.league.time_zone, t)),
         }
     }
 

@@ -121,12 +121,7 @@ pub async fn import_games(
         AppError::BadRequest(format!("The file is not a match file of game records: {e}"))
     })?;
     let db = state.db();
-    let home = db
-        .team_players(access.league.id, access.season.id, access.home.id)
-        .await?;
-    let away = db
-        .team_players(access.league.id, access.season.id, access.away.id)
-        .await?;
+    let (home, away) = db.fixture_sides(access.league.id, &access.fixture).await?;
     let mut fields = Fields::new();
     let mut unknown = Vec::new();
     for (i, board) in file.boards.iter().enumerate() {

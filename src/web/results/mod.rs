@@ -161,6 +161,12 @@ where
             )
         })?;
         let season = db.season(league.id, fixture.season_id).await?;
+        if season.is_closed() && standing != Standing::Secretary {
+            return Err(AppError::Forbidden(format!(
+                "Season {} is over: its results are kept as they are. Only a secretary can still correct one.",
+                season.name
+            )));
+        }
         let home = db.team(league.id, fixture.home_team_id).await?;
         let away = db.team(league.id, fixture.away_team_id).await?;
         Ok(FixtureAccess {
@@ -193,8 +199,31 @@ impl FixtureAccess {
                 "This match is not until {}: its result can be entered from the day before. Nothing was saved.",
                 crate::web::dates::when(self.league.time_zone, starts_at)
             )),
+            DbError::Refused(Refusal::Locked { since }) => AppError::Forbidden(format!(
+                "The result of this match locked on {}: only a secretary can enter or correct it now. Nothing was saved.",
+                crate::web::dates::when(self.league.time_zone, since)
+            )),
             other => AppError::Db(other),
         }
+    }
+
+    /// The season's settings (a stored season always has readable ones).
+    pub fn settings(&self) -> crate::league::settings::SeasonSettings {
+        crate::league::settings::SeasonSettings::parse(&self.season.settings).unwrap_or_default()
+    }
+
+    /// When this fixture's result locked for its captains, if it has: the
+    /// page says so instead of offering a form that would be refused.
+    pub fn locked_since(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        if self.is_secretary() {
+            return None;
+        }
+        let state = crate::league::workflow::FixtureState {
+            status: self.fixture.status,
+            starts_at: self.fixture.starts_at,
+            lock_days: self.settings().lock_days,
+        };
+        state.locks_at().filter(|since| chrono::Utc::now() > *since)
     }
 }
 
@@ -209,7 +238,13 @@ pub async fn store_result(
 ) -> Result<crate::db::ResultVersion, AppError> {
     state
         .db()
-        .submit_result(access.league.id, access.fixture.id, result, access.actor())
+        .submit_result(
+            access.league.id,
+            access.fixture.id,
+            result,
+            access.actor(),
+            access.settings().lock_days,
+        )
         .await
         .map_err(|e| access.refused(e))
 }

@@ -1,8 +1,9 @@
 //! The secretary's year in a real browser at desktop size: from the
 //! administrator's invitation to a generated season of 10 teams with 8
 //! players each, then a league night (the missing results found, one
-//! entered by a captain and approved), counting the form submissions and
-//! page loads the set-up takes.
+//! entered by a captain and approved, one locked for the captain and
+//! entered by the secretary), counting the form submissions and page loads
+//! the set-up takes.
 
 use std::time::{Duration, Instant};
 
@@ -302,6 +303,7 @@ async fn a_secretary_sets_up_a_season_and_runs_a_league_night() {
             u.says("main", "Needs you").await?;
             u.follow("Enter the result").await?;
             enter_final_scores(&mut u).await?;
+            u.says("main", "waiting for").await?;
             u.sign_out().await?;
             u.sign_in("dudleysec", SECRETARY_PASSWORD).await?;
             u.open("/leagues/dudley/console").await?;
@@ -317,6 +319,41 @@ async fn a_secretary_sets_up_a_season_and_runs_a_league_night() {
             u.open("/leagues/dudley/console").await?;
             u.says("#approvals", "Results awaiting approval (0)")
                 .await?;
+
+            // One locked: the season gives captains 14 days, so the
+            // captain's next missing result (from the autumn) is the
+            // secretary's to enter now.
+            u.open("/leagues/dudley/console/seasons").await?;
+            u.follow("2026/27").await?;
+            u.paste("input[name=lock_days]", "14").await?;
+            u.press("Save the season").await?;
+            u.says("#saved", "2026/27").await?;
+            u.sign_out().await?;
+            u.sign_in("cap00", CAPTAIN_PASSWORD).await?;
+            u.says("main", "locked: the secretary enters it").await?;
+            u.follow("Locked").await?;
+            u.says("#locked", "only a secretary can enter or correct it now")
+                .await?;
+            let locked_card = b.client.current_url().await.map_err(|e| e.to_string())?;
+            u.sign_out().await?;
+            u.sign_in("dudleysec", SECRETARY_PASSWORD).await?;
+            u.open(locked_card.path()).await?;
+            enter_final_scores(&mut u).await?;
+            u.says("main", "approved (entered by a secretary)").await?;
+
+            // The end of the season: rolled over with promotion and
+            // relegation, one move overridden.
+            u.open("/leagues/dudley/console/seasons").await?;
+            u.follow("Promotion, relegation, roll-over of 2026/27")
+                .await?;
+            let kept = super::rollover::roll_over_keeping_one_team_up(&b).await?;
+            u.says("#saved", "Season 2027/28 started from 2026/27")
+                .await?;
+            u.says("#saved", "(2 up, 1 down)").await?;
+            eprintln!(
+                "roll-over: 2 page loads and 1 form submission from the console's \
+                 seasons; {kept} kept up by hand"
+            );
             Ok::<(), String>(())
         }
         .await;
@@ -363,5 +400,5 @@ async fn enter_final_scores(u: &mut User<'_>) -> Result<(), String> {
             .await?;
     }
     u.press("Submit the result").await?;
-    u.says("main", "waiting for").await
+    u.says("main", "Result submitted: version 1").await
 }

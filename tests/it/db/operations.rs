@@ -32,6 +32,7 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
             l.fixture,
             &sample_result(&l),
             Actor::secretary(sec),
+            None,
         )
         .await
         .unwrap();
@@ -55,6 +56,7 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
         l.fixture,
         &sample_result(&l),
         Actor::secretary(sec),
+        None,
     )
     .await
     .unwrap();
@@ -75,10 +77,10 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
     let home_captain = Actor::captain(home, Side::Home);
     let away_captain = Actor::captain(away, Side::Away);
     let result = sample_result(&l);
-    db.submit_result(l.league, l.fixture, &result, home_captain)
+    db.submit_result(l.league, l.fixture, &result, home_captain, None)
         .await
         .unwrap();
-    db.submit_result(l.league, l.fixture, &result, home_captain)
+    db.submit_result(l.league, l.fixture, &result, home_captain, None)
         .await
         .unwrap();
     let stale = |r: Result<ResultVersion>| {

@@ -85,6 +85,18 @@ impl Client {
         self.send(req.body(Body::empty()).unwrap()).await
     }
 
+    /// A GET with headers of the test's own (`If-None-Match`, ...).
+    pub async fn get_with(&mut self, path: &str, headers: &[(&str, &str)]) -> Page {
+        let mut req = Request::get(path);
+        if let Some(c) = &self.cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
     /// Sends a form as a browser would: url-encoded fields, the cookie.
     pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
         let body = serde_urlencoded::to_string(fields).unwrap();

@@ -1136,69 +1136,53 @@ async fn users_are_given_roles_and_accounts(db: Db) {
     let list = console(&l, "/users");
     let team = format!("{}-{}", l.season, l.home);
     let player = l.home_players[0].to_string();
-    // Unknown account and no password; an existing one with a password.
+    // A username no account could have; a player not chosen.
     let page = sec
         .submit(
             &list,
             &list,
-            &[
-                ("username", "bob"),
-                ("password", ""),
-                ("role", "captain"),
-                ("team", &team),
-            ],
+            &[("username", "b o b"), ("role", "captain"), ("team", &team)],
         )
         .await;
     refused(&page);
-    assert!(error_beside(&page, "username").contains("give a password"));
-    assert_eq!(value_of(&page, "username"), "bob");
+    assert!(error_beside(&page, "username").contains("Use letters"));
     assert_eq!(value_of(&page, "team"), team);
     let page = sec
         .submit(
             &list,
             &list,
-            &[
-                ("username", "ann"),
-                ("password", PASSWORD),
-                ("role", "player"),
-                ("player", ""),
-            ],
+            &[("username", "ann"), ("role", "player"), ("player", "")],
         )
         .await;
     refused(&page);
-    assert!(error_beside(&page, "password").contains("exists already"));
     assert!(error_beside(&page, "player").contains("Choose"));
-    assert!(!page.has(PASSWORD), "a password is never shown back");
     assert_eq!(value_of(&page, "role"), "player");
-    // A new account for a captain, with a bad then a good password.
+    // A username nobody has: an invitation, whose link makes the account
+    // with the captain's own password; the secretary never chooses it.
     let page = sec
         .submit(
             &list,
             &list,
-            &[
-                ("username", "bob"),
-                ("password", "short"),
-                ("role", "captain"),
-                ("team", &team),
-            ],
-        )
-        .await;
-    refused(&page);
-    assert!(error_beside(&page, "password").contains("at least 10"));
-    assert_eq!(db.user_count().await.unwrap(), 3, "admin, sec, ann");
-    let page = sec
-        .submit(
-            &list,
-            &list,
-            &[
-                ("username", "bob"),
-                ("password", PASSWORD),
-                ("role", "captain"),
-                ("team", &team),
-            ],
+            &[("username", "bob"), ("role", "captain"), ("team", &team)],
         )
         .await;
     redirected(&page, &list);
+    assert_eq!(db.user_count().await.unwrap(), 3, "admin, sec, ann");
+    let page = sec.get(&list).await;
+    let link = super::admin::invitation_path(&page.body);
+    let mut b = sec.stranger();
+    let page = b
+        .submit(
+            &link,
+            &link,
+            &[
+                ("username", "bob"),
+                ("password", PASSWORD),
+                ("confirm", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
     let bob = db.user_by_username("bob").await.unwrap();
     let roles = db.user_roles(bob.id).await.unwrap();
     assert_eq!(
@@ -1218,7 +1202,6 @@ async fn users_are_given_roles_and_accounts(db: Db) {
     // An existing account as a player; twice is a duplicate.
     let fields = [
         ("username", "ann"),
-        ("password", ""),
         ("role", "player"),
         ("player", player.as_str()),
     ];
@@ -1611,6 +1594,11 @@ async fn nothing_typed_yields_a_500(db: Db) {
         c(&format!("/teams/{t}/seasons/{s}/players")),
         c(&format!("/teams/{t}/seasons/{s}/captains")),
         c(&format!("/teams/{t}/seasons/{s}/captains/{p}/remove")),
+        c(&format!("/teams/{t}/seasons/{s}/roster")),
+        c(&format!("/seasons/{s}/import")),
+        format!("/leagues/home/schedule/{d}/discard"),
+        format!("/invitations/{}", "ab".repeat(32)),
+        "/invitations/%00".into(),
         c("/players"),
         c(&format!("/players/{p}")),
         c("/penalty-kinds"),
@@ -1661,6 +1649,11 @@ async fn nothing_typed_yields_a_500(db: Db) {
         "amount",
         "role",
         "team",
+        "names",
+        "csv",
+        "file",
+        "action",
+        "confirm",
     ];
     let junk = [
         "a\0b\u{1}",

@@ -3,6 +3,7 @@
 
 mod account;
 mod admin;
+mod cache;
 mod card;
 mod console;
 mod limits;
@@ -10,9 +11,11 @@ mod pad;
 mod penalties;
 mod public;
 pub(crate) mod results;
+pub(crate) mod rollover;
 mod schedule;
 mod secretary;
 mod security;
 mod sheet;
 mod time_zone;
+mod transfers;
 mod workflow;

@@ -61,6 +61,7 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
             user,
             role: Role::Captain(Side::Home),
         },
+        None,
     )
     .await
     .unwrap();
@@ -259,6 +260,7 @@ async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
         made[0].id,
         &sample_result(&l),
         Actor::secretary(user),
+        None,
     )
     .await
     .unwrap();

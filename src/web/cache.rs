@@ -1,0 +1,310 @@
+//! Rendered pages kept in memory while nothing they show has changed.
+//!
+//! Results change a few times a week; tables are read all the time. Every
+//! write transaction raises the database's page generation (see
+//! `db::generation` and `write_tx!`), so a page rendered after reading
+//! generation `g` is current for as long as the generation is still `g`.
+//! This layer reads the generation for each request it may answer from
+//! memory (one cheap query, shared by the requests that arrive while it
+//! runs), and keeps each page it rendered under that generation. Because
+//! the number lives in the database, several app servers sharing one
+//! Postgres see each other's writes on their next request.
+//!
+//! Only the same-for-everyone pages are kept: a `GET` without the session
+//! cookie (signed-in pages differ per user), answered `200` with no
+//! `Set-Cookie` and no `Cache-Control` of its own (a saved message's page
+//! says `no-store`; the score pad and the static files say their own).
+//! Pages showing "today" are kept at most [`FRESH_SECONDS`] whatever the
+//! generation. Each kept page has an `ETag` (its body's hash), and a
+//! browser that sends it back with `If-None-Match` gets `304 Not Modified`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+use crate::db::Db;
+
+/// Most memory the kept pages take; past it they are all let go.
+const BUDGET: usize = 64 << 20;
+/// A page larger than this is not kept.
+const LARGEST: usize = 4 << 20;
+/// Longest a page is kept, even when nothing was written: pages that show
+/// today's matches change at midnight without a write.
+pub const FRESH_SECONDS: u64 = 60;
+
+/// One app server's kept pages. Cheap to clone.
+#[derive(Clone)]
+pub struct PageCache {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: Db,
+    /// The last generation read and when its read began.
+    generation: tokio::sync::Mutex<Option<(Instant, i64)>>,
+    pages: Mutex<Pages>,
+    /// Pages being rendered again, so that the requests that find a page
+    /// stale at once (after a write, each minute) wait for one rendering
+    /// instead of all rendering it.
+    rendering: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+#[derive(Default)]
+struct Pages {
+    map: HashMap<String, Arc<Kept>>,
+    bytes: usize,
+}
+
+struct Kept {
+    generation: i64,
+    window: u64,
+    etag: HeaderValue,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl PageCache {
+    pub fn new(db: Db) -> PageCache {
+        PageCache {
+            inner: Arc::new(Inner {
+                db,
+                generation: tokio::sync::Mutex::new(None),
+                pages: Mutex::new(Pages::default()),
+                rendering: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The generation as read by a query that began no earlier than
+    /// `asked`, so every write committed before the request arrived is
+    /// counted. Requests that arrive while a read runs share the next one:
+    /// under load one query serves many requests.
+    async fn generation(&self, asked: Instant) -> crate::db::Result<i64> {
+        let mut last = self.inner.generation.lock().await;
+        if let Some((began, generation)) = *last {
+            if began >= asked {
+                return Ok(generation);
+            }
+        }
+        let began = Instant::now();
+        let generation = self.inner.db.page_generation().await?;
+        *last = Some((began, generation));
+        Ok(generation)
+    }
+
+    fn get(&self, key: &str) -> Option<Arc<Kept>> {
+        self.pages().map.get(key).cloned()
+    }
+
+    /// The lock of the one rendering of `key` under way.
+    fn rendering(&self, key: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut rendering = self
+            .inner
+            .rendering
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        rendering.entry(key.to_owned()).or_default().clone()
+    }
+
+    fn rendered(&self, key: &str, lock: &Arc<tokio::sync::Mutex<()>>) {
+        let mut rendering = self
+            .inner
+            .rendering
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if rendering.get(key).is_some_and(|l| Arc::ptr_eq(l, lock)) {
+            rendering.remove(key);
+        }
+    }
+
+    fn keep(&self, key: String, page: Kept) -> Arc<Kept> {
+        let page = Arc::new(page);
+        let size = page.body.len() + key.len();
+        let mut pages = self.pages();
+        // A request that read the generation before a write may finish
+        // after one that read it after: the newer page stays.
+        if let Some(kept) = pages.map.get(&key) {
+            if (kept.generation, kept.window) > (page.generation, page.window) {
+                return page;
+            }
+        }
+        if pages.bytes + size > BUDGET {
+            pages.map.clear();
+            pages.bytes = 0;
+        }
+        if let Some(old) = pages.map.insert(key.clone(), page.clone()) {
+            pages.bytes -= old.body.len() + key.len();
+        }
+        pages.bytes += size;
+        page
+    }
+
+    fn pages(&self) -> std::sync::MutexGuard<'_, Pages> {
+        // A panic while holding the lock leaves the map whole: carry on.
+        self.inner
+            .pages
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Middleware: answers from the kept pages, or renders and keeps.
+pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next) -> Response {
+    if request.method() != Method::GET || has_session(request.headers()) {
+        return next.run(request).await;
+    }
+    let generation = match cache.generation(Instant::now()).await {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read the page generation; not caching");
+            return next.run(request).await;
+        }
+    };
+    let window = window();
+    let key = key(&request);
+    let asked = request.headers().clone();
+    let fresh = |page: &Kept| page.generation == generation && page.window == window;
+    // A page kept before (so one worth keeping) but stale: one request
+    // renders it again while the others wait for it. A page never kept
+    // (an error, a page setting a cookie) is not waited for.
+    let mut _turn = None;
+    let mut lock = None;
+    if let Some(page) = cache.get(&key) {
+        if fresh(&page) {
+            return answer(&page, &asked);
+        }
+        let l = cache.rendering(&key);
+        _turn = Some(l.clone().lock_owned().await);
+        if let Some(page) = cache.get(&key).filter(|p| fresh(p)) {
+            return answer(&page, &asked);
+        }
+        lock = Some(l);
+    }
+    let response = next.run(request).await;
+    if !storable(&response) {
+        if let Some(lock) = &lock {
+            cache.rendered(&key, lock);
+        }
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let body = match axum::body::to_bytes(body, LARGEST).await {
+        Ok(body) => body,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read a page's body");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let page = cache.keep(
+        key.clone(),
+        Kept {
+            generation,
+            window,
+            etag: etag(&body),
+            headers: parts.headers,
+            body,
+        },
+    );
+    if let Some(lock) = &lock {
+        cache.rendered(&key, lock);
+    }
+    answer(&page, &asked)
+}
+
+/// The request carries the session cookie: its pages may be its own.
+fn has_session(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| pair.trim_start().starts_with(super::SESSION_COOKIE_EQ))
+}
+
+/// The host (pages may hold absolute links) and the path with its query.
+fn key(request: &Request) -> String {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
+        .unwrap_or_default();
+    let path = request.uri().path_and_query().map_or("/", |p| p.as_str());
+    format!("{host}\n{path}")
+}
+
+/// Which [`FRESH_SECONDS`] the time now falls in.
+fn window() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / FRESH_SECONDS)
+}
+
+/// A whole page the same for everyone, of a size worth keeping.
+fn storable(response: &Response) -> bool {
+    let headers = response.headers();
+    response.status() == StatusCode::OK
+        && !headers.contains_key(header::SET_COOKIE)
+        && !headers.contains_key(header::CACHE_CONTROL)
+        && !headers.contains_key(header::ETAG)
+        && response
+            .body()
+            .size_hint()
+            .upper()
+            .is_some_and(|n| n <= LARGEST as u64)
+}
+
+fn etag(body: &[u8]) -> HeaderValue {
+    let hash = Sha256::digest(body);
+    let hex: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex digits are a header value")
+}
+
+/// The kept page, or `304` when the browser has it already.
+fn answer(page: &Kept, asked: &HeaderMap) -> Response {
+    let mut response = if super::assets::unchanged(asked, &page.etag) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut response = Response::new(Body::from(page.body.clone()));
+        *response.headers_mut() = page.headers.clone();
+        response
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::ETAG, page.etag.clone());
+    // Kept by the browser, but asked after each time (cheaply, by ETag).
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_session_cookie_counts() {
+        let with = |cookie: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::COOKIE, HeaderValue::from_str(cookie).unwrap());
+            has_session(&h)
+        };
+        assert!(with("boneyard=abc"));
+        assert!(with("theme=dark; boneyard=abc"));
+        assert!(!with("theme=dark"));
+        assert!(!with("boneyardx=1"));
+        assert!(!has_session(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn the_etag_follows_the_body() {
+        assert_eq!(etag(b"a"), etag(b"a"));
+        assert_ne!(etag(b"a"), etag(b"b"));
+        assert!(etag(b"a").to_str().unwrap().starts_with('"'));
+    }
+}

@@ -1,0 +1,247 @@
+//! Rendered public pages kept in memory (`src/web/cache.rs`): a second app
+//! server on the same database sees a first server's approval at once; a
+//! browser's copy is confirmed with `304 Not Modified`; signed-in pages and
+//! saved messages are never kept or served to anyone else.
+
+use axum::http::{StatusCode, header};
+use boneyard::db::*;
+
+use crate::harness::client::Client;
+use crate::support::on_both;
+use crate::web::results::{client, setup, simulated_card, submit_card};
+
+on_both!(
+    a_second_server_sees_an_approval_at_once,
+    a_kept_page_is_confirmed_by_its_etag,
+    signed_in_pages_are_never_kept,
+    every_write_raises_the_page_generation,
+    visitors_finding_a_page_stale_together_all_get_the_new_one,
+);
+
+/// The address form of a name, as the pages make it (written again here).
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.to_lowercase().chars() {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
+async fn league_id(db: &Db) -> LeagueId {
+    db.league_by_short_name("card").await.unwrap().id
+}
+
+/// The division table of the league `setup` builds.
+async fn table_path(db: &Db) -> String {
+    let league = db.league_by_short_name("card").await.unwrap();
+    let season = db.seasons(league.id).await.unwrap().remove(0);
+    let division = db.divisions(league.id, season.id).await.unwrap().remove(0);
+    format!(
+        "/leagues/card/{}/{}",
+        slug(&season.name),
+        slug(&division.name)
+    )
+}
+
+/// The played column of the team named `team` in a table page.
+fn played(body: &str, team: &str) -> String {
+    let row = body
+        .split("<tr")
+        .find(|row| row.contains(&format!(">{team}<")) && row.contains("<td"))
+        .unwrap_or_else(|| panic!("a row for {team} in {body}"));
+    // The first number after the team's name.
+    row.split(&format!(">{team}<"))
+        .nth(1)
+        .and_then(|rest| rest.split("<td").nth(1))
+        .and_then(|cell| cell.split('>').nth(1))
+        .and_then(|text| text.split('<').next())
+        .unwrap_or_else(|| panic!("a played cell in {row}"))
+        .trim()
+        .to_owned()
+}
+
+async fn a_second_server_sees_an_approval_at_once(db: Db) {
+    let m = setup(&db).await;
+    let table = table_path(&db).await;
+    // Two app servers over one database: each keeps its own pages.
+    let mut sec = client(&db, "sec").await;
+    let mut first = sec.stranger();
+    let mut second = Client::new(&db).await;
+    for visitor in [&mut first, &mut second] {
+        for _ in 0..2 {
+            let page = visitor.get(&table).await;
+            assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+            assert_eq!(played(&page.body, "Crown"), "0", "{}", page.body);
+            assert!(page.headers.contains_key(header::ETAG), "kept: {page:?}");
+        }
+    }
+    let before = second.get(&table).await;
+
+    // A result entered and approved through the first server.
+    let mut home = client(&db, "home").await;
+    let (fields, _) = simulated_card(&m, 8);
+    let saved = submit_card(&mut home, &m, &fields, "submit").await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    // Entered, not approved: the table does not count it yet.
+    assert_eq!(played(&second.get(&table).await.body, "Crown"), "0");
+    let page = sec.get(&m.path("")).await;
+    let version = db
+        .result(league_id(&db).await, m.fixture)
+        .await
+        .unwrap()
+        .unwrap()
+        .version;
+    let approved = sec
+        .post(
+            &m.path("/approve"),
+            &[
+                ("csrf", &page.csrf()),
+                ("version", &version.version.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(approved.status, StatusCode::SEE_OTHER, "{}", approved.body);
+    let status = db
+        .result(league_id(&db).await, m.fixture)
+        .await
+        .unwrap()
+        .unwrap()
+        .version
+        .status;
+    assert_eq!(status, ResultStatus::Approved);
+
+    // The secretary's saved message is theirs alone, and never kept.
+    let to = approved.location.clone().unwrap();
+    let shown = sec.get(&to).await;
+    assert!(shown.has("id=\"saved\""), "{}", shown.body);
+    assert!(!shown.headers.contains_key(header::ETAG));
+    let seen = first.get(&to).await;
+    assert!(!seen.has("id=\"saved\""), "{}", seen.body);
+
+    // The very next request to either server shows it.
+    for visitor in [&mut second, &mut first] {
+        let page = visitor.get(&table).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert_eq!(played(&page.body, "Crown"), "1", "{}", page.body);
+        assert_ne!(
+            page.headers.get(header::ETAG),
+            before.headers.get(header::ETAG),
+            "a changed table has a new ETag"
+        );
+    }
+}
+
+async fn a_kept_page_is_confirmed_by_its_etag(db: Db) {
+    setup(&db).await;
+    let table = table_path(&db).await;
+    let mut visitor = Client::new(&db).await;
+    let page = visitor.get(&table).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let etag = page.headers[header::ETAG].to_str().unwrap().to_owned();
+    assert_eq!(page.headers[header::CACHE_CONTROL], "no-cache");
+    assert_eq!(page.headers[header::VARY], "Cookie");
+    // The security headers are there on a kept page as on any other.
+    let again = visitor.get(&table).await;
+    assert_eq!(again.body, page.body);
+    assert_eq!(again.headers[header::X_FRAME_OPTIONS], "DENY");
+    assert!(again.headers.contains_key(header::CONTENT_SECURITY_POLICY));
+    assert!(
+        again.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+
+    let unchanged = visitor
+        .get_with(&table, &[(header::IF_NONE_MATCH.as_str(), &etag)])
+        .await;
+    assert_eq!(unchanged.status, StatusCode::NOT_MODIFIED);
+    assert!(unchanged.body.is_empty());
+    assert_eq!(unchanged.headers[header::ETAG], etag.as_str());
+
+    let other = visitor
+        .get_with(
+            &table,
+            &[(header::IF_NONE_MATCH.as_str(), "\"not-this-one\"")],
+        )
+        .await;
+    assert_eq!(other.status, StatusCode::OK);
+    assert_eq!(other.body, page.body);
+
+    // A page that is not there is not kept.
+    let missing = visitor.get("/leagues/card/no-such-season").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(!missing.headers.contains_key(header::ETAG));
+}
+
+async fn signed_in_pages_are_never_kept(db: Db) {
+    setup(&db).await;
+    let table = table_path(&db).await;
+    let mut sec = client(&db, "sec").await;
+    let mut visitor = sec.stranger();
+    // The secretary's page, with their name, form token and console link,
+    // is rendered for them and kept for nobody.
+    let page = sec.get(&table).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.has("Sign out"), "{}", page.body);
+    assert!(!page.headers.contains_key(header::ETAG), "{page:?}");
+    let seen = visitor.get(&table).await;
+    assert!(seen.headers.contains_key(header::ETAG), "{seen:?}");
+    assert!(!seen.has("Sign out"), "{}", seen.body);
+    assert!(!seen.has("sec-card"), "{}", seen.body);
+    assert!(!seen.has("name=\"csrf\""), "{}", seen.body);
+    // Nor is the visitor's kept page served to the secretary.
+    let again = sec.get(&table).await;
+    assert!(again.has("Sign out"), "{}", again.body);
+    assert!(!again.headers.contains_key(header::ETAG));
+}
+
+async fn every_write_raises_the_page_generation(db: Db) {
+    setup(&db).await;
+    let before = db.page_generation().await.unwrap();
+    db.create_player(league_id(&db).await, "Someone New")
+        .await
+        .unwrap();
+    let after = db.page_generation().await.unwrap();
+    assert!(after > before, "{before} -> {after}");
+    // A failed write leaves it as it was.
+    let _ = db.create_player(LeagueId(9999), "Nobody's").await;
+    assert_eq!(db.page_generation().await.unwrap(), after);
+}
+
+async fn visitors_finding_a_page_stale_together_all_get_the_new_one(db: Db) {
+    setup(&db).await;
+    let table = table_path(&db).await;
+    let league = league_id(&db).await;
+    let visitor = Client::new(&db).await;
+    let mut first = visitor.stranger();
+    assert!(first.get(&table).await.has("Card League"));
+    let l = db.league(league).await.unwrap();
+    let renamed = NewLeague {
+        name: "Card League Renamed".into(),
+        short_name: l.short_name.clone(),
+        rules_summary: l.rules_summary.clone(),
+        contact: l.contact.clone(),
+    };
+    db.update_league(league, &renamed, l.time_zone.name())
+        .await
+        .unwrap();
+    // Sixteen at once: one renders the page again, the rest wait for it
+    // (or render it themselves); every one gets the new page.
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let mut c = visitor.stranger();
+            let table = table.clone();
+            tokio::spawn(async move { c.get(&table).await })
+        })
+        .collect();
+    for task in tasks {
+        let page = task.await.unwrap();
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.has("Card League Renamed"), "{}", page.body);
+    }
+}
