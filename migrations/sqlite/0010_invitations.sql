@@ -1,5 +1,5 @@
--- A one-time link with which a person named to a role (a captain or a
--- player's own account by a secretary, a secretary by the administrator) makes their own account and
+-- A one-time link with which a person named to a role (a captain by a
+-- secretary, a secretary by the administrator) makes their own account and
 -- sets their own password: whoever names them never chooses it. Only the
 -- token's SHA-256 is kept; the link is shown once, to the one who made it.
 -- For a captain, the team_captains row exists already with no account; the
@@ -7,7 +7,7 @@
 CREATE TABLE invitations (
     id INTEGER PRIMARY KEY,
     token_hash TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL CHECK (kind IN ('secretary', 'captain', 'player')),
+    kind TEXT NOT NULL CHECK (kind IN ('secretary', 'captain')),
     -- The username suggested; the person may choose another.
     username TEXT NOT NULL,
     league_id INTEGER NOT NULL REFERENCES leagues (id),
@@ -19,15 +19,9 @@ CREATE TABLE invitations (
     expires_at TEXT NOT NULL,
     used_at TEXT,
     user_id INTEGER REFERENCES users (id),
-    CHECK (kind <> 'secretary'
-        OR (season_id IS NULL AND team_id IS NULL AND player_id IS NULL)),
-    -- A captain named on the roster has a player; one named on the users
-    -- page may not.
-    CHECK (kind <> 'captain' OR (season_id IS NOT NULL AND team_id IS NOT NULL)),
-    CHECK (kind <> 'player'
-        OR (season_id IS NULL AND team_id IS NULL AND player_id IS NOT NULL)),
-    FOREIGN KEY (league_id, player_id) REFERENCES players (league_id, id),
-    FOREIGN KEY (league_id, season_id, team_id)
-        REFERENCES team_entries (league_id, season_id, team_id)
+    CHECK (kind <> 'captain'
+        OR (season_id IS NOT NULL AND team_id IS NOT NULL AND player_id IS NOT NULL)),
+    FOREIGN KEY (league_id, season_id, team_id, player_id)
+        REFERENCES registrations (league_id, season_id, team_id, player_id)
 ) STRICT;
 CREATE INDEX invitations_league ON invitations (league_id);
