@@ -1,46 +1,56 @@
-//! Sign-in attempts by key (an account or an address), counted in the
-//! database so that app servers sharing it throttle the same counts. A
-//! count runs from its first attempt; one older than the window is stale
-//! and starts again.
+//! Sign-in attempts by key (an account, an account from one address, an
+//! address, a trusted browser), counted in the database so that app
+//! servers sharing it throttle the same counts. A count runs from its first
+//! attempt; one older than the window is stale and starts again. What the
+//! counts allow is the web layer's policy (`web::throttle`): this module
+//! only reads and writes them.
 //!
 //! An attempt is reserved before its password is checked, in one
-//! transaction that reads the counts and adds to them, so parallel
-//! requests cannot all pass a check made before any of them was counted.
+//! transaction that reads the counts, asks the policy and adds to them, so
+//! parallel requests cannot all pass a check made before any of them was
+//! counted.
 
 use chrono::{DateTime, Utc};
 
-use super::{Db, Result, dialect, write_tx_unseen};
+use super::{Db, Result, UserId, dialect, now, read_pool, write_tx_unseen};
 
-/// A key's attempts since its first one.
+/// A key's attempts since its first one, and the next moment it may make
+/// one when its attempts are being spaced.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct FailureCount {
     pub key: String,
     pub failures: i64,
     pub first_at: DateTime<Utc>,
+    pub next_at: Option<DateTime<Utc>>,
 }
 
 impl Db {
-    /// Reserves one attempt against every key in `keys`, each `(key,
-    /// limit)`, at `now`; counts that started before `since` are stale and
-    /// dropped first. When a key already holds its limit nothing is
-    /// counted and the counts that stand in the way are returned; an empty
-    /// answer means the attempt was counted and may go ahead.
+    /// Reserves one attempt against every key in `keys` at `now`; counts
+    /// that started before `since` are stale and dropped first. `decide`
+    /// is given each key's count (None: no attempt yet) and answers either
+    /// with each key's next free moment (None: not spaced), after which
+    /// every key's count goes up by one, or with a refusal, after which
+    /// nothing is written.
     ///
     /// SQLite's write transaction holds the only write lock; on Postgres
     /// the table is locked for the few statements here, so no two
     /// reservations read the same counts (a row lock would not do: the row
     /// of a key's first attempt does not exist yet).
-    pub async fn reserve_sign_in_attempt(
+    pub async fn reserve_sign_in_attempt<T: Send>(
         &self,
-        keys: &[(&str, i64)],
+        keys: &[&str],
         now: DateTime<Utc>,
         since: DateTime<Utc>,
-    ) -> Result<Vec<FailureCount>> {
+        decide: impl FnOnce(
+            &[Option<FailureCount>],
+        ) -> std::result::Result<Vec<Option<DateTime<Utc>>>, T>
+        + Send,
+    ) -> Result<std::result::Result<(), T>> {
         let lock = dialect!(self,
             sqlite: None,
             postgres: Some("LOCK TABLE sign_in_failures IN SHARE ROW EXCLUSIVE MODE"),
         );
-        let blocking = write_tx_unseen!(self, tx => {
+        let decision = write_tx_unseen!(self, tx => {
             if let Some(lock) = lock {
                 sqlx::query(lock).execute(&mut *tx).await?;
             }
@@ -48,35 +58,43 @@ impl Db {
                 .bind(since)
                 .execute(&mut *tx)
                 .await?;
-            let mut blocking = Vec::new();
-            for (key, limit) in keys {
-                let count: Option<FailureCount> = sqlx::query_as(
-                    "SELECT key, failures, first_at FROM sign_in_failures WHERE key = $1",
-                )
-                .bind(*key)
-                .fetch_optional(&mut *tx)
-                .await?;
-                blocking.extend(count.filter(|c| c.failures >= *limit));
-            }
-            if blocking.is_empty() {
-                for (key, _) in keys {
-                    sqlx::query(
-                        "INSERT INTO sign_in_failures (key, failures, first_at) VALUES ($1, 1, $2) \
-                         ON CONFLICT (key) DO UPDATE SET failures = sign_in_failures.failures + 1",
+            let mut counts = Vec::with_capacity(keys.len());
+            for key in keys {
+                counts.push(
+                    sqlx::query_as::<_, FailureCount>(
+                        "SELECT key, failures, first_at, next_at FROM sign_in_failures \
+                         WHERE key = $1",
                     )
                     .bind(*key)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
+                    .fetch_optional(&mut *tx)
+                    .await?,
+                );
+            }
+            match decide(&counts) {
+                Err(refused) => Err(refused),
+                Ok(next) => {
+                    for (key, next_at) in keys.iter().zip(next) {
+                        sqlx::query(
+                            "INSERT INTO sign_in_failures (key, failures, first_at, next_at) \
+                             VALUES ($1, 1, $2, $3) \
+                             ON CONFLICT (key) DO UPDATE SET \
+                             failures = sign_in_failures.failures + 1, next_at = $3",
+                        )
+                        .bind(*key)
+                        .bind(now)
+                        .bind(next_at)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    Ok(())
                 }
             }
-            blocking
         });
-        Ok(blocking)
+        Ok(decision)
     }
 
     /// A reserved attempt that succeeded: forgets every count of `forget`
-    /// (the account) and gives back the one attempt taken from each key of
+    /// (the account's) and gives back the one attempt taken from each key of
     /// `refund` (the address), so that people signing in rightly from one
     /// address never use up its allowance.
     pub async fn refund_sign_in_attempt(&self, forget: &[&str], refund: &[&str]) -> Result<()> {
@@ -99,6 +117,47 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             }
+        });
+        Ok(())
+    }
+
+    /// Whether the browser whose token hashes to `token_hash` has signed
+    /// in as `user` since `since`.
+    pub async fn is_trusted_device(
+        &self,
+        token_hash: &str,
+        user: UserId,
+        since: DateTime<Utc>,
+    ) -> Result<bool> {
+        read_pool!(self, pool => {
+            let found: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM trusted_devices \
+                 WHERE token_hash = $1 AND user_id = $2 AND last_used_at >= $3",
+            )
+            .bind(token_hash)
+            .bind(user)
+            .bind(since)
+            .fetch_one(pool)
+            .await?;
+            Ok(found > 0)
+        })
+    }
+
+    /// The browser whose token hashes to `token_hash` signed in as `user`:
+    /// trusted for that account from now on (again, if it was).
+    pub async fn trust_device(&self, token_hash: &str, user: UserId) -> Result<()> {
+        let at = now();
+        write_tx_unseen!(self, tx => {
+            sqlx::query(
+                "INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at) \
+                 VALUES ($1, $2, $3, $3) \
+                 ON CONFLICT (token_hash, user_id) DO UPDATE SET last_used_at = $3",
+            )
+            .bind(token_hash)
+            .bind(user)
+            .bind(at)
+            .execute(&mut *tx)
+            .await?;
         });
         Ok(())
     }

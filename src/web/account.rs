@@ -1,7 +1,9 @@
 //! The first administrator, signing in and out.
 
 use askama::Template;
+use axum::Extension;
 use axum::extract::{Query, State};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Router, http::StatusCode};
@@ -10,12 +12,12 @@ use tower_sessions::Session;
 
 use crate::db::NewRole;
 
-use super::AppState;
 use super::auth::{self, ClientAddr, MaybeUser, USER_KEY};
 use super::csrf::{self, CsrfForm, session_error};
 use super::error::Result;
 use super::page::{Ctx, html, invalid};
 use super::redirect::SitePath;
+use super::{AppState, Settings, throttle};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -186,10 +188,13 @@ async fn sign_in_form(
 
 async fn sign_in(
     State(state): State<AppState>,
+    Extension(settings): Extension<Settings>,
     session: Session,
     ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     CsrfForm(form): CsrfForm<SignInForm>,
 ) -> Result<Response> {
+    let db = state.db();
     let username = form.username.trim().to_owned();
     let mut page = SignInPage {
         ctx: Ctx {
@@ -200,21 +205,32 @@ async fn sign_in(
         next: safe_next(&form.next),
         error: None,
     };
-    // The attempt is counted before the password is checked, so a burst
-    // of guesses in parallel gets no more checks than one after another.
-    let throttle = auth::Throttle { db: state.db() };
-    if let Err(wait) = throttle.reserve(&username, &addr).await? {
-        page.error = Some(format!(
-            "Too many failed attempts. Try again in {} minutes.",
-            wait.as_secs().div_ceil(60)
-        ));
-        return Ok((StatusCode::TOO_MANY_REQUESTS, html(&page)).into_response());
-    }
-    let user = match state.db().user_by_username(&username).await {
+    let user = match db.user_by_username(&username).await {
         Ok(user) => Some(user),
         Err(crate::db::DbError::NotFound(_)) => None,
         Err(e) => return Err(e.into()),
     };
+    // A browser that signed in as this account before is counted apart
+    // from everyone else trying it.
+    let device = throttle::device_token(&headers);
+    let trusted = match &user {
+        Some(u) => throttle::trusted(db, device.as_deref(), u.id).await?,
+        None => None,
+    };
+    let attempt = throttle::Attempt::new(
+        &username,
+        &addr,
+        trusted.as_deref().zip(user.as_ref().map(|u| u.id)),
+    );
+    // The attempt is counted before the password is checked, so a burst
+    // of guesses in parallel gets no more checks than one after another.
+    match attempt.reserve(db).await? {
+        Ok(wait) => tokio::time::sleep(wait).await,
+        Err(retry) => {
+            page.error = Some(too_many(retry));
+            return Ok((StatusCode::TOO_MANY_REQUESTS, html(&page)).into_response());
+        }
+    }
     // An unknown name costs a full hash check too: timing tells nothing.
     let hash = user.as_ref().map_or_else(
         || state.inner.decoy_hash.clone(),
@@ -225,9 +241,27 @@ async fn sign_in(
         page.error = Some("That username and password do not match an account.".into());
         return Ok(invalid(&page));
     };
-    throttle.succeeded(&username, &addr).await?;
+    attempt.succeeded(db).await?;
+    let cookie = throttle::trust(db, device.as_deref(), user.id, settings.secure_cookies).await?;
     start_session(&session, user.id).await?;
-    Ok(SitePath::or_home(&page.next).redirect())
+    let mut response = SitePath::or_home(&page.next).redirect();
+    if let Some(cookie) = cookie {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    Ok(response)
+}
+
+/// Why a sign-in was not tried, and when to try again.
+fn too_many(retry: std::time::Duration) -> String {
+    let seconds = retry.as_secs().max(1);
+    if seconds < 90 {
+        format!("Too many sign-in attempts from here just now. Try again in {seconds} seconds.")
+    } else {
+        format!(
+            "Too many failed attempts. Try again in {} minutes.",
+            seconds.div_ceil(60)
+        )
+    }
 }
 
 async fn sign_out(

@@ -1,13 +1,11 @@
-//! Who is signed in and what they may do: password hashing, the sign-in
-//! throttle, and typed extractors so a handler cannot forget a check.
+//! Who is signed in and what they may do: password hashing, the client's
+//! address, and typed extractors so a handler cannot forget a check.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::time::Duration;
 
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
-use chrono::{TimeDelta, Utc};
 use tower_sessions::Session;
 
 use crate::db::{Db, League, Result as DbResult, Role, RoleKind, UserId};
@@ -42,59 +40,6 @@ pub fn decoy_hash() -> String {
     passwords::hash(csrf::random_token().as_bytes()).unwrap_or_default()
 }
 
-/// Sign-in attempts allowed per account, and per address, in one window;
-/// a successful one is given back.
-const ACCOUNT_FAILURES: i64 = 5;
-const ADDRESS_FAILURES: i64 = 20;
-const WINDOW: Duration = Duration::from_secs(15 * 60);
-
-/// Counts sign-in attempts per account and per address, in the database:
-/// every app server sharing it throttles the same counts. An attempt is
-/// reserved before its password is checked and given back when it
-/// succeeds, so however many arrive at once, no more passwords are
-/// checked than the limits allow.
-pub struct Throttle<'a> {
-    pub db: &'a Db,
-}
-
-impl Throttle<'_> {
-    fn window() -> TimeDelta {
-        TimeDelta::from_std(WINDOW).expect("a quarter of an hour fits")
-    }
-
-    /// Takes one attempt from the account and the address: `Err(wait)`
-    /// when either has none left, with how long until it has.
-    pub async fn reserve(&self, account: &str, address: &str) -> DbResult<Result<(), Duration>> {
-        let now = Utc::now();
-        let (account, address) = (account_key(account), address_key(address));
-        let blocking = self
-            .db
-            .reserve_sign_in_attempt(
-                &[(&account, ACCOUNT_FAILURES), (&address, ADDRESS_FAILURES)],
-                now,
-                now - Self::window(),
-            )
-            .await?;
-        if blocking.is_empty() {
-            return Ok(Ok(()));
-        }
-        let wait = blocking
-            .iter()
-            .filter_map(|c| (c.first_at + Self::window() - now).to_std().ok())
-            .max()
-            .unwrap_or(Duration::from_secs(60));
-        Ok(Err(wait))
-    }
-
-    /// A reserved attempt that signed in: the account's count is forgotten
-    /// and the address gets its attempt back.
-    pub async fn succeeded(&self, account: &str, address: &str) -> DbResult<()> {
-        self.db
-            .refund_sign_in_attempt(&[&account_key(account)], &[&address_key(address)])
-            .await
-    }
-}
-
 #[cfg(test)]
 mod client_addr_tests {
     use axum::http::Request;
@@ -117,15 +62,6 @@ mod client_addr_tests {
         a
     }
 
-    #[test]
-    fn account_keys_are_short_and_ignore_case() {
-        assert_eq!(account_key(" Alice "), "account:alice");
-        assert_eq!(
-            account_key(&"x".repeat(100_000)).len(),
-            "account:".len() + 41
-        );
-    }
-
     #[tokio::test]
     async fn the_address_is_the_proxys_last_entry_only_behind_a_proxy() {
         // Directly reached: a forged header changes nothing.
@@ -143,17 +79,6 @@ mod client_addr_tests {
         assert_eq!(addr(true, &[]).await, "10.0.0.1");
         assert_eq!(addr(true, &["not an address"]).await, "10.0.0.1");
     }
-}
-
-/// Usernames have at most 40 characters; whatever else was typed is
-/// counted under its first 41, so no sign-in can store a long key.
-fn account_key(account: &str) -> String {
-    let name: String = account.trim().to_lowercase().chars().take(41).collect();
-    format!("account:{name}")
-}
-
-fn address_key(address: &str) -> String {
-    format!("address:{address}")
 }
 
 /// Put in the requests' extensions when the app runs behind a proxy that

@@ -220,12 +220,7 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
 
 /// The request carries the session cookie: its pages may be its own.
 fn has_session(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .any(|pair| pair.trim_start().starts_with(super::SESSION_COOKIE_EQ))
+    super::request_cookie(headers, super::SESSION_COOKIE).is_some()
 }
 
 /// The host (pages may hold absolute links) and the path with its query.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::http::{HeaderName, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 use axum::serve::ListenerExt;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -39,6 +39,7 @@ mod public;
 mod redirect;
 mod results;
 mod schedule;
+pub mod throttle;
 
 pub use error::{AppError, Result};
 
@@ -82,8 +83,18 @@ pub struct Settings {
 
 /// The session cookie's name.
 const SESSION_COOKIE: &str = "boneyard";
-/// How a request's `Cookie` header starts the session cookie.
-const SESSION_COOKIE_EQ: &str = "boneyard=";
+
+/// The value of the request's cookie `name`, if it sent one.
+pub(crate) fn request_cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(n, _)| *n == name)
+        .map(|(_, value)| value)
+}
 
 /// Largest request body accepted: a whole match's game records fit easily.
 const BODY_LIMIT: usize = 2 * 1024 * 1024;
@@ -118,6 +129,7 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .nest("/static", assets::router())
         .fallback(error::not_found)
         .with_state(state)
+        .layer(axum::Extension(settings))
         .layer(axum::middleware::from_fn(flash::keep))
         .layer(session_layer)
         .layer(axum::middleware::from_fn_with_state(cache, cache::layer))

@@ -12,6 +12,11 @@ use tower::ServiceExt;
 pub struct Client {
     app: Router,
     pub cookie: Option<String>,
+    /// The browser's trust token cookie, once a sign-in gave it one.
+    pub device: Option<String>,
+    /// The address the requests come from, as a proxy in front of an app
+    /// built with [`Client::behind_proxy`] reports it.
+    pub address: Option<String>,
 }
 
 #[derive(Debug)]
@@ -40,26 +45,71 @@ impl Client {
         let app = build_app(AppState::new(db.clone()), Settings::default())
             .await
             .expect("the app builds");
-        Client { app, cookie: None }
+        Client {
+            app,
+            cookie: None,
+            device: None,
+            address: None,
+        }
     }
 
-    /// Another browser on the same app: no cookie.
+    /// An app behind a proxy that says where each request came from: set
+    /// [`Client::address`].
+    pub async fn behind_proxy(db: &Db) -> Client {
+        let settings = Settings {
+            behind_proxy: true,
+            ..Settings::default()
+        };
+        let app = build_app(AppState::new(db.clone()), settings)
+            .await
+            .expect("the app builds");
+        Client {
+            app,
+            cookie: None,
+            device: None,
+            address: None,
+        }
+    }
+
+    /// Another browser on the same app: no cookie, the same address.
     pub fn stranger(&self) -> Client {
         Client {
             app: self.app.clone(),
             cookie: None,
+            device: None,
+            address: self.address.clone(),
         }
+    }
+
+    /// The request with this browser's cookies and address.
+    fn sent_from_here(
+        &self,
+        mut req: axum::http::request::Builder,
+    ) -> axum::http::request::Builder {
+        let cookies: Vec<&str> = [self.cookie.as_deref(), self.device.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !cookies.is_empty() {
+            req = req.header(header::COOKIE, cookies.join("; "));
+        }
+        if let Some(a) = &self.address {
+            req = req.header("x-forwarded-for", a);
+        }
+        req
     }
 
     async fn send(&mut self, req: Request<Body>) -> Page {
         let res = self.app.clone().oneshot(req).await.unwrap();
         let status = res.status();
         let headers = res.headers().clone();
-        if let Some(set) = headers.get(header::SET_COOKIE) {
+        for set in headers.get_all(header::SET_COOKIE) {
             let set = set.to_str().unwrap();
             let pair = set.split(';').next().unwrap().to_owned();
-            // An expired cookie is the server ending the session.
-            if set.contains("Max-Age=0") {
+            if pair.starts_with("boneyard_device=") {
+                self.device = Some(pair);
+            } else if set.contains("Max-Age=0") {
+                // An expired cookie is the server ending the session.
                 self.cookie = None;
             } else {
                 self.cookie = Some(pair);
@@ -79,18 +129,14 @@ impl Client {
 
     pub async fn get(&mut self, path: &str) -> Page {
         let mut req = Request::get(path);
-        if let Some(c) = &self.cookie {
-            req = req.header(header::COOKIE, c);
-        }
+        req = self.sent_from_here(req);
         self.send(req.body(Body::empty()).unwrap()).await
     }
 
     /// A GET with headers of the test's own (`If-None-Match`, ...).
     pub async fn get_with(&mut self, path: &str, headers: &[(&str, &str)]) -> Page {
         let mut req = Request::get(path);
-        if let Some(c) = &self.cookie {
-            req = req.header(header::COOKIE, c);
-        }
+        req = self.sent_from_here(req);
         for (name, value) in headers {
             req = req.header(*name, *value);
         }
@@ -102,9 +148,7 @@ impl Client {
         let body = serde_urlencoded::to_string(fields).unwrap();
         let mut req =
             Request::post(path).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
-        if let Some(c) = &self.cookie {
-            req = req.header(header::COOKIE, c);
-        }
+        req = self.sent_from_here(req);
         self.send(req.body(Body::from(body)).unwrap()).await
     }
 
@@ -115,9 +159,7 @@ impl Client {
         if !csrf.is_empty() {
             req = req.header("x-csrf-token", csrf);
         }
-        if let Some(c) = &self.cookie {
-            req = req.header(header::COOKIE, c);
-        }
+        req = self.sent_from_here(req);
         self.send(req.body(Body::from(json.to_string())).unwrap())
             .await
     }
@@ -149,9 +191,7 @@ impl Client {
             header::CONTENT_TYPE,
             format!("multipart/form-data; boundary={boundary}"),
         );
-        if let Some(c) = &self.cookie {
-            req = req.header(header::COOKIE, c);
-        }
+        req = self.sent_from_here(req);
         self.send(req.body(Body::from(body)).unwrap()).await
     }
 

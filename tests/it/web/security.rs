@@ -11,6 +11,8 @@ use crate::support::on_both;
 
 on_both!(
     a_burst_of_guesses_checks_no_more_passwords_than_the_limit,
+    guessing_behind_a_shared_address_keeps_nobody_else_out,
+    a_trusted_browser_gets_in_while_its_account_is_under_attack,
     sign_in_sends_back_only_to_a_path_of_this_site,
     voiding_a_penalty_returns_to_its_own_season,
     a_removed_captain_loses_the_captains_rights,
@@ -67,6 +69,133 @@ async fn a_burst_of_guesses_checks_no_more_passwords_than_the_limit(db: Db) {
         .await;
     assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS, "{}", page.body);
     assert!(!first.get("/").await.has("Sign out"));
+}
+
+/// One sign-in as `user` with `password` from `c`: the status.
+async fn try_sign_in(c: &mut Client, user: &str, password: &str) -> StatusCode {
+    let token = c.get("/sign-in").await.csrf();
+    let fields = [
+        ("csrf", token.as_str()),
+        ("username", user),
+        ("password", password),
+    ];
+    let page = c.post("/sign-in", &fields).await;
+    assert_ne!(
+        page.status,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "{}",
+        page.body
+    );
+    page.status
+}
+
+async fn guessing_behind_a_shared_address_keeps_nobody_else_out(db: Db) {
+    let app = TestApp::new(
+        &db,
+        LeagueBuilder::new("nat").teams(&["Crown", "Anchor", "Plough", "Swan"]),
+    )
+    .await;
+    let pub_wifi = "203.0.113.7";
+    let mut guesser = Client::behind_proxy(&db).await;
+    guesser.address = Some(pub_wifi.into());
+    // 20 failures from the pub's one address: five guesses each at the
+    // secretary and three captains, which locks each of them from here.
+    let mut guessed = vec![app.league.secretary.clone()];
+    guessed.extend(app.league.teams[..3].iter().map(|t| t.captain.clone()));
+    for user in &guessed {
+        for _ in 0..5 {
+            let status = try_sign_in(&mut guesser, user, "a guess").await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        }
+        assert_eq!(
+            try_sign_in(&mut guesser, user, PASSWORD).await,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{user} from the address that guessed at it"
+        );
+    }
+    // Someone else in the same pub, another phone, their own right
+    // password: in at once.
+    let mut neighbour = guesser.stranger();
+    let fourth = app.league.teams[3].captain.clone();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        try_sign_in(&mut neighbour, &fourth, PASSWORD).await,
+        StatusCode::SEE_OTHER
+    );
+    assert!(neighbour.get("/").await.has("Sign out"));
+    // The guessed-at secretary, from home: in.
+    let mut home = guesser.stranger();
+    home.address = Some("198.51.100.20".into());
+    assert_eq!(
+        try_sign_in(&mut home, &app.league.secretary, PASSWORD).await,
+        StatusCode::SEE_OTHER
+    );
+    // Past its free attempts the address is slowed, not shut: the next
+    // attempt from it waits for its turn and is still answered.
+    let mut another = guesser.stranger();
+    assert_eq!(
+        try_sign_in(&mut another, "nobody-here", "a guess").await,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let waited = started.elapsed();
+    eprintln!("the 22nd attempt from one address was answered after {waited:?}");
+    assert!(
+        waited >= boneyard::web::throttle::ADDRESS_SPACING,
+        "spaced attempts follow each other at least the spacing apart: {waited:?}"
+    );
+}
+
+async fn a_trusted_browser_gets_in_while_its_account_is_under_attack(db: Db) {
+    let app = TestApp::new(&db, LeagueBuilder::new("trusted")).await;
+    let user = app.league.secretary.clone();
+    // The secretary's own phone signs in once and out again: it is now
+    // trusted for the account.
+    let mut phone = Client::behind_proxy(&db).await;
+    phone.address = Some("192.0.2.1".into());
+    assert_eq!(
+        try_sign_in(&mut phone, &user, PASSWORD).await,
+        StatusCode::SEE_OTHER
+    );
+    assert!(
+        phone.device.is_some(),
+        "signing in gives the browser a trust cookie"
+    );
+    let token = phone.get("/").await.csrf();
+    phone.post("/sign-out", &[("csrf", token.as_str())]).await;
+    // Guesses at the account from twenty addresses, one each.
+    let limit = boneyard::web::throttle::ACCOUNT_LIMIT;
+    for i in 0..limit {
+        let mut bot = phone.stranger();
+        bot.address = Some(format!("198.51.100.{}", i + 1));
+        assert_eq!(
+            try_sign_in(&mut bot, &user, "a guess").await,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+    // A browser the account has never used is held off, right password
+    // or not...
+    let mut stranger = phone.stranger();
+    stranger.address = Some("192.0.2.99".into());
+    assert_eq!(
+        try_sign_in(&mut stranger, &user, PASSWORD).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // ...but the secretary's own phone gets in.
+    assert_eq!(
+        try_sign_in(&mut phone, &user, PASSWORD).await,
+        StatusCode::SEE_OTHER
+    );
+    assert!(phone.get("/").await.has("Sign out"));
+    // A trusted browser's own wrong guesses are limited as well.
+    let token = phone.get("/").await.csrf();
+    phone.post("/sign-out", &[("csrf", token.as_str())]).await;
+    let mut refused = 0;
+    for _ in 0..boneyard::web::throttle::DEVICE_LIMIT + 1 {
+        if try_sign_in(&mut phone, &user, "a guess").await == StatusCode::TOO_MANY_REQUESTS {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 1);
 }
 
 /// Signs in as `user` with `next` as sent in the form; the `Location`.
