@@ -123,7 +123,7 @@ impl Db {
     /// A scheduled fixture between two teams entered in the division.
     pub async fn create_fixture(&self, league: LeagueId, new: &NewFixture) -> Result<Fixture> {
         let sql = insert_sql();
-        write_tx!(self, tx => sqlx::query_as::<_, FixtureRow>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, FixtureRow>(&sql)
             .bind(league)
             .bind(new.season_id)
             .bind(new.division_id)
@@ -199,7 +199,7 @@ impl Db {
             "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
              conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let before: Fixture = sqlx::query_as::<_, FixtureRow>(&select)
                 .bind(league)
                 .bind(id)

@@ -122,27 +122,41 @@ macro_rules! read_pool {
 /// early from the enclosing function, dropping (so rolling back) the
 /// transaction.
 ///
-/// Every write transaction also raises the page generation (see
+/// Every write transaction also raises a page generation (see
 /// [`generation`]) just before it commits, in the same transaction: the
 /// cached public pages of every app server sharing the database are then
-/// stale from the moment the write is visible. A new table needs nothing
-/// more than to be written through this macro. Writes no page shows (the
-/// sign-in throttle) use [`write_tx_unseen!`] instead.
+/// stale from the moment the write is visible. `write_tx!(db, league, tx =>
+/// ...)` names the league whose records it writes, so only that league's
+/// pages go stale; `write_tx!(db, tx => ...)` is for writes any page may
+/// show (a league's name, an account), which every page follows. A new
+/// table needs nothing more than to be written through this macro. Writes
+/// no page shows (the sign-in throttle) use [`write_tx_unseen!`] instead.
 macro_rules! write_tx {
     ($db:expr, $tx:ident => $body:expr) => {
-        $crate::db::write_tx_with!($db, true, $tx => $body)
+        $crate::db::write_tx_with!(
+            $db,
+            Some($crate::db::generation::INSTALLATION),
+            $tx => $body
+        )
+    };
+    ($db:expr, $league:expr, $tx:ident => $body:expr) => {
+        $crate::db::write_tx_with!(
+            $db,
+            Some($crate::db::generation::scope($league)),
+            $tx => $body
+        )
     };
 }
 
-/// [`write_tx!`] for writes that no page shows: the page generation stays.
+/// [`write_tx!`] for writes that no page shows: the page generations stay.
 macro_rules! write_tx_unseen {
     ($db:expr, $tx:ident => $body:expr) => {
-        $crate::db::write_tx_with!($db, false, $tx => $body)
+        $crate::db::write_tx_with!($db, None::<i64>, $tx => $body)
     };
 }
 
 macro_rules! write_tx_with {
-    ($db:expr, $seen:expr, $tx:ident => $body:expr) => {
+    ($db:expr, $scope:expr, $tx:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Sqlite(s) => {
                 let mut transaction = s.write.begin_with("BEGIN IMMEDIATE").await?;
@@ -150,8 +164,9 @@ macro_rules! write_tx_with {
                     let $tx: &mut sqlx::SqliteConnection = &mut *transaction;
                     $body
                 };
-                if $seen {
+                if let Some(scope) = $scope {
                     sqlx::query($crate::db::generation::RAISE)
+                        .bind(scope)
                         .execute(&mut *transaction)
                         .await?;
                 }
@@ -164,8 +179,9 @@ macro_rules! write_tx_with {
                     let $tx: &mut sqlx::PgConnection = &mut *transaction;
                     $body
                 };
-                if $seen {
+                if let Some(scope) = $scope {
                     sqlx::query($crate::db::generation::RAISE)
+                        .bind(scope)
                         .execute(&mut *transaction)
                         .await?;
                 }

@@ -136,7 +136,7 @@ impl Db {
     ) -> Result<Option<i64>> {
         let (taps_json, summary_json) = (json_text(&taps), json_text(summary));
         let at = now();
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let done = if seen == 0 {
                 sqlx::query(
                     "INSERT INTO pad_boards (league_id, fixture_id, board, taps, revision, summary, \
@@ -223,7 +223,8 @@ impl Db {
             "INSERT INTO pad_links (token, league_id, fixture_id, board, created_by, created_at, \
              expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {LINK_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, PadLink>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, PadLink>(&sql)
             .bind(token)
             .bind(league)
             .bind(fixture)
@@ -232,7 +233,8 @@ impl Db {
             .bind(now())
             .bind(expires_at)
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     /// The link a token names, in this league, whatever its state.
@@ -267,7 +269,7 @@ impl Db {
         fixture: FixtureId,
         board: i64,
     ) -> Result<u64> {
-        Ok(write_tx!(self, tx => sqlx::query(
+        Ok(write_tx!(self, league, tx => sqlx::query(
             "UPDATE pad_links SET revoked_at = $4 WHERE league_id = $1 AND fixture_id = $2 \
              AND board = $3 AND revoked_at IS NULL",
         )

@@ -132,14 +132,16 @@ impl Db {
             "INSERT INTO penalty_kinds (league_id, code, name, effect, amount) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {KIND_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, PenaltyKind>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, PenaltyKind>(&sql)
             .bind(league)
             .bind(&new.code)
             .bind(&new.name)
             .bind(new.effect.as_str())
             .bind(new.amount)
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     /// The league's list of penalty kinds.
@@ -190,7 +192,7 @@ impl Db {
             "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let kind = sqlx::query_as::<_, PenaltyKind>(&kind_sql)
                 .bind(league)
                 .bind(new.kind_id)
@@ -277,7 +279,7 @@ impl Db {
             "UPDATE penalties SET voided_at = $3 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let before = sqlx::query_as::<_, Penalty>(&select)
                 .bind(league)
                 .bind(id)
@@ -310,7 +312,7 @@ impl Db {
             "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let fine = sqlx::query_as::<_, Fine>(&sql)
                 .bind(league)
                 .bind(new.team_id)
@@ -349,7 +351,7 @@ impl Db {
             "UPDATE fines SET paid_at = $3 WHERE league_id = $1 AND id = $2 \
              RETURNING {FINE_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let before = sqlx::query_as::<_, Fine>(&select)
                 .bind(league)
                 .bind(id)
@@ -399,7 +401,7 @@ impl Db {
             "UPDATE penalty_kinds SET code = $3, name = $4, effect = $5, amount = $6 \
              WHERE league_id = $1 AND id = $2 RETURNING {KIND_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let before = sqlx::query_as::<_, PenaltyKind>(&select)
                 .bind(league)
                 .bind(id)

@@ -35,12 +35,14 @@ impl Db {
             "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
              RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, Player>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, Player>(&sql)
             .bind(league)
             .bind(name)
             .bind(now())
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     pub async fn player(&self, league: LeagueId, id: PlayerId) -> Result<Player> {
@@ -70,7 +72,7 @@ impl Db {
         let sql = format!(
             "UPDATE players SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, Player>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, Player>(&sql)
             .bind(league)
             .bind(id)
             .bind(name)
@@ -92,7 +94,7 @@ impl Db {
             "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let made = sqlx::query_as::<_, Registration>(&sql)
                 .bind(league)
                 .bind(season)
@@ -161,7 +163,7 @@ impl Db {
         let register = "INSERT INTO registrations \
                         (league_id, season_id, team_id, player_id, registered_at) \
                         VALUES ($1, $2, $3, $4, $5)";
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let at = now();
             let mut ids = existing.to_vec();
             for name in new_players {
@@ -207,7 +209,7 @@ impl Db {
         let register = "INSERT INTO registrations \
                         (league_id, season_id, team_id, player_id, registered_at) \
                         VALUES ($1, $2, $3, $4, $5)";
-        write_tx!(self, tx => {
+        write_tx!(self, league, tx => {
             let at = now();
             for t in &plan.teams {
                 let id: TeamId = match t.id {

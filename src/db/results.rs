@@ -864,7 +864,7 @@ impl Db {
              SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
@@ -1192,7 +1192,7 @@ impl Db {
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
         let lock = self.lock_fixture_row_sql();
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)

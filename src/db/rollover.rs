@@ -98,7 +98,7 @@ impl Db {
         let close = "UPDATE seasons SET closed_at = $3, settings = $4 \
                      WHERE league_id = $1 AND id = $2 AND closed_at IS NULL";
         let at = now();
-        let done = write_tx!(self, tx => {
+        let done = write_tx!(self, league, tx => {
             let old: Season = sqlx::query_as::<_, SeasonRow>(&select)
                 .bind(league)
                 .bind(from)
@@ -256,7 +256,7 @@ impl Db {
     /// kept as it is from now on, as after [`Db::roll_over`]. Closing a
     /// closed season changes nothing.
     pub async fn close_season(&self, league: LeagueId, id: SeasonId) -> Result<()> {
-        write_tx!(self, tx => {
+        write_tx!(self, league, tx => {
             sqlx::query(
                 "UPDATE seasons SET closed_at = $3 WHERE league_id = $1 AND id = $2 \
                  AND closed_at IS NULL",
@@ -306,7 +306,7 @@ impl Db {
              home_team_id, away_team_id, venue_id, status, playoff) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9) RETURNING {FIXTURE_COLUMNS}"
         );
-        let fixture: Fixture = write_tx!(self, tx => {
+        let fixture: Fixture = write_tx!(self, league, tx => {
             let season: Option<(SeasonId, Option<DateTime<Utc>>)> = sqlx::query_as(
                 "SELECT s.id, s.closed_at FROM divisions d \
                  JOIN seasons s ON s.id = d.season_id AND s.league_id = d.league_id \

@@ -37,7 +37,7 @@ impl Db {
         );
         let count = "SELECT COUNT(*) FROM fixtures WHERE league_id = $1 AND division_id = $2";
         let insert = insert_sql();
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             for division in &divisions {
                 sqlx::query_scalar::<_, DivisionId>(lock)
                     .bind(league)
@@ -115,7 +115,7 @@ impl Db {
         let links =
             format!("DELETE FROM pad_links WHERE league_id = $1 AND fixture_id IN {OF_DIVISION}");
         let fixtures = "DELETE FROM fixtures WHERE league_id = $1 AND division_id = $2";
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             sqlx::query_scalar::<_, DivisionId>(lock)
                 .bind(league)
                 .bind(division)

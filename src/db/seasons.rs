@@ -172,7 +172,7 @@ impl Db {
         let name_sql = format!(
             "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
                 .bind(league)
                 .bind(id)
@@ -274,7 +274,7 @@ impl Db {
             "INSERT INTO seasons (league_id, name, format, options, match_format, settings, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, SeasonRow>(&sql)
             .bind(league)
             .bind(&new.name)
             .bind(new.format.as_str())
@@ -340,13 +340,15 @@ impl Db {
             "INSERT INTO divisions (league_id, season_id, name, position) VALUES ($1, $2, $3, $4) \
              RETURNING {DIVISION_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, Division>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, Division>(&sql)
             .bind(league)
             .bind(season)
             .bind(name)
             .bind(position)
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     pub async fn division(&self, league: LeagueId, id: DivisionId) -> Result<Division> {
@@ -387,7 +389,7 @@ impl Db {
         let sql = format!(
             "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, SeasonRow>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, SeasonRow>(&sql)
             .bind(league)
             .bind(id)
             .bind(name)
@@ -441,7 +443,7 @@ impl Db {
             "UPDATE divisions SET name = $3, position = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {DIVISION_COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, Division>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, Division>(&sql)
             .bind(league)
             .bind(id)
             .bind(name)

@@ -54,12 +54,14 @@ impl Db {
         let sql = format!(
             "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, Team>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, Team>(&sql)
             .bind(league)
             .bind(name)
             .bind(venue)
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     pub async fn team(&self, league: LeagueId, id: TeamId) -> Result<Team> {
@@ -91,7 +93,7 @@ impl Db {
             "UPDATE teams SET name = $3, venue_id = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, Team>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, Team>(&sql)
             .bind(league)
             .bind(id)
             .bind(name)
@@ -113,13 +115,15 @@ impl Db {
             "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
              VALUES ($1, $2, $3, $4) RETURNING {ENTRY_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, TeamEntry>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, TeamEntry>(&sql)
             .bind(league)
             .bind(season)
             .bind(division)
             .bind(team)
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     /// The teams entered in a season, by division.
@@ -183,7 +187,7 @@ impl Db {
             "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
              VALUES ($1, 'captain', $2, $3, $4, $5) RETURNING {ROLE_COLUMNS}"
         );
-        write_tx!(self, tx => {
+        write_tx!(self, league, tx => {
             sqlx::query(lock)
                 .bind(league)
                 .bind(season)
@@ -283,7 +287,7 @@ impl Db {
             "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
              AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
         );
-        write_tx!(self, tx => {
+        write_tx!(self, league, tx => {
             let removed: Option<(Option<UserId>,)> = sqlx::query_as(
                 "DELETE FROM team_captains \
                  WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4 \

@@ -251,7 +251,7 @@ impl Db {
              ORDER BY f.starts_at LIMIT 1",
             current = super::results::CURRENT
         );
-        write_tx!(self, tx => {
+        write_tx!(self, league, tx => {
             let settings: String =
                 sqlx::query_scalar("SELECT settings FROM seasons WHERE league_id = $1 AND id = $2")
                     .bind(league)

@@ -29,13 +29,15 @@ impl Db {
             "INSERT INTO venues (league_id, name, address, tables) VALUES ($1, $2, $3, $4) \
              RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, Venue>(&sql)
+        Ok(
+            write_tx!(self, league, tx => sqlx::query_as::<_, Venue>(&sql)
             .bind(league)
             .bind(&new.name)
             .bind(&new.address)
             .bind(new.tables)
             .fetch_one(&mut *tx)
-            .await?))
+            .await?),
+        )
     }
 
     pub async fn venue(&self, league: LeagueId, id: VenueId) -> Result<Venue> {
@@ -66,7 +68,7 @@ impl Db {
             "UPDATE venues SET name = $3, address = $4, tables = $5 \
              WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, Venue>(&sql)
+        write_tx!(self, league, tx => sqlx::query_as::<_, Venue>(&sql)
             .bind(league)
             .bind(id)
             .bind(&new.name)

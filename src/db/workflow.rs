@@ -191,7 +191,7 @@ impl Db {
             "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let f: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
@@ -265,7 +265,7 @@ impl Db {
              RETURNING {}",
             super::fixtures::COLUMNS
         );
-        Ok(write_tx!(self, tx => {
+        Ok(write_tx!(self, league, tx => {
             let before: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)

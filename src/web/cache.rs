@@ -1,14 +1,18 @@
 //! Rendered pages kept in memory while nothing they show has changed.
 //!
 //! Results change a few times a week; tables are read all the time. Every
-//! write transaction raises the database's page generation (see
-//! `db::generation` and `write_tx!`), so a page rendered after reading
-//! generation `g` is current for as long as the generation is still `g`.
-//! This layer reads the generation for each request it may answer from
-//! memory (one cheap query, shared by the requests that arrive while it
-//! runs), and keeps each page it rendered under that generation. Because
-//! the number lives in the database, several app servers sharing one
-//! Postgres see each other's writes on their next request.
+//! write transaction raises a page generation in the database (see
+//! `db::generation` and `write_tx!`): its league's, or the installation's
+//! when any page may show what it wrote. A page of a league
+//! (`/leagues/SHORT/...`) rendered after reading its generation `g` is
+//! current for as long as the generation is still `g`, whatever other
+//! leagues write; a page outside the leagues follows every write. This
+//! layer reads the generation for each request it may answer from memory
+//! (one cheap query, shared by the requests for the same league that
+//! arrive while it runs), and keeps each page it rendered under that
+//! generation. Because the numbers live in the database, several app
+//! servers sharing one Postgres see each other's writes on their next
+//! request.
 //!
 //! Only the same-for-everyone pages are kept: a `GET` without the session
 //! cookie (signed-in pages differ per user), answered `200` with no
@@ -35,6 +39,9 @@ use crate::db::Db;
 const BUDGET: usize = 64 << 20;
 /// A page larger than this is not kept.
 const LARGEST: usize = 4 << 20;
+/// Most leagues whose last generation read is remembered: addresses of
+/// leagues that do not exist must not grow the map without end.
+const MOST_LEAGUES: usize = 10_000;
 /// Longest a page is kept, even when nothing was written: pages that show
 /// today's matches change at midnight without a write.
 pub const FRESH_SECONDS: u64 = 60;
@@ -47,14 +54,18 @@ pub struct PageCache {
 
 struct Inner {
     db: Db,
-    /// The last generation read and when its read began.
-    generation: tokio::sync::Mutex<Option<(Instant, i64)>>,
+    /// Per league (None: every page outside the leagues), the last
+    /// generation read and when its read began.
+    generations: Mutex<HashMap<Option<String>, Arc<LastRead>>>,
     pages: Mutex<Pages>,
     /// Pages being rendered again, so that the requests that find a page
     /// stale at once (after a write, each minute) wait for one rendering
     /// instead of all rendering it.
     rendering: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
+
+/// The last generation read of one league, and when its read began.
+type LastRead = tokio::sync::Mutex<Option<(Instant, i64)>>;
 
 #[derive(Default)]
 struct Pages {
@@ -75,26 +86,40 @@ impl PageCache {
         PageCache {
             inner: Arc::new(Inner {
                 db,
-                generation: tokio::sync::Mutex::new(None),
+                generations: Mutex::new(HashMap::new()),
                 pages: Mutex::new(Pages::default()),
                 rendering: Mutex::new(HashMap::new()),
             }),
         }
     }
 
-    /// The generation as read by a query that began no earlier than
-    /// `asked`, so every write committed before the request arrived is
-    /// counted. Requests that arrive while a read runs share the next one:
-    /// under load one query serves many requests.
-    async fn generation(&self, asked: Instant) -> crate::db::Result<i64> {
-        let mut last = self.inner.generation.lock().await;
+    /// The generation of `league`'s pages as read by a query that began
+    /// no earlier than `asked`, so every write committed before the request
+    /// arrived is counted. Requests that arrive while a read runs share the
+    /// next one: under load one query serves many requests.
+    async fn generation(&self, league: Option<&str>, asked: Instant) -> crate::db::Result<i64> {
+        let last = {
+            let mut generations = self
+                .inner
+                .generations
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if generations.len() > MOST_LEAGUES {
+                generations.clear();
+            }
+            generations
+                .entry(league.map(str::to_owned))
+                .or_default()
+                .clone()
+        };
+        let mut last = last.lock().await;
         if let Some((began, generation)) = *last {
             if began >= asked {
                 return Ok(generation);
             }
         }
         let began = Instant::now();
-        let generation = self.inner.db.page_generation().await?;
+        let generation = self.inner.db.page_generation(league).await?;
         *last = Some((began, generation));
         Ok(generation)
     }
@@ -160,7 +185,10 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     if request.method() != Method::GET || has_session(request.headers()) {
         return next.run(request).await;
     }
-    let generation = match cache.generation(Instant::now()).await {
+    let generation = match cache
+        .generation(league_of(request.uri().path()), Instant::now())
+        .await
+    {
         Ok(g) => g,
         Err(e) => {
             tracing::warn!(error = %e, "cannot read the page generation; not caching");
@@ -178,12 +206,12 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     let mut lock = None;
     if let Some(page) = cache.get(&key) {
         if fresh(&page) {
-            return answer(&page, &asked);
+            return answer(&page, &asked, HIT);
         }
         let l = cache.rendering(&key);
         _turn = Some(l.clone().lock_owned().await);
         if let Some(page) = cache.get(&key).filter(|p| fresh(p)) {
-            return answer(&page, &asked);
+            return answer(&page, &asked, HIT);
         }
         lock = Some(l);
     }
@@ -215,12 +243,21 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     if let Some(lock) = &lock {
         cache.rendered(&key, lock);
     }
-    answer(&page, &asked)
+    answer(&page, &asked, MISS)
 }
 
 /// The request carries the session cookie: its pages may be its own.
 fn has_session(headers: &HeaderMap) -> bool {
     super::request_cookie(headers, super::SESSION_COOKIE).is_some()
+}
+
+/// The short name of the league a page belongs to: `/leagues/SHORT/...`.
+/// The list of leagues itself, and pages outside the leagues, belong to
+/// none and follow every write.
+fn league_of(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("/leagues/")?;
+    let short = rest.split('/').next()?;
+    (!short.is_empty()).then_some(short)
 }
 
 /// The host (pages may hold absolute links) and the path with its query.
@@ -262,7 +299,13 @@ fn etag(body: &[u8]) -> HeaderValue {
 }
 
 /// The kept page, or `304` when the browser has it already.
-fn answer(page: &Kept, asked: &HeaderMap) -> Response {
+/// The header saying whether a page came from memory or was rendered for
+/// this request: for whoever runs the app, and the tests.
+pub const CACHE_HEADER: &str = "x-boneyard-cache";
+const HIT: &str = "hit";
+const MISS: &str = "miss";
+
+fn answer(page: &Kept, asked: &HeaderMap, how: &'static str) -> Response {
     let mut response = if super::assets::unchanged(asked, &page.etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
@@ -275,6 +318,7 @@ fn answer(page: &Kept, asked: &HeaderMap) -> Response {
     // Kept by the browser, but asked after each time (cheaply, by ETag).
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    headers.insert(CACHE_HEADER, HeaderValue::from_static(how));
     response
 }
 
@@ -294,6 +338,16 @@ mod tests {
         assert!(!with("theme=dark"));
         assert!(!with("boneyardx=1"));
         assert!(!has_session(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn a_page_belongs_to_the_league_in_its_address() {
+        assert_eq!(league_of("/leagues/wessex"), Some("wessex"));
+        assert_eq!(league_of("/leagues/wessex/2026-27/one"), Some("wessex"));
+        assert_eq!(league_of("/leagues/"), None);
+        assert_eq!(league_of("/leagues"), None);
+        assert_eq!(league_of("/"), None);
+        assert_eq!(league_of("/static/style.css"), None);
     }
 
     #[test]

@@ -6,7 +6,10 @@
 use axum::http::{StatusCode, header};
 use boneyard::db::*;
 
-use crate::harness::client::Client;
+use boneyard::web::cache::CACHE_HEADER;
+
+use crate::harness::LeagueBuilder;
+use crate::harness::client::{Client, Page, account};
 use crate::support::on_both;
 use crate::web::results::{client, setup, simulated_card, submit_card};
 
@@ -15,6 +18,7 @@ on_both!(
     a_kept_page_is_confirmed_by_its_etag,
     signed_in_pages_are_never_kept,
     every_write_raises_the_page_generation,
+    a_write_in_one_league_leaves_the_others_pages_kept,
     visitors_finding_a_page_stale_together_all_get_the_new_one,
 );
 
@@ -202,15 +206,64 @@ async fn signed_in_pages_are_never_kept(db: Db) {
 
 async fn every_write_raises_the_page_generation(db: Db) {
     setup(&db).await;
-    let before = db.page_generation().await.unwrap();
+    LeagueBuilder::new("other").build(&db).await;
+    let generations = || async {
+        (
+            db.page_generation(Some("card")).await.unwrap(),
+            db.page_generation(Some("other")).await.unwrap(),
+            db.page_generation(None).await.unwrap(),
+        )
+    };
+    let (card, other, all) = generations().await;
     db.create_player(league_id(&db).await, "Someone New")
         .await
         .unwrap();
-    let after = db.page_generation().await.unwrap();
-    assert!(after > before, "{before} -> {after}");
-    // A failed write leaves it as it was.
+    let after = generations().await;
+    assert!(
+        after.0 > card,
+        "the league written to: {card} -> {}",
+        after.0
+    );
+    assert_eq!(after.1, other, "another league's pages stay current");
+    assert!(
+        after.2 > all,
+        "pages outside the leagues follow every write"
+    );
+    // A failed write leaves them as they were.
     let _ = db.create_player(LeagueId(9999), "Nobody's").await;
-    assert_eq!(db.page_generation().await.unwrap(), after);
+    assert_eq!(generations().await, after);
+    // A write any page may show (an account) raises every league's.
+    account(&db, "someone", "a password of theirs").await;
+    let last = generations().await;
+    assert!(last.0 > after.0 && last.1 > after.1 && last.2 > after.2);
+}
+
+/// Whether the page was answered from memory.
+fn kept(page: &Page) -> bool {
+    page.headers[CACHE_HEADER] == "hit"
+}
+
+async fn a_write_in_one_league_leaves_the_others_pages_kept(db: Db) {
+    setup(&db).await;
+    LeagueBuilder::new("other").build(&db).await;
+    let card = table_path(&db).await;
+    let other = "/leagues/other";
+    let mut visitor = Client::new(&db).await;
+    for path in [card.as_str(), other] {
+        assert!(!kept(&visitor.get(path).await), "{path} first rendered");
+        assert!(kept(&visitor.get(path).await), "{path} then kept");
+    }
+    // A result in the card league: its table is rendered again, the other
+    // league's home is still the one kept.
+    db.create_player(league_id(&db).await, "Someone New")
+        .await
+        .unwrap();
+    assert!(!kept(&visitor.get(&card).await));
+    assert!(kept(&visitor.get(other).await));
+    // An account, which any page may name: both rendered again.
+    account(&db, "someone", "a password of theirs").await;
+    assert!(!kept(&visitor.get(&card).await));
+    assert!(!kept(&visitor.get(other).await));
 }
 
 async fn visitors_finding_a_page_stale_together_all_get_the_new_one(db: Db) {
