@@ -11,6 +11,7 @@ use boneyard::web::cache::CACHE_HEADER;
 use crate::harness::LeagueBuilder;
 use crate::harness::client::{Client, Page, account};
 use crate::support::on_both;
+use crate::web::public::slug;
 use crate::web::results::{client, setup, simulated_card, submit_card};
 
 on_both!(
@@ -21,19 +22,6 @@ on_both!(
     a_write_in_one_league_leaves_the_others_pages_kept,
     visitors_finding_a_page_stale_together_all_get_the_new_one,
 );
-
-/// The address form of a name, as the pages make it (written again here).
-fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.to_lowercase().chars() {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_owned()
-}
 
 async fn league_id(db: &Db) -> LeagueId {
     db.league_by_short_name("card").await.unwrap().id

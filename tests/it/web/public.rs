@@ -27,7 +27,7 @@ on_both!(
 // Helpers
 
 /// The address form of a name, as the pages make it (written again here).
-fn slug(name: &str) -> String {
+pub(crate) fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.to_lowercase().chars() {
         if c.is_alphanumeric() {
