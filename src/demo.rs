@@ -238,9 +238,9 @@ async fn fill_leagues(
     check(options)?;
     // One durable commit per result made the demo wait on the disk for
     // most of its time: the whole fill is one bulk load, synced at the end.
-    db.begin_bulk_load().await?;
-    let filled = fill_all(db, options, accounts, report).await;
-    db.end_bulk_load().await?;
+    let loader = db.begin_bulk_load().await?;
+    let filled = fill_all(&loader, options, accounts, report).await;
+    db.end_bulk_load(loader).await?;
     filled
 }
 

@@ -251,28 +251,43 @@ impl Db {
         }
     }
 
-    /// Starts a bulk load (the demo): on SQLite, commits stop waiting for
-    /// the disk until [`Db::end_bulk_load`], which makes it all durable at
-    /// once. The writes themselves are the same as ever, so the database
-    /// ends as one filled result by result would. A crash of the program in
-    /// between loses nothing committed; a power cut may, as with any bulk
-    /// load. Postgres keeps its own setting.
-    pub async fn begin_bulk_load(&self) -> Result<()> {
-        if let Db::Sqlite(s) = self {
-            sqlx::query("PRAGMA synchronous = OFF")
-                .execute(&s.write)
-                .await?;
+    /// Starts a bulk load (the demo): the database to load through, whose
+    /// commits do not wait for the disk until [`Db::end_bulk_load`] makes
+    /// it all durable at once. On SQLite that is the one writer connection
+    /// with `synchronous = OFF`; on Postgres, connections of their own with
+    /// `synchronous_commit = off` (the server's other sessions keep theirs).
+    /// The writes themselves are the same as ever, so the database ends as
+    /// one filled result by result would. A crash of the program in between
+    /// loses nothing committed; a power cut may, as with any bulk load.
+    pub async fn begin_bulk_load(&self) -> Result<Db> {
+        match self {
+            Db::Sqlite(s) => {
+                sqlx::query("PRAGMA synchronous = OFF")
+                    .execute(&s.write)
+                    .await?;
+                Ok(self.clone())
+            }
+            Db::Postgres(p) => {
+                let options = (*p.connect_options())
+                    .clone()
+                    .options([("synchronous_commit", "off")]);
+                let pool = PgPoolOptions::new()
+                    .max_connections(POSTGRES_CONNECTIONS)
+                    .connect_with(options)
+                    .await?;
+                Ok(Db::Postgres(pool))
+            }
         }
-        Ok(())
     }
 
-    /// Ends a bulk load: durable commits again, and everything loaded
-    /// written through to the database file and synced. On Postgres, the
-    /// planner's statistics are brought up to date: without them (when
-    /// autovacuum is off or has not come round yet) it guessed the tables
-    /// tiny and read a match's hands by scanning every hand, hundreds of
-    /// milliseconds a page.
-    pub async fn end_bulk_load(&self) -> Result<()> {
+    /// Ends the bulk load through `loader`: durable commits again, and
+    /// everything loaded written through to the disk. On Postgres the
+    /// loader's connections are closed and the planner's statistics brought
+    /// up to date, in a commit that waits for the disk and so for every
+    /// commit before it: without fresh statistics (autovacuum off or not yet
+    /// come round) the planner guessed the tables tiny and read a match's
+    /// hands by scanning every hand, hundreds of milliseconds a page.
+    pub async fn end_bulk_load(&self, loader: Db) -> Result<()> {
         match self {
             Db::Sqlite(s) => {
                 sqlx::query("PRAGMA synchronous = FULL")
@@ -283,6 +298,7 @@ impl Db {
                     .await?;
             }
             Db::Postgres(p) => {
+                loader.close().await;
                 sqlx::query("ANALYZE").execute(p).await?;
             }
         }

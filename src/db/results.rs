@@ -513,9 +513,45 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
 // ---------------------------------------------------------------------------
 // Records into rows
 
-/// Most rows one INSERT carries (six values each: well under either
-/// database's limit on a statement's parameters).
+/// Most rows one INSERT carries (at most twelve values each: well under
+/// either database's limit on a statement's parameters).
 const ROWS_A_STATEMENT: usize = 1000;
+
+/// Inserts `$rows` on `$tx` with `$prefix` (`INSERT INTO t (columns) `),
+/// at most [`ROWS_A_STATEMENT`] a statement, each row's values pushed by
+/// `$push`. With `returning`, the rows the statements return, collected.
+macro_rules! insert_rows {
+    ($tx:ident, $rows:expr, $prefix:expr, |$row:ident, $item:pat_param| $push:block) => {
+        for chunk in $rows.chunks(ROWS_A_STATEMENT) {
+            let mut q = sqlx::QueryBuilder::new($prefix);
+            q.push_values(chunk, |mut $row, $item| $push);
+            q.build().execute(&mut *$tx).await?;
+        }
+    };
+    ($tx:ident, $rows:expr, $prefix:expr, |$row:ident, $item:pat_param| $push:block,
+     returning $returning:literal as $out:ty) => {{
+        let mut out: Vec<$out> = Vec::new();
+        for chunk in $rows.chunks(ROWS_A_STATEMENT) {
+            let mut q = sqlx::QueryBuilder::new($prefix);
+            q.push_values(chunk, |mut $row, $item| $push);
+            q.push($returning);
+            let rows: Vec<$out> = q.build_query_as().fetch_all(&mut *$tx).await?;
+            out.extend(rows);
+        }
+        out
+    }};
+}
+
+/// The id stored for a row's key, as its INSERT returned it.
+fn stored<K: std::hash::Hash + Eq + std::fmt::Debug>(
+    ids: &HashMap<K, i64>,
+    key: K,
+    what: &str,
+) -> Result<i64> {
+    ids.get(&key)
+        .copied()
+        .ok_or_else(|| DbError::Corrupt(format!("{what} {key:?} was not stored")))
+}
 
 struct BoardPlan {
     kind: BoardKind,
@@ -938,142 +974,148 @@ impl Db {
                 .await?
                 .try_into()?;
 
-            for (bi, board) in boards.iter().enumerate() {
-                let board_id: i64 = sqlx::query_scalar(
-                    "INSERT INTO boards (version_id, number, kind, conceded_by) \
-                     VALUES ($1, $2, $3, $4) RETURNING id",
-                )
-                .bind(version.id)
-                .bind(bi as i64 + 1)
-                .bind(board.kind.as_str())
-                .bind(board.conceded_by.map(Side::as_str))
-                .fetch_one(&mut *tx)
-                .await?;
+            // Each kind of row of the whole result in one statement (or a
+            // few, past ROWS_A_STATEMENT rows): a match is thousands of rows,
+            // and a statement a row, or a game, made the demo's bulk load
+            // wait on round trips. Ids come back with each row's own key.
+            let board_rows: Vec<(i64, &BoardPlan)> =
+                boards.iter().enumerate().map(|(i, b)| (i as i64 + 1, b)).collect();
+            let board_ids: HashMap<i64, i64> = insert_rows!(tx, board_rows,
+                "INSERT INTO boards (version_id, number, kind, conceded_by) ",
+                |row, (number, board)| {
+                    row.push_bind(version.id)
+                        .push_bind(*number)
+                        .push_bind(board.kind.as_str())
+                        .push_bind(board.conceded_by.map(Side::as_str));
+                },
+                returning " RETURNING number, id" as (i64, i64))
+                .into_iter()
+                .collect();
+            let board_id = |number: i64| stored(&board_ids, number, "board");
+
+            let mut board_players = Vec::new();
+            let mut game_rows = Vec::new();
+            for (number, board) in &board_rows {
+                let id = board_id(*number)?;
                 let mut places = HashMap::new();
                 for &(side, player) in &board.players {
                     let place = places.entry(side).or_insert(0_i64);
                     *place += 1;
-                    sqlx::query(
-                        "INSERT INTO board_players (board_id, side, position, player_id) \
-                         VALUES ($1, $2, $3, $4)",
-                    )
-                    .bind(board_id)
-                    .bind(side.as_str())
-                    .bind(*place)
-                    .bind(player)
-                    .execute(&mut *tx)
-                    .await?;
+                    board_players.push((id, side, *place, player));
                 }
                 for (gi, game) in board.games.iter().enumerate() {
-                    let game_id: i64 = sqlx::query_scalar(
-                        "INSERT INTO games (board_id, number, format, options, draw_given, \
-                         first_pose_player_id, total_0, total_1, winner_side, finished, \
-                         next_pose_player_id, score_only) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-                    )
-                    .bind(board_id)
-                    .bind(gi as i64 + 1)
-                    .bind(&game.format)
-                    .bind(&game.options)
-                    .bind(game.draw_given)
-                    .bind(game.first_pose)
-                    .bind(game.totals[0])
-                    .bind(game.totals[1])
-                    .bind(game.winner)
-                    .bind(game.finished)
-                    .bind(game.next_pose)
-                    .bind(game.score_only)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    // Each kind of row of a game in one statement: a match
-                    // is thousands of rows, and one statement a row made
-                    // the demo's bulk load slow.
-                    if !game.players.is_empty() {
-                        let mut q = sqlx::QueryBuilder::new(
-                            "INSERT INTO game_players (game_id, position, player_id, side, \
-                             side_position, drawn_tile) ",
-                        );
-                        q.push_values(game.players.iter().enumerate(), |mut row, (pos, seat)| {
-                            row.push_bind(game_id)
-                                .push_bind(pos as i64 + 1)
-                                .push_bind(seat.player)
-                                .push_bind(seat.side)
-                                .push_bind(seat.side_position)
-                                .push_bind(seat.drawn_tile.clone());
-                        });
-                        q.build().execute(&mut *tx).await?;
-                    }
-                    let mut hand_ids: HashMap<i64, i64> = HashMap::new();
-                    for chunk in game.hands.iter().enumerate().collect::<Vec<_>>().chunks(ROWS_A_STATEMENT) {
-                        let mut q = sqlx::QueryBuilder::new(
-                            "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
-                        );
-                        q.push_values(chunk, |mut row, (hi, hand)| {
-                            row.push_bind(game_id)
-                                .push_bind(*hi as i64 + 1)
-                                .push_bind(hand.end_kind)
-                                .push_bind(hand.out)
-                                .push_bind(hand.left_given);
-                        });
-                        q.push(" RETURNING id, number");
-                        let ids: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
-                        hand_ids.extend(ids.into_iter().map(|(id, number)| (number, id)));
-                    }
-                    let hand_id = |hi: usize| -> Result<i64> {
-                        hand_ids.get(&(hi as i64 + 1)).copied().ok_or_else(|| {
-                            DbError::Corrupt(format!("hand {} was not stored", hi + 1))
-                        })
-                    };
-                    let mut pips = Vec::new();
-                    let mut plays = Vec::new();
-                    for (hi, hand) in game.hands.iter().enumerate() {
-                        let id = hand_id(hi)?;
-                        pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
-                        plays.extend(hand.plays.iter().enumerate().map(
-                            |(pi, &(player, points, out, muggins))| {
-                                (id, pi as i64 + 1, player, points, out, muggins)
-                            },
-                        ));
-                    }
-                    for chunk in pips.chunks(ROWS_A_STATEMENT) {
-                        let mut q = sqlx::QueryBuilder::new(
-                            "INSERT INTO hand_pips (hand_id, player_id, pips) ",
-                        );
-                        q.push_values(chunk, |mut row, &(hand, player, n)| {
-                            row.push_bind(hand).push_bind(player).push_bind(n);
-                        });
-                        q.build().execute(&mut *tx).await?;
-                    }
-                    for chunk in plays.chunks(ROWS_A_STATEMENT) {
-                        let mut q = sqlx::QueryBuilder::new(
-                            "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
-                        );
-                        q.push_values(chunk, |mut row, &(hand, number, player, points, out, muggins)| {
-                            row.push_bind(hand)
-                                .push_bind(number)
-                                .push_bind(player)
-                                .push_bind(points)
-                                .push_bind(out)
-                                .push_bind(muggins);
-                        });
-                        q.build().execute(&mut *tx).await?;
-                    }
-                    for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
-                        sqlx::query(
-                            "INSERT INTO game_penalties (game_id, number, player_id, kind, \
-                             before_hand, minutes) VALUES ($1, $2, $3, $4, $5, $6)",
-                        )
-                        .bind(game_id)
-                        .bind(ni as i64 + 1)
-                        .bind(*player)
-                        .bind(kind)
-                        .bind(*before_hand)
-                        .bind(*minutes)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
+                    game_rows.push((id, gi as i64 + 1, game));
                 }
             }
+            insert_rows!(tx, board_players,
+                "INSERT INTO board_players (board_id, side, position, player_id) ",
+                |row, &(board, side, position, player)| {
+                    row.push_bind(board)
+                        .push_bind(side.as_str())
+                        .push_bind(position)
+                        .push_bind(player);
+                });
+
+            let game_ids: HashMap<(i64, i64), i64> = insert_rows!(tx, game_rows,
+                "INSERT INTO games (board_id, number, format, options, draw_given, \
+                 first_pose_player_id, total_0, total_1, winner_side, finished, \
+                 next_pose_player_id, score_only) ",
+                |row, &(board, number, game)| {
+                    row.push_bind(board)
+                        .push_bind(number)
+                        .push_bind(game.format.clone())
+                        .push_bind(game.options.clone())
+                        .push_bind(game.draw_given)
+                        .push_bind(game.first_pose)
+                        .push_bind(game.totals[0])
+                        .push_bind(game.totals[1])
+                        .push_bind(game.winner)
+                        .push_bind(game.finished)
+                        .push_bind(game.next_pose)
+                        .push_bind(game.score_only);
+                },
+                returning " RETURNING board_id, number, id" as (i64, i64, i64))
+                .into_iter()
+                .map(|(board, number, id)| ((board, number), id))
+                .collect();
+
+            let mut seats = Vec::new();
+            let mut hand_rows = Vec::new();
+            let mut penalties = Vec::new();
+            for &(board, number, game) in &game_rows {
+                let id = stored(&game_ids, (board, number), "game")?;
+                for (pos, seat) in game.players.iter().enumerate() {
+                    seats.push((id, pos as i64 + 1, seat));
+                }
+                for (hi, hand) in game.hands.iter().enumerate() {
+                    hand_rows.push((id, hi as i64 + 1, hand));
+                }
+                for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
+                    penalties.push((id, ni as i64 + 1, *player, kind.clone(), *before_hand, *minutes));
+                }
+            }
+            insert_rows!(tx, seats,
+                "INSERT INTO game_players (game_id, position, player_id, side, side_position, \
+                 drawn_tile) ",
+                |row, &(game, position, seat)| {
+                    row.push_bind(game)
+                        .push_bind(position)
+                        .push_bind(seat.player)
+                        .push_bind(seat.side)
+                        .push_bind(seat.side_position)
+                        .push_bind(seat.drawn_tile.clone());
+                });
+            insert_rows!(tx, penalties,
+                "INSERT INTO game_penalties (game_id, number, player_id, kind, before_hand, \
+                 minutes) ",
+                |row, (game, number, player, kind, before_hand, minutes)| {
+                    row.push_bind(*game)
+                        .push_bind(*number)
+                        .push_bind(*player)
+                        .push_bind(kind.clone())
+                        .push_bind(*before_hand)
+                        .push_bind(*minutes);
+                });
+
+            let hand_ids: HashMap<(i64, i64), i64> = insert_rows!(tx, hand_rows,
+                "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
+                |row, &(game, number, hand)| {
+                    row.push_bind(game)
+                        .push_bind(number)
+                        .push_bind(hand.end_kind)
+                        .push_bind(hand.out)
+                        .push_bind(hand.left_given);
+                },
+                returning " RETURNING game_id, number, id" as (i64, i64, i64))
+                .into_iter()
+                .map(|(game, number, id)| ((game, number), id))
+                .collect();
+            let mut pips = Vec::new();
+            let mut plays = Vec::new();
+            for &(game, number, hand) in &hand_rows {
+                let id = stored(&hand_ids, (game, number), "hand")?;
+                pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
+                plays.extend(hand.plays.iter().enumerate().map(
+                    |(pi, &(player, points, out, muggins))| {
+                        (id, pi as i64 + 1, player, points, out, muggins)
+                    },
+                ));
+            }
+            insert_rows!(tx, pips,
+                "INSERT INTO hand_pips (hand_id, player_id, pips) ",
+                |row, &(hand, player, n)| {
+                    row.push_bind(hand).push_bind(player).push_bind(n);
+                });
+            insert_rows!(tx, plays,
+                "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
+                |row, &(hand, number, player, points, out, muggins)| {
+                    row.push_bind(hand)
+                        .push_bind(number)
+                        .push_bind(player)
+                        .push_bind(points)
+                        .push_bind(out)
+                        .push_bind(muggins);
+                });
 
             let after = StoredResult {
                 version: version.clone(),
