@@ -4,21 +4,22 @@
 use std::collections::HashMap;
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
+use chrono::{DateTime, Utc};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use crate::db::pages::{PenaltyScope, seats_by_game};
-use crate::db::{League, Player, PlayerId, ResultStatus, Side};
+use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope, seats_by_game};
+use crate::db::{FixtureStatus, League, Player, PlayerId, ResultStatus, Side, TeamId};
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    Link, PenaltyView, datetime, day, division_href, find_league, league_href, match_href,
+    ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league, league_href, match_href,
     not_found, penalty_views, pending_words, player_href, season_href, slug, split_id_slug,
-    team_href,
+    team_href, today, when,
 };
 
 /// Games the page lists.
@@ -41,6 +42,65 @@ struct PlayerPage {
     total: (i64, i64, String),
     games: Vec<GameView>,
     penalties: Vec<PenaltyView>,
+    /// The next match of the player's current team.
+    next: Option<NextMatch>,
+    all_columns: bool,
+    cols_href: String,
+}
+
+/// A team's next match, as the player's pages show it first.
+pub(crate) struct NextMatch {
+    /// The team the player plays for.
+    pub(crate) team: String,
+    pub(crate) when: String,
+    pub(crate) datetime: String,
+    /// `at home to` or `away to`.
+    pub(crate) home_or_away: &'static str,
+    pub(crate) opponent: Link,
+    pub(crate) venue: String,
+    /// `scheduled`, or `postponed` (said in words, never hidden).
+    pub(crate) state: &'static str,
+    pub(crate) href: String,
+}
+
+/// The next match of `team` among its fixtures `lines`: the first still to
+/// play (scheduled or postponed, no result) from `from` on, by date; a
+/// postponed one with no date yet comes after any with a date.
+pub(crate) fn next_match(
+    league: &League,
+    lines: &[FixtureLine],
+    team: TeamId,
+    from: DateTime<Utc>,
+) -> Option<NextMatch> {
+    let f = lines
+        .iter()
+        .filter(|f| f.status.is_open() && f.result_status.is_none())
+        .filter(|f| f.starts_at.is_none_or(|t| t >= from))
+        .filter(|f| f.starts_at.is_some() || f.status == FixtureStatus::Postponed)
+        .min_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id))?;
+    let home = f.home_team_id == team;
+    let (mine, (id, name)) = if home {
+        (&f.home_name, (f.away_team_id, &f.away_name))
+    } else {
+        (&f.away_name, (f.home_team_id, &f.home_name))
+    };
+    let zone = league.time_zone;
+    Some(NextMatch {
+        team: mine.clone(),
+        when: f
+            .starts_at
+            .map_or_else(|| "date to be arranged".to_owned(), |t| when(zone, t)),
+        datetime: f.starts_at.map(|t| datetime(zone, t)).unwrap_or_default(),
+        home_or_away: if home { "at home to" } else { "away to" },
+        opponent: Link::new(name.clone(), team_href(league, id, name)),
+        venue: f.venue_name.clone().unwrap_or_default(),
+        state: if f.status == FixtureStatus::Postponed {
+            "postponed"
+        } else {
+            "scheduled"
+        },
+        href: match_href(league, f.id),
+    })
 }
 
 struct SeasonView {
@@ -84,6 +144,7 @@ pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
     Path(p): Path<PlayerPath>,
+    Query(cols): Query<ColsQuery>,
 ) -> Result<Response> {
     let db = state.db();
     let league = find_league(db, &p.league).await?;
@@ -98,6 +159,17 @@ pub async fn page(
         return Ok(Redirect::permanent(&href).into_response());
     }
     let registrations = db.player_seasons(league.id, player.id).await?;
+    let next = match registrations.first() {
+        Some(r) => {
+            let scope = FixtureScope::Team {
+                season: r.season_id,
+                team: r.team_id,
+            };
+            let lines = db.fixture_lines(league.id, &scope).await?;
+            next_match(&league, &lines, r.team_id, today(league.time_zone).0)
+        }
+        None => None,
+    };
     let counts: HashMap<_, _> = db
         .player_season_games(league.id, player.id)
         .await?
@@ -205,6 +277,9 @@ pub async fn page(
         .penalty_lines(league.id, PenaltyScope::Player(player.id))
         .await?;
     let page = PlayerPage {
+        next,
+        all_columns: cols.all(),
+        cols_href: cols.toggle(&player_href(&league, player.id, &player.name)),
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         seasons,
