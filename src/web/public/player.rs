@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
-use chrono::{DateTime, Utc};
 use axum::response::{IntoResponse, Redirect, Response};
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope, seats_by_game};
@@ -17,9 +17,9 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league, league_href, match_href,
-    not_found, penalty_views, pending_words, player_href, season_href, slug, split_id_slug,
-    team_href, today, when,
+    ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league, league_href,
+    match_href, not_found, penalty_views, pending_words, player_href, season_href, slug,
+    split_id_slug, team_href, today, when,
 };
 
 /// Games the page lists.

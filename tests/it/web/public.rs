@@ -276,7 +276,8 @@ async fn expected_table(
 }
 
 /// The table on a division page, by team name, checked to be in order of
-/// points.
+/// points; each row's form (its last column: one letter a counted match,
+/// at most five) checked against its played, won, drawn and lost.
 fn shown_table(page: &Page) -> BTreeMap<String, Line> {
     let rows = rows(page, "<table class=\"standings\"");
     let points: Vec<i64> = rows.iter().map(|r| r[13].parse().unwrap()).collect();
@@ -289,7 +290,15 @@ fn shown_table(page: &Page) -> BTreeMap<String, Line> {
     }
     rows.into_iter()
         .map(|r| {
-            let numbers: Vec<i64> = r[2..].iter().map(|n| n.parse().unwrap()).collect();
+            let numbers: Vec<i64> = r[2..14].iter().map(|n| n.parse().unwrap()).collect();
+            let form = r[14].replace('–', "");
+            let count = |c: char| form.chars().filter(|f| *f == c).count() as i64;
+            assert_eq!(form.len() as i64, numbers[0].min(5), "{}: form {form}", r[1]);
+            assert!(
+                count('W') <= numbers[1] && count('D') <= numbers[2] && count('L') <= numbers[3],
+                "{}: form {form} against {numbers:?}",
+                r[1]
+            );
             (r[1].clone(), numbers.try_into().unwrap())
         })
         .collect()
