@@ -256,7 +256,10 @@ async fn resolve_all(
 }
 
 /// The league, season and division an address names.
-async fn resolve(state: &AppState, p: &DivisionPath) -> Result<(League, Season, Division)> {
+pub(super) async fn resolve(
+    state: &AppState,
+    p: &DivisionPath,
+) -> Result<(League, Season, Division)> {
     let (league, season, division, _) = resolve_all(state, p).await?;
     Ok((league, season, division))
 }

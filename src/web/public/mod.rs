@@ -34,17 +34,21 @@ use super::error::{AppError, Result, urlencode};
 
 mod charts;
 mod division;
+mod export;
 pub(crate) use division::{and_list, division_rows};
 mod league;
 mod matches;
 mod player;
 pub(crate) use player::{NextMatch, next_match};
+mod round_up;
 mod team;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/leagues/{league}", get(league::home))
         .route("/leagues/{league}/live", get(league::live))
+        .route("/leagues/{league}/round-up", get(round_up::latest))
+        .route("/leagues/{league}/round-up/{week}", get(round_up::week))
         .route("/leagues/{league}/teams/{team}", get(team::page))
         .route("/leagues/{league}/players/{player}", get(player::page))
         .route("/leagues/{league}/matches/{fixture}", get(matches::page))
@@ -57,6 +61,14 @@ pub fn router() -> Router<AppState> {
             "/leagues/{league}/{season}/{division}/fixtures",
             get(division::fixtures),
         )
+        .route(
+            "/leagues/{league}/{season}/{division}/data",
+            get(export::data_page),
+        )
+        .route(
+            "/leagues/{league}/{season}/{division}/data.json",
+            get(export::data_json),
+        )
 }
 
 // ---------------------------------------------------------------------------
@@ -64,7 +76,7 @@ pub fn router() -> Router<AppState> {
 
 /// The first segments after `/leagues/{league}/` that other pages use: a
 /// season whose name gave one of them would have no page of its own.
-pub const TAKEN_SEGMENTS: [&str; 13] = [
+pub const TAKEN_SEGMENTS: [&str; 14] = [
     "calendar",
     "console",
     "fines",
@@ -75,6 +87,7 @@ pub const TAKEN_SEGMENTS: [&str; 13] = [
     "players",
     "players-table",
     "print",
+    "round-up",
     "schedule",
     "seasons",
     "teams",

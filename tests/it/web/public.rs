@@ -293,7 +293,12 @@ fn shown_table(page: &Page) -> BTreeMap<String, Line> {
             let numbers: Vec<i64> = r[2..14].iter().map(|n| n.parse().unwrap()).collect();
             let form = r[14].replace('–', "");
             let count = |c: char| form.chars().filter(|f| *f == c).count() as i64;
-            assert_eq!(form.len() as i64, numbers[0].min(5), "{}: form {form}", r[1]);
+            assert_eq!(
+                form.len() as i64,
+                numbers[0].min(5),
+                "{}: form {form}",
+                r[1]
+            );
             assert!(
                 count('W') <= numbers[1] && count('D') <= numbers[2] && count('L') <= numbers[3],
                 "{}: form {form} against {numbers:?}",
