@@ -127,6 +127,8 @@ struct GameView {
     /// The player's side first: `61–45`.
     score: String,
     result: &'static str,
+    /// Entered by its final score only: marked beside the score.
+    score_only: bool,
     provisional: bool,
     badge: String,
 }
@@ -228,12 +230,7 @@ pub async fn page(
                         (Some(true), Some(_)) => "lost",
                         _ => "not finished",
                     };
-                    let marked = if g.score_only {
-                        " (final score only)"
-                    } else {
-                        ""
-                    };
-                    (format!("{me}–{them}{marked}"), result)
+                    (format!("{me}–{them}"), result)
                 }
                 None => (String::new(), "not scored"),
             };
@@ -264,6 +261,7 @@ pub async fn page(
                     .collect(),
                 score,
                 result,
+                score_only: g.score_only && g.totals.is_some(),
                 provisional,
                 badge: if provisional {
                     pending_words(g.result_status).to_owned()
