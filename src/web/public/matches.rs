@@ -80,8 +80,9 @@ struct ResultView {
     points: (u32, u32),
     /// Boards neither side has won (unfinished or unreadable).
     undecided: u32,
-    /// Some game has scoring plays: its hand table has columns a phone
-    /// shows on demand.
+    /// Some game has a hand table (its poser column a phone shows on
+    /// demand), and some has scoring plays (its ends too).
+    has_hands: bool,
     has_plays: bool,
 }
 
@@ -304,6 +305,9 @@ fn result_view(
         pegs,
         points: format.match_points(score[0], score[1]),
         undecided,
+        has_hands: boards
+            .iter()
+            .any(|b| b.games.iter().any(|g| !g.score_only && g.error.is_none())),
         has_plays: boards
             .iter()
             .any(|b| b.games.iter().any(|g| g.has_plays && !g.score_only)),
