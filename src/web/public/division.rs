@@ -88,18 +88,8 @@ struct RoundChoice {
 struct TableRow {
     position: usize,
     team: Link,
-    played: u32,
-    won: u32,
-    drawn: u32,
-    lost: u32,
-    boards_for: u32,
-    boards_against: u32,
-    games_for: u32,
-    games_against: u32,
-    pegs_for: u32,
-    pegs_against: u32,
-    deducted: u32,
-    points: i64,
+    /// The counts as the standings give them.
+    row: Row,
     form: FormView,
 }
 
@@ -465,18 +455,7 @@ pub async fn table(
                     let name = names.get(&r.team).copied().unwrap_or_default();
                     Link::new(name, team_href(&league, TeamId(r.team), name))
                 },
-                played: r.played,
-                won: r.won,
-                drawn: r.drawn,
-                lost: r.lost,
-                boards_for: r.boards_for,
-                boards_against: r.boards_against,
-                games_for: r.games_for,
-                games_against: r.games_against,
-                pegs_for: r.pegs_for,
-                pegs_against: r.pegs_against,
-                deducted: r.deducted,
-                points: r.points,
+                row: r.clone(),
                 form: FormView::new(&data.form(TeamId(r.team), after)),
             })
             .collect(),

@@ -10,7 +10,7 @@
 //! (one, rarely two) its fixtures, boards, entries and deductions for the
 //! tables.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -264,8 +264,8 @@ async fn division_weeks(
 ) -> Result<Vec<DivisionWeek>> {
     let db = state.db();
     let mut out = Vec::new();
-    let in_week: BTreeMap<SeasonId, ()> = lines.iter().map(|f| (f.season_id, ())).collect();
-    for season in seasons.iter().filter(|s| in_week.contains_key(&s.id)) {
+    let in_week: BTreeSet<SeasonId> = lines.iter().map(|f| f.season_id).collect();
+    for season in seasons.iter().filter(|s| in_week.contains(&s.id)) {
         let format = match_format(season);
         let rules = settings(season).tie_breakers;
         let scope = FixtureScope::Season(season.id);

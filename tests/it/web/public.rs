@@ -367,6 +367,11 @@ async fn every_public_page_of_a_demo_league(db: Db) {
     }
     assert!(page.has(season.format.title()));
     assert!(page.has("6 singles + 3 pairs, 1 game each"));
+    // Its results as a spreadsheet, linked.
+    let csv = format!("{base}/seasons/{}/results.csv", season.id);
+    assert!(page.has(&format!("href=\"{csv}\"")));
+    let file = ok(&mut c, &csv).await;
+    assert_eq!(file.headers["content-type"], "text/csv; charset=utf-8");
 
     // The division's table, row for row as computed here.
     let div_href = format!("{season_href}/{}", slug(&division.name));
@@ -455,7 +460,37 @@ async fn every_public_page_of_a_demo_league(db: Db) {
         assert_eq!(moved.location.as_deref(), Some(team_href.as_str()));
     }
 
-    // A player: team by season, games played and won.
+    // Its calendar to subscribe to (webcal, this site) or download, and
+    // its position after each round, drawn with its words.
+    assert!(page.has(&format!(
+        "href=\"webcal://127.0.0.1:3000{base}/calendar/team/{}.ics\"",
+        team.id
+    )));
+    assert!(page.has(&format!(
+        "href=\"{base}/calendar/team/{}.ics\" download",
+        team.id
+    )));
+    assert!(page.has("position after each round</figcaption>"));
+    assert!(page.has("<svg role=\"img\" aria-labelledby=\"position-title position-desc\""));
+    assert!(page.has("After round 1: "));
+
+    // A player: team by season, games played and won; first, their team's
+    // next match, if one is still to play.
+    let next = fixtures
+        .iter()
+        .filter(|f| f.home_team_id == team.id || f.away_team_id == team.id)
+        .filter(|f| {
+            matches!(
+                f.status,
+                FixtureStatus::Scheduled | FixtureStatus::Postponed
+            )
+        })
+        .filter(|f| !status.contains_key(&f.id))
+        .filter(|f| {
+            f.starts_at
+                .is_some_and(|t| t >= league.time_zone.today(chrono::Utc::now()).0)
+        })
+        .min_by_key(|f| (f.starts_at, f.id));
     let player = &players[0];
     let page = ok(
         &mut c,
@@ -463,6 +498,27 @@ async fn every_public_page_of_a_demo_league(db: Db) {
     )
     .await;
     assert!(page.has(&format!("<h1>{}</h1>", unescape_safe(&player.name))));
+    match next {
+        Some(f) => {
+            let at = page
+                .body
+                .find("<section class=\"next-match\">")
+                .expect("the next match");
+            assert!(
+                at < page.body.find("<h2>Teams and games").unwrap(),
+                "shown first"
+            );
+            let other = if f.home_team_id == team.id {
+                f.away_team_id
+            } else {
+                f.home_team_id
+            };
+            let section = &page.body[at..];
+            assert!(section.contains(&unescape_safe(&teams[&other].name)));
+            assert!(section.contains(&format!("href=\"{base}/matches/{}\"", f.id)));
+        }
+        None => assert!(!page.has("next-match")),
+    }
     let games = db.player_games(l, season.id).await.unwrap();
     let (played, won) = games
         .iter()
