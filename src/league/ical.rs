@@ -308,54 +308,48 @@ mod tests {
     #[test]
     fn postponed_on_its_date_is_cancelled_there_and_moved_when_given_a_new_one() {
         use FixtureStatus::*;
-        let old = Some("2026-10-13T19:00:00Z");
-        let new = Some("2026-10-29T19:00:00Z");
+        let old = "2026-10-13T19:00:00Z";
+        let new = "2026-10-29T19:00:00Z";
         // Postponed, the date kept: cancelled on it, one change later.
         let kept = [change(
-            facts(old, Scheduled),
-            facts(old, Postponed),
+            facts(Some(old), Scheduled),
+            facts(Some(old), Postponed),
             "2026-10-10T09:00:00Z",
         )];
-        let e = EventState::new(facts(old, Postponed), &kept, 0).unwrap();
-        assert_eq!(
-            (e.start, e.cancelled, e.sequence),
-            (at(old.unwrap()), true, 1)
-        );
+        let e = EventState::new(facts(Some(old), Postponed), &kept, 0).unwrap();
+        assert_eq!((e.start, e.cancelled, e.sequence), (at(old), true, 1));
         assert_eq!(e.last_modified, Some(at("2026-10-10T09:00:00Z")));
         // Postponed with its date taken away: still cancelled on the old one.
         let cleared = [change(
-            facts(old, Scheduled),
+            facts(Some(old), Scheduled),
             facts(None, Postponed),
             "2026-10-10T09:00:00Z",
         )];
         let e = EventState::new(facts(None, Postponed), &cleared, 0).unwrap();
-        assert_eq!((e.start, e.cancelled), (at(old.unwrap()), true));
+        assert_eq!((e.start, e.cancelled), (at(old), true));
         // Then given a new date, still postponed (the demo's way) or
         // scheduled again (the postponement form's): moved, sequence up.
         for status in [Postponed, Scheduled] {
             let mut changes = cleared.to_vec();
             changes.push(change(
                 facts(None, Postponed),
-                facts(new, status),
+                facts(Some(new), status),
                 "2026-10-12T09:00:00Z",
             ));
-            let e = EventState::new(facts(new, status), &changes, 0).unwrap();
-            assert_eq!(
-                (e.start, e.cancelled, e.sequence),
-                (at(new.unwrap()), false, 2)
-            );
-            assert_eq!(e.moved_from, Some(at(old.unwrap())));
+            let e = EventState::new(facts(Some(new), status), &changes, 0).unwrap();
+            assert_eq!((e.start, e.cancelled, e.sequence), (at(new), false, 2));
+            assert_eq!(e.moved_from, Some(at(old)));
         }
         // Postponed and moved in one change.
         let at_once = [change(
-            facts(old, Scheduled),
-            facts(new, Postponed),
+            facts(Some(old), Scheduled),
+            facts(Some(new), Postponed),
             "2026-10-10T09:00:00Z",
         )];
-        let e = EventState::new(facts(new, Postponed), &at_once, 0).unwrap();
+        let e = EventState::new(facts(Some(new), Postponed), &at_once, 0).unwrap();
         assert_eq!(
             (e.start, e.cancelled, e.moved_from),
-            (at(new.unwrap()), false, Some(at(old.unwrap())))
+            (at(new), false, Some(at(old)))
         );
     }
 

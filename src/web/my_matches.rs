@@ -19,7 +19,7 @@ use crate::league::time::Zone;
 use super::auth::CurrentUser;
 use super::dates;
 use super::error::Result;
-use super::public::{NextMatch, next_match, player_href};
+use super::public::{NextMatch, next_match_of, player_href};
 
 /// One fixture and what to do about it.
 pub struct MatchItem {
@@ -61,18 +61,7 @@ pub async fn own_records(db: &Db, user: &CurrentUser) -> Result<Vec<OwnRecord>> 
         };
         let league = db.league(league).await?;
         let player = db.player(league.id, player).await?;
-        let next = match db.player_seasons(league.id, player.id).await?.first() {
-            Some(r) => {
-                let scope = FixtureScope::Team {
-                    season: r.season_id,
-                    team: r.team_id,
-                };
-                let lines = db.fixture_lines(league.id, &scope).await?;
-                let today = league.time_zone.today(Utc::now()).0;
-                next_match(&league, &lines, r.team_id, today)
-            }
-            None => None,
-        };
+        let next = next_match_of(db, &league, player.id).await?;
         out.push(OwnRecord {
             next,
             href: player_href(&league, player.id, &player.name),

@@ -39,7 +39,7 @@ pub(crate) use division::{and_list, division_rows};
 mod league;
 mod matches;
 mod player;
-pub(crate) use player::{NextMatch, next_match};
+pub(crate) use player::{NextMatch, next_match_of};
 mod round_up;
 mod team;
 

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope, seats_by_game};
-use crate::db::{FixtureStatus, League, Player, PlayerId, ResultStatus, Side, TeamId};
+use crate::db::{Db, FixtureStatus, League, Player, PlayerId, ResultStatus, Side, TeamId};
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -61,6 +61,34 @@ pub(crate) struct NextMatch {
     /// `scheduled`, or `postponed` (said in words, never hidden).
     pub(crate) state: &'static str,
     pub(crate) href: String,
+}
+
+/// The next match of the player's team: the team of their latest
+/// registration (the present one, after any transfer). Two queries.
+pub(crate) async fn next_match_of(
+    db: &Db,
+    league: &League,
+    player: PlayerId,
+) -> Result<Option<NextMatch>> {
+    let Some(r) = db
+        .player_seasons(league.id, player)
+        .await?
+        .into_iter()
+        .next()
+    else {
+        return Ok(None);
+    };
+    let scope = FixtureScope::Team {
+        season: r.season_id,
+        team: r.team_id,
+    };
+    let lines = db.fixture_lines(league.id, &scope).await?;
+    Ok(next_match(
+        league,
+        &lines,
+        r.team_id,
+        today(league.time_zone).0,
+    ))
 }
 
 /// The next match of `team` among its fixtures `lines`: the first still to
@@ -161,17 +189,7 @@ pub async fn page(
         return Ok(Redirect::permanent(&href).into_response());
     }
     let registrations = db.player_seasons(league.id, player.id).await?;
-    let next = match registrations.first() {
-        Some(r) => {
-            let scope = FixtureScope::Team {
-                season: r.season_id,
-                team: r.team_id,
-            };
-            let lines = db.fixture_lines(league.id, &scope).await?;
-            next_match(&league, &lines, r.team_id, today(league.time_zone).0)
-        }
-        None => None,
-    };
+    let next = next_match_of(db, &league, player.id).await?;
     let counts: HashMap<_, _> = db
         .player_season_games(league.id, player.id)
         .await?
