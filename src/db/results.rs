@@ -259,14 +259,16 @@ struct VersionRows {
 }
 
 /// Joins from a result row up to its version, scoped to the league: one
-/// of `versions` versions, bound from `$2` on.
+/// of `versions` versions, bound from `$2` on (none: no row).
 fn up_from_board(versions: usize) -> String {
-    let places: Vec<String> = (0..versions.max(1))
-        .map(|i| format!("${}", i + 2))
-        .collect();
-    format!(
-        "JOIN result_versions v ON v.id = b.version_id WHERE v.league_id = $1 AND v.id IN ({})",
+    let places: Vec<String> = (0..versions).map(|i| format!("${}", i + 2)).collect();
+    let list = if places.is_empty() {
+        "NULL".to_owned()
+    } else {
         places.join(", ")
+    };
+    format!(
+        "JOIN result_versions v ON v.id = b.version_id WHERE v.league_id = $1 AND v.id IN ({list})"
     )
 }
 
@@ -1312,9 +1314,6 @@ impl Db {
                 .map(ResultVersion::try_from)
                 .collect::<Result<Vec<_>>>()?;
             let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
-            if ids.is_empty() {
-                return Ok((Vec::new(), HashMap::new()));
-            }
             let rows = fetch_version_rows!(&mut *tx, league, &ids);
             let names: HashMap<PlayerId, String> =
                 rows.names.iter().map(|n| (n.id, n.name.clone())).collect();
