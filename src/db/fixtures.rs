@@ -61,6 +61,42 @@ impl From<&Fixture> for FixtureChange {
     }
 }
 
+/// A recorded change of a fixture (its audit entry), for the calendar
+/// feeds: its date and status before (`None` when it was made) and after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixtureChangeLine {
+    pub fixture_id: FixtureId,
+    pub at: DateTime<Utc>,
+    pub before: Option<FixtureMoment>,
+    pub after: Option<FixtureMoment>,
+}
+
+/// A fixture's date and status as an audit entry saw it (the rest of the
+/// stored fixture is not read, so entries written by older or newer
+/// versions read the same).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct FixtureMoment {
+    pub starts_at: Option<DateTime<Utc>>,
+    pub status: FixtureStatus,
+}
+
+/// What the calendar feeds read of the audit trail: the fixtures' changes
+/// and when their divisions' fixtures were thrown away, oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FixtureHistory {
+    pub changes: Vec<FixtureChangeLine>,
+    pub discards: Vec<(DivisionId, DateTime<Utc>)>,
+}
+
+#[derive(sqlx::FromRow)]
+struct HistoryRow {
+    entity: String,
+    entity_id: i64,
+    at: DateTime<Utc>,
+    before: Option<String>,
+    after: Option<String>,
+}
+
 /// A fixture as stored; also read by `schedule`, which saves many at once.
 #[derive(sqlx::FromRow)]
 pub(super) struct FixtureRow {
@@ -182,6 +218,60 @@ impl Db {
         .into_iter()
         .map(Fixture::try_from)
         .collect()
+    }
+
+    /// The recorded changes of `fixtures` and the discards of `divisions`'
+    /// fixtures, oldest first: one query over the audit trail.
+    pub async fn fixture_history(
+        &self,
+        league: LeagueId,
+        fixtures: &[FixtureId],
+        divisions: &[DivisionId],
+    ) -> Result<FixtureHistory> {
+        let places = |from: usize, n: usize| {
+            let list: Vec<String> = (from..from + n).map(|i| format!("${i}")).collect();
+            if list.is_empty() {
+                "NULL".to_owned()
+            } else {
+                list.join(", ")
+            }
+        };
+        let sql = format!(
+            "SELECT entity, entity_id, at, before, after FROM audit WHERE league_id = $1 \
+             AND ((entity = 'fixture' AND entity_id IN ({})) \
+             OR (entity = 'division' AND action = 'fixtures discarded' AND entity_id IN ({}))) \
+             ORDER BY id",
+            places(2, fixtures.len()),
+            places(2 + fixtures.len(), divisions.len())
+        );
+        let rows = read_pool!(self, pool => {
+            let mut query = sqlx::query_as::<_, HistoryRow>(&sql).bind(league);
+            for f in fixtures {
+                query = query.bind(*f);
+            }
+            for d in divisions {
+                query = query.bind(*d);
+            }
+            query.fetch_all(pool).await?
+        });
+        let fixture = |text: Option<String>| -> Result<Option<FixtureMoment>> {
+            text.map(|t| super::parse_json("a fixture in the audit trail", &t))
+                .transpose()
+        };
+        let mut out = FixtureHistory::default();
+        for r in rows {
+            if r.entity == "division" {
+                out.discards.push((DivisionId(r.entity_id), r.at));
+            } else {
+                out.changes.push(FixtureChangeLine {
+                    fixture_id: FixtureId(r.entity_id),
+                    at: r.at,
+                    before: fixture(r.before)?,
+                    after: fixture(r.after)?,
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// Changes a fixture (postpone, new date, walkover, void), with an audit

@@ -52,7 +52,9 @@ pub use crate::domain::ids::*;
 pub use crate::domain::{FixtureStatus, ResultStatus, Side};
 pub use audit::AuditEntry;
 pub use error::{DbError, Result};
-pub use fixtures::{Fixture, FixtureChange, NewFixture};
+pub use fixtures::{
+    Fixture, FixtureChange, FixtureChangeLine, FixtureHistory, FixtureMoment, NewFixture,
+};
 pub use leagues::{League, NewLeague};
 pub use penalties::{
     Fine, NewFine, NewPenalty, NewPenaltyKind, Penalty, PenaltyEffect, PenaltyKind,

@@ -714,6 +714,34 @@ impl Db {
         .collect()
     }
 
+    /// The kick-off of the league's latest fixture with a result (or a
+    /// walkover) starting before `before`, and of its earliest starting at
+    /// or after `after`: where the weekly round-up steps to. One query.
+    pub async fn result_dates_around(
+        &self,
+        league: LeagueId,
+        before: DateTime<Utc>,
+        after: DateTime<Utc>,
+    ) -> Result<(Option<DateTime<Utc>>, Option<DateTime<Utc>>)> {
+        const HAS_RESULT: &str = "f.status <> 'void' AND (f.status = 'walkover' OR EXISTS \
+             (SELECT 1 FROM result_versions rv WHERE rv.fixture_id = f.id \
+             AND rv.league_id = f.league_id))";
+        let sql = format!(
+            "SELECT (SELECT MAX(f.starts_at) FROM fixtures f WHERE f.league_id = $1 \
+             AND f.starts_at < $2 AND {HAS_RESULT}) AS earlier, \
+             (SELECT MIN(f.starts_at) FROM fixtures f WHERE f.league_id = $1 \
+             AND f.starts_at >= $3 AND {HAS_RESULT}) AS later"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, (Option<DateTime<Utc>>, Option<DateTime<Utc>>)>(&sql)
+            .bind(league)
+            .bind(before)
+            .bind(after)
+            .fetch_one(pool)
+            .await?),
+        )
+    }
+
     /// The players of these games (of this league), in order of play.
     pub async fn game_seats(&self, league: LeagueId, games: &[i64]) -> Result<Vec<GameSeat>> {
         if games.is_empty() {

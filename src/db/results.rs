@@ -173,6 +173,7 @@ struct NameRow {
 #[derive(sqlx::FromRow)]
 struct BoardRow {
     id: i64,
+    version_id: ResultVersionId,
     number: i64,
     kind: String,
     conceded_by: Option<String>,
@@ -244,7 +245,7 @@ struct GamePenaltyRow {
     minutes: Option<i64>,
 }
 
-/// Every row of one version, each kind in order.
+/// Every row of some versions, each kind in order.
 struct VersionRows {
     names: Vec<NameRow>,
     boards: Vec<BoardRow>,
@@ -257,102 +258,88 @@ struct VersionRows {
     penalties: Vec<GamePenaltyRow>,
 }
 
-/// Joins from a result row up to its version, scoped to the league.
-const UP_FROM_BOARD: &str =
-    "JOIN result_versions v ON v.id = b.version_id WHERE v.league_id = $1 AND v.id = $2";
+/// Joins from a result row up to its version, scoped to the league: one
+/// of `versions` versions, bound from `$2` on (none: no row).
+fn up_from_board(versions: usize) -> String {
+    let places: Vec<String> = (0..versions).map(|i| format!("${}", i + 2)).collect();
+    let list = if places.is_empty() {
+        "NULL".to_owned()
+    } else {
+        places.join(", ")
+    };
+    format!(
+        "JOIN result_versions v ON v.id = b.version_id WHERE v.league_id = $1 AND v.id IN ({list})"
+    )
+}
 
-/// Loads the rows of version `$version` of league `$league` through the
-/// executor expression `$ex` (a pool, or `&mut *tx`), evaluated per query.
+/// Loads the rows of the versions `$versions` (a slice) of league `$league`
+/// through the executor expression `$ex` (a pool, or `&mut *tx`), evaluated
+/// per query: nine queries, however many versions.
 macro_rules! fetch_version_rows {
-    ($ex:expr, $league:expr, $version:expr) => {{
+    ($ex:expr, $league:expr, $versions:expr) => {{
         let league: LeagueId = $league;
-        let version: ResultVersionId = $version;
+        let versions: &[ResultVersionId] = $versions;
+        let up = up_from_board(versions.len());
+        macro_rules! fetch {
+            ($row:ty, $sql:expr) => {{
+                let sql: String = $sql;
+                let mut query = sqlx::query_as::<_, $row>(&sql).bind(league);
+                for v in versions {
+                    query = query.bind(*v);
+                }
+                query.fetch_all($ex).await?
+            }};
+        }
         VersionRows {
-            names: sqlx::query_as::<_, NameRow>(&format!(
+            names: fetch!(NameRow, format!(
                 "SELECT DISTINCT p.id, p.name FROM players p \
                  JOIN board_players bp ON bp.player_id = p.id \
-                 JOIN boards b ON b.id = bp.board_id {UP_FROM_BOARD} AND p.league_id = $1"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            boards: sqlx::query_as::<_, BoardRow>(&format!(
-                "SELECT b.id, b.number, b.kind, b.conceded_by FROM boards b {UP_FROM_BOARD} \
-                 ORDER BY b.number"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            board_players: sqlx::query_as::<_, BoardPlayerRow>(&format!(
+                 JOIN boards b ON b.id = bp.board_id {up} AND p.league_id = $1"
+            )),
+            boards: fetch!(BoardRow, format!(
+                "SELECT b.id, b.version_id, b.number, b.kind, b.conceded_by FROM boards b \
+                 {up} ORDER BY b.version_id, b.number"
+            )),
+            board_players: fetch!(BoardPlayerRow, format!(
                 "SELECT bp.board_id, bp.side, bp.player_id FROM board_players bp \
-                 JOIN boards b ON b.id = bp.board_id {UP_FROM_BOARD} \
+                 JOIN boards b ON b.id = bp.board_id {up} \
                  ORDER BY bp.board_id, bp.side, bp.position"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            games: sqlx::query_as::<_, GameRow>(&format!(
+            )),
+            games: fetch!(GameRow, format!(
                 "SELECT g.id, g.board_id, g.format, g.options, g.draw_given, \
                  g.first_pose_player_id, g.total_0, g.total_1, g.winner_side, g.finished, \
                  g.next_pose_player_id, g.score_only FROM games g \
-                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} ORDER BY g.board_id, g.number"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            game_players: sqlx::query_as::<_, GamePlayerRow>(&format!(
+                 JOIN boards b ON b.id = g.board_id {up} ORDER BY g.board_id, g.number"
+            )),
+            game_players: fetch!(GamePlayerRow, format!(
                 "SELECT gp.game_id, gp.player_id, gp.side, gp.side_position, gp.drawn_tile \
                  FROM game_players gp JOIN games g ON g.id = gp.game_id \
-                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY gp.game_id, gp.position"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            hands: sqlx::query_as::<_, HandRow>(&format!(
+            )),
+            hands: fetch!(HandRow, format!(
                 "SELECT h.id, h.game_id, h.end_kind, h.out_player_id, h.left_given FROM hands h \
                  JOIN games g ON g.id = h.game_id JOIN boards b ON b.id = g.board_id \
-                 {UP_FROM_BOARD} ORDER BY h.game_id, h.number"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            pips: sqlx::query_as::<_, PipsRow>(&format!(
+                 {up} ORDER BY h.game_id, h.number"
+            )),
+            pips: fetch!(PipsRow, format!(
                 "SELECT hp.hand_id, hp.player_id, hp.pips FROM hand_pips hp \
                  JOIN hands h ON h.id = hp.hand_id JOIN games g ON g.id = h.game_id \
-                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY hp.hand_id, hp.player_id"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            plays: sqlx::query_as::<_, PlayRow>(&format!(
+            )),
+            plays: fetch!(PlayRow, format!(
                 "SELECT pl.hand_id, pl.player_id, pl.points, pl.out, pl.muggins FROM plays pl \
                  JOIN hands h ON h.id = pl.hand_id JOIN games g ON g.id = h.game_id \
-                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY pl.hand_id, pl.number"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
-            penalties: sqlx::query_as::<_, GamePenaltyRow>(&format!(
+            )),
+            penalties: fetch!(GamePenaltyRow, format!(
                 "SELECT gpen.game_id, gpen.player_id, gpen.kind, gpen.before_hand, gpen.minutes \
                  FROM game_penalties gpen JOIN games g ON g.id = gpen.game_id \
-                 JOIN boards b ON b.id = g.board_id {UP_FROM_BOARD} \
+                 JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY gpen.game_id, gpen.number"
-            ))
-            .bind(league)
-            .bind(version)
-            .fetch_all($ex)
-            .await?,
+            )),
         }
     }};
 }
@@ -365,8 +352,13 @@ fn group<R>(rows: Vec<R>, key: impl Fn(&R) -> i64) -> HashMap<i64, Vec<R>> {
     out
 }
 
-/// Rows back into the result they were written from.
-fn assemble(rows: VersionRows) -> Result<MatchResult> {
+/// The result of `version` from its rows.
+fn assemble_one(rows: VersionRows, version: ResultVersionId) -> Result<MatchResult> {
+    Ok(assemble(rows)?.remove(&version).unwrap_or_default())
+}
+
+/// Rows back into the results they were written from, by version.
+fn assemble(rows: VersionRows) -> Result<HashMap<ResultVersionId, MatchResult>> {
     let names: HashMap<PlayerId, String> = rows.names.into_iter().map(|r| (r.id, r.name)).collect();
     let name = |id: PlayerId| -> Result<String> {
         names
@@ -382,132 +374,143 @@ fn assemble(rows: VersionRows) -> Result<MatchResult> {
     let mut plays = group(rows.plays, |r| r.hand_id);
     let mut penalties = group(rows.penalties, |r| r.game_id);
 
-    let mut boards = Vec::with_capacity(rows.boards.len());
-    for (i, b) in rows.boards.into_iter().enumerate() {
-        if b.number != i as i64 + 1 {
-            return Err(DbError::Corrupt(format!("board {} is missing", i + 1)));
+    let mut versions: Vec<(ResultVersionId, Vec<BoardRow>)> = Vec::new();
+    for b in rows.boards {
+        match versions.last_mut() {
+            Some((v, boards)) if *v == b.version_id => boards.push(b),
+            _ => versions.push((b.version_id, vec![b])),
         }
-        let (mut home, mut away) = (Vec::new(), Vec::new());
-        for p in board_players.remove(&b.id).unwrap_or_default() {
-            match p.side.parse::<Side>()? {
-                Side::Home => home.push(p.player_id),
-                Side::Away => away.push(p.player_id),
+    }
+    let mut out = HashMap::new();
+    for (version, version_boards) in versions {
+        let mut boards = Vec::with_capacity(version_boards.len());
+        for (i, b) in version_boards.into_iter().enumerate() {
+            if b.number != i as i64 + 1 {
+                return Err(DbError::Corrupt(format!("board {} is missing", i + 1)));
             }
-        }
-        let mut board_games = Vec::new();
-        for g in games.remove(&b.id).unwrap_or_default() {
-            let mut players = Vec::new();
-            let mut sides: BTreeMap<i64, BTreeMap<i64, String>> = BTreeMap::new();
-            let mut draw = BTreeMap::new();
-            for gp in game_players.remove(&g.id).unwrap_or_default() {
-                let n = name(gp.player_id)?;
-                players.push(n.clone());
-                sides
-                    .entry(gp.side)
-                    .or_default()
-                    .insert(gp.side_position, n.clone());
-                if let Some(tile) = gp.drawn_tile {
-                    draw.insert(n, tile);
+            let (mut home, mut away) = (Vec::new(), Vec::new());
+            for p in board_players.remove(&b.id).unwrap_or_default() {
+                match p.side.parse::<Side>()? {
+                    Side::Home => home.push(p.player_id),
+                    Side::Away => away.push(p.player_id),
                 }
             }
-            let mut game_hands = Vec::new();
-            for h in hands.remove(&g.id).unwrap_or_default() {
-                let counts = pips
-                    .remove(&h.id)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|p| Ok((name(p.player_id)?, p.pips)))
-                    .collect::<Result<BTreeMap<_, _>>>()?;
-                let end = match h.end_kind.as_str() {
-                    "none" => None,
-                    "abandoned" => Some(EndRecord {
-                        abandoned: true,
-                        ..EndRecord::default()
-                    }),
-                    "blocked" => Some(EndRecord {
-                        blocked: Some(counts),
-                        ..EndRecord::default()
-                    }),
-                    "out" => Some(EndRecord {
-                        out: Some(name(h.out_player_id.ok_or_else(|| {
-                            DbError::Corrupt("a hand played out names no player".into())
-                        })?)?),
-                        left: h.left_given.then_some(counts),
-                        ..EndRecord::default()
-                    }),
-                    other => return Err(DbError::Corrupt(format!("hand end `{other}`"))),
-                };
-                let hand_plays = plays
-                    .remove(&h.id)
+            let mut board_games = Vec::new();
+            for g in games.remove(&b.id).unwrap_or_default() {
+                let mut players = Vec::new();
+                let mut sides: BTreeMap<i64, BTreeMap<i64, String>> = BTreeMap::new();
+                let mut draw = BTreeMap::new();
+                for gp in game_players.remove(&g.id).unwrap_or_default() {
+                    let n = name(gp.player_id)?;
+                    players.push(n.clone());
+                    sides
+                        .entry(gp.side)
+                        .or_default()
+                        .insert(gp.side_position, n.clone());
+                    if let Some(tile) = gp.drawn_tile {
+                        draw.insert(n, tile);
+                    }
+                }
+                let mut game_hands = Vec::new();
+                for h in hands.remove(&g.id).unwrap_or_default() {
+                    let counts = pips
+                        .remove(&h.id)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|p| Ok((name(p.player_id)?, p.pips)))
+                        .collect::<Result<BTreeMap<_, _>>>()?;
+                    let end = match h.end_kind.as_str() {
+                        "none" => None,
+                        "abandoned" => Some(EndRecord {
+                            abandoned: true,
+                            ..EndRecord::default()
+                        }),
+                        "blocked" => Some(EndRecord {
+                            blocked: Some(counts),
+                            ..EndRecord::default()
+                        }),
+                        "out" => Some(EndRecord {
+                            out: Some(name(h.out_player_id.ok_or_else(|| {
+                                DbError::Corrupt("a hand played out names no player".into())
+                            })?)?),
+                            left: h.left_given.then_some(counts),
+                            ..EndRecord::default()
+                        }),
+                        other => return Err(DbError::Corrupt(format!("hand end `{other}`"))),
+                    };
+                    let hand_plays = plays
+                        .remove(&h.id)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|p| {
+                            Ok(PlayRecord {
+                                by: name(p.player_id)?,
+                                points: p.points,
+                                out: p.out,
+                                muggins: p.muggins,
+                            })
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    game_hands.push(HandRecord {
+                        plays: hand_plays,
+                        end,
+                    });
+                }
+                let game_penalties = penalties
+                    .remove(&g.id)
                     .unwrap_or_default()
                     .into_iter()
                     .map(|p| {
-                        Ok(PlayRecord {
-                            by: name(p.player_id)?,
-                            points: p.points,
-                            out: p.out,
-                            muggins: p.muggins,
+                        Ok(PenaltyRecord {
+                            player: name(p.player_id)?,
+                            kind: p.kind,
+                            before_hand: p.before_hand,
+                            minutes: p.minutes,
                         })
                     })
                     .collect::<Result<Vec<_>>>()?;
-                game_hands.push(HandRecord {
-                    plays: hand_plays,
-                    end,
+                let outcome = match (g.total_0, g.total_1, g.finished) {
+                    (Some(t0), Some(t1), Some(finished)) => Some(GameOutcome {
+                        totals: [t0, t1],
+                        winner: g.winner_side.map(|w| w as usize),
+                        finished,
+                        next_pose: g.next_pose_player_id.map(name).transpose()?,
+                    }),
+                    _ => None,
+                };
+                board_games.push(GameResult {
+                    record: GameRecord {
+                        format: g.format,
+                        players,
+                        sides: sides
+                            .into_values()
+                            .map(|members| members.into_values().collect())
+                            .collect(),
+                        draw: g.draw_given.then_some(draw),
+                        first_pose: g.first_pose_player_id.map(name).transpose()?,
+                        hands: game_hands,
+                        options: g
+                            .options
+                            .as_deref()
+                            .map(|o| parse_json("game options", o))
+                            .transpose()?,
+                        penalties: game_penalties,
+                    },
+                    outcome,
+                    score_only: g.score_only,
                 });
             }
-            let game_penalties = penalties
-                .remove(&g.id)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|p| {
-                    Ok(PenaltyRecord {
-                        player: name(p.player_id)?,
-                        kind: p.kind,
-                        before_hand: p.before_hand,
-                        minutes: p.minutes,
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let outcome = match (g.total_0, g.total_1, g.finished) {
-                (Some(t0), Some(t1), Some(finished)) => Some(GameOutcome {
-                    totals: [t0, t1],
-                    winner: g.winner_side.map(|w| w as usize),
-                    finished,
-                    next_pose: g.next_pose_player_id.map(name).transpose()?,
-                }),
-                _ => None,
-            };
-            board_games.push(GameResult {
-                record: GameRecord {
-                    format: g.format,
-                    players,
-                    sides: sides
-                        .into_values()
-                        .map(|members| members.into_values().collect())
-                        .collect(),
-                    draw: g.draw_given.then_some(draw),
-                    first_pose: g.first_pose_player_id.map(name).transpose()?,
-                    hands: game_hands,
-                    options: g
-                        .options
-                        .as_deref()
-                        .map(|o| parse_json("game options", o))
-                        .transpose()?,
-                    penalties: game_penalties,
-                },
-                outcome,
-                score_only: g.score_only,
+            boards.push(BoardResult {
+                kind: b.kind.parse().map_err(DbError::Corrupt)?,
+                home,
+                away,
+                games: board_games,
+                conceded_by: b.conceded_by.as_deref().map(str::parse).transpose()?,
             });
         }
-        boards.push(BoardResult {
-            kind: b.kind.parse().map_err(DbError::Corrupt)?,
-            home,
-            away,
-            games: board_games,
-            conceded_by: b.conceded_by.as_deref().map(str::parse).transpose()?,
-        });
+        out.insert(version, MatchResult { boards });
     }
-    Ok(MatchResult { boards })
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------
@@ -931,7 +934,7 @@ impl Db {
             let before = match &current {
                 Some(v) => Some(StoredResult {
                     version: v.clone(),
-                    result: assemble(fetch_version_rows!(&mut *tx, league, v.id))?,
+                    result: assemble_one(fetch_version_rows!(&mut *tx, league, &[v.id]), v.id)?,
                 }),
                 None => None,
             };
@@ -952,7 +955,7 @@ impl Db {
                             DbError::not_found(format!("version {n} of fixture {fixture}'s result"))
                         })?
                         .try_into()?;
-                    let result = assemble(fetch_version_rows!(&mut *tx, league, old.id))?;
+                    let result = assemble_one(fetch_version_rows!(&mut *tx, league, &[old.id]), old.id)?;
                     (result, old.status, Some(n), "restore")
                 }
             };
@@ -1188,7 +1191,7 @@ impl Db {
                 return Ok(None);
             };
             let version = ResultVersion::try_from(row)?;
-            let result = assemble(fetch_version_rows!(&mut *tx, league, version.id))?;
+            let result = assemble_one(fetch_version_rows!(&mut *tx, league, &[version.id]), version.id)?;
             tx.commit().await?;
             Ok(Some(StoredResult { version, result }))
         })
@@ -1315,11 +1318,57 @@ impl Db {
             let mut out = Vec::with_capacity(versions.len());
             for row in versions {
                 let version = ResultVersion::try_from(row)?;
-                let result = assemble(fetch_version_rows!(&mut *tx, league, version.id))?;
+                let result = assemble_one(fetch_version_rows!(&mut *tx, league, &[version.id]), version.id)?;
                 out.push(StoredResult { version, result });
             }
             tx.commit().await?;
             Ok(out)
+        })
+    }
+
+    /// The current results of `fixtures` that have one, with the names of
+    /// every player in them: ten queries however many fixtures (the
+    /// versions, then their rows all at once), in one read transaction.
+    pub async fn current_results(
+        &self,
+        league: LeagueId,
+        fixtures: &[FixtureId],
+    ) -> Result<(Vec<StoredResult>, HashMap<PlayerId, String>)> {
+        if fixtures.is_empty() {
+            return Ok((Vec::new(), HashMap::new()));
+        }
+        let places: Vec<String> = (0..fixtures.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions v WHERE v.league_id = $1 \
+             AND v.fixture_id IN ({}) AND {CURRENT} ORDER BY v.fixture_id",
+            places.join(", ")
+        );
+        read_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let mut query = sqlx::query_as::<_, VersionRow>(&sql).bind(league);
+            for f in fixtures {
+                query = query.bind(*f);
+            }
+            let versions = query
+                .fetch_all(&mut *tx)
+                .await?
+                .into_iter()
+                .map(ResultVersion::try_from)
+                .collect::<Result<Vec<_>>>()?;
+            let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
+            let rows = fetch_version_rows!(&mut *tx, league, &ids);
+            let names: HashMap<PlayerId, String> =
+                rows.names.iter().map(|n| (n.id, n.name.clone())).collect();
+            let mut results = assemble(rows)?;
+            tx.commit().await?;
+            let out = versions
+                .into_iter()
+                .map(|version| StoredResult {
+                    result: results.remove(&version.id).unwrap_or_default(),
+                    version,
+                })
+                .collect();
+            Ok((out, names))
         })
     }
 

@@ -1,8 +1,16 @@
 //! iCalendar (RFC 5545) feeds of fixtures, written by hand: a calendar of
 //! events, its text escaped (`\\`, `\;`, `\,`, `\n`) and its lines folded
 //! at 75 octets with CRLF line ends. Pure: the caller gives the time stamp.
+//!
+//! A subscribed calendar follows a fixture through its changes: each event
+//! carries a `SEQUENCE` that rises with every recorded change of its
+//! fixture ([`EventState`], from the fixture's audit entries), a fixture
+//! postponed and not yet given a new date is `STATUS:CANCELLED` on the date
+//! it was to be played, and one given a new date moves there.
 
 use chrono::{DateTime, Utc};
+
+use crate::domain::FixtureStatus;
 
 /// The product that wrote the feed, as `PRODID` names it.
 const PRODID: &str = "-//Boneyard//Dominoes league manager//EN";
@@ -19,8 +27,104 @@ pub struct Event {
     pub summary: String,
     pub location: Option<String>,
     pub description: String,
-    /// `STATUS:CANCELLED` (a void fixture) rather than `CONFIRMED`.
+    /// `STATUS:CANCELLED` (a void fixture, or one postponed to no new
+    /// date yet) rather than `CONFIRMED`.
     pub cancelled: bool,
+    /// Raised whenever the fixture changes, so calendars take the change.
+    pub sequence: u32,
+    /// When the fixture last changed, if it ever did.
+    pub last_modified: Option<DateTime<Utc>>,
+}
+
+/// What the calendar needs of a fixture, now or as an audit entry saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FixtureFacts {
+    pub start: Option<DateTime<Utc>>,
+    pub status: FixtureStatus,
+}
+
+/// One recorded change of a fixture: as it was before and after (`before`
+/// is `None` for its creation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub at: DateTime<Utc>,
+    pub before: Option<FixtureFacts>,
+    pub after: Option<FixtureFacts>,
+}
+
+/// Where and how a fixture's event stands in a feed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventState {
+    /// The event's start: the fixture's date, or for one postponed to no
+    /// date, the date it was to be played.
+    pub start: DateTime<Utc>,
+    pub cancelled: bool,
+    /// The date it was postponed from, when it has moved since.
+    pub moved_from: Option<DateTime<Utc>>,
+    pub sequence: u32,
+    pub last_modified: Option<DateTime<Utc>>,
+}
+
+impl EventState {
+    /// The event of a fixture as it is `now`, from its recorded `changes`
+    /// (oldest first) and the times its division's fixtures were thrown
+    /// away (`discards`: a fixture made afterwards may have the id, so the
+    /// uid, of one thrown away, and must still count as a change). `None`
+    /// when the fixture has never had a date.
+    ///
+    /// - `SEQUENCE` is the number of changes and discards: it rises with
+    ///   every change (date, venue, status, result marked played...).
+    /// - Void: cancelled.
+    /// - Postponed: cancelled on the date it was to be played, unless it
+    ///   has been given another date since it was postponed: then it moves
+    ///   there.
+    /// - Otherwise: confirmed on its date; `moved_from` says the date it
+    ///   was postponed from when it was rearranged.
+    pub fn new(now: FixtureFacts, changes: &[Change], discards: usize) -> Option<EventState> {
+        let sequence = u32::try_from(changes.len() + discards).unwrap_or(u32::MAX);
+        let last_modified = changes.iter().map(|c| c.at).max();
+        // The date before the latest postponement.
+        let postponed_from = changes
+            .iter()
+            .rev()
+            .find_map(|c| match (c.before, c.after) {
+                (Some(b), Some(a))
+                    if b.status != FixtureStatus::Postponed
+                        && a.status == FixtureStatus::Postponed =>
+                {
+                    Some(b.start)
+                }
+                _ => None,
+            })
+            .flatten();
+        let last_known = || {
+            changes
+                .iter()
+                .rev()
+                .flat_map(|c| [c.after, c.before])
+                .flatten()
+                .find_map(|f| f.start)
+        };
+        let moved = |start: DateTime<Utc>| postponed_from.filter(|from| *from != start);
+        let (start, cancelled, moved_from) = match (now.status, now.start) {
+            (FixtureStatus::Void, start) => (start.or_else(last_known)?, true, None),
+            (FixtureStatus::Postponed, Some(start)) if moved(start).is_some() => {
+                (start, false, moved(start))
+            }
+            (FixtureStatus::Postponed, start) => {
+                (start.or(postponed_from).or_else(last_known)?, true, None)
+            }
+            (_, Some(start)) => (start, false, moved(start)),
+            (_, None) => return None,
+        };
+        Some(EventState {
+            start,
+            cancelled,
+            moved_from,
+            sequence,
+            last_modified,
+        })
+    }
 }
 
 /// A whole `VCALENDAR` named `name`, every event stamped `stamp`.
@@ -40,6 +144,10 @@ pub fn calendar(name: &str, stamp: DateTime<Utc>, events: &[Event]) -> String {
         line("BEGIN:VEVENT".into());
         line(format!("UID:{}", escape(&e.uid)));
         line(format!("DTSTAMP:{}", utc(stamp)));
+        line(format!("SEQUENCE:{}", e.sequence));
+        if let Some(t) = e.last_modified {
+            line(format!("LAST-MODIFIED:{}", utc(t)));
+        }
         line(format!("DTSTART:{}", utc(e.start)));
         line(format!("DTEND:{}", utc(e.end)));
         line(format!("SUMMARY:{}", escape(&e.summary)));
@@ -164,7 +272,100 @@ mod tests {
             location: Some("The Crown, Paphos".into()),
             description: "Round 1\nscheduled".into(),
             cancelled: false,
+            sequence: 0,
+            last_modified: None,
         }
+    }
+
+    fn facts(start: Option<&str>, status: FixtureStatus) -> FixtureFacts {
+        FixtureFacts {
+            start: start.map(at),
+            status,
+        }
+    }
+
+    fn change(before: FixtureFacts, after: FixtureFacts, when: &str) -> Change {
+        Change {
+            at: at(when),
+            before: Some(before),
+            after: Some(after),
+        }
+    }
+
+    #[test]
+    fn a_fixture_never_changed_is_confirmed_at_sequence_zero() {
+        let now = facts(Some("2026-10-13T19:00:00Z"), FixtureStatus::Scheduled);
+        let e = EventState::new(now, &[], 0).unwrap();
+        assert_eq!(
+            (e.start, e.cancelled, e.sequence),
+            (now.start.unwrap(), false, 0)
+        );
+        assert_eq!((e.moved_from, e.last_modified), (None, None));
+        let undated = facts(None, FixtureStatus::Scheduled);
+        assert_eq!(EventState::new(undated, &[], 0), None);
+    }
+
+    #[test]
+    fn postponed_on_its_date_is_cancelled_there_and_moved_when_given_a_new_one() {
+        use FixtureStatus::*;
+        let old = "2026-10-13T19:00:00Z";
+        let new = "2026-10-29T19:00:00Z";
+        // Postponed, the date kept: cancelled on it, one change later.
+        let kept = [change(
+            facts(Some(old), Scheduled),
+            facts(Some(old), Postponed),
+            "2026-10-10T09:00:00Z",
+        )];
+        let e = EventState::new(facts(Some(old), Postponed), &kept, 0).unwrap();
+        assert_eq!((e.start, e.cancelled, e.sequence), (at(old), true, 1));
+        assert_eq!(e.last_modified, Some(at("2026-10-10T09:00:00Z")));
+        // Postponed with its date taken away: still cancelled on the old one.
+        let cleared = [change(
+            facts(Some(old), Scheduled),
+            facts(None, Postponed),
+            "2026-10-10T09:00:00Z",
+        )];
+        let e = EventState::new(facts(None, Postponed), &cleared, 0).unwrap();
+        assert_eq!((e.start, e.cancelled), (at(old), true));
+        // Then given a new date, still postponed (the demo's way) or
+        // scheduled again (the postponement form's): moved, sequence up.
+        for status in [Postponed, Scheduled] {
+            let mut changes = cleared.to_vec();
+            changes.push(change(
+                facts(None, Postponed),
+                facts(Some(new), status),
+                "2026-10-12T09:00:00Z",
+            ));
+            let e = EventState::new(facts(Some(new), status), &changes, 0).unwrap();
+            assert_eq!((e.start, e.cancelled, e.sequence), (at(new), false, 2));
+            assert_eq!(e.moved_from, Some(at(old)));
+        }
+        // Postponed and moved in one change.
+        let at_once = [change(
+            facts(Some(old), Scheduled),
+            facts(Some(new), Postponed),
+            "2026-10-10T09:00:00Z",
+        )];
+        let e = EventState::new(facts(Some(new), Postponed), &at_once, 0).unwrap();
+        assert_eq!(
+            (e.start, e.cancelled, e.moved_from),
+            (at(new), false, Some(at(old)))
+        );
+    }
+
+    #[test]
+    fn void_is_cancelled_and_a_discard_raises_the_sequence() {
+        use FixtureStatus::*;
+        let d = Some("2026-10-13T19:00:00Z");
+        let voided = [change(
+            facts(d, Scheduled),
+            facts(d, Void),
+            "2026-10-14T09:00:00Z",
+        )];
+        let e = EventState::new(facts(d, Void), &voided, 0).unwrap();
+        assert!(e.cancelled);
+        let e = EventState::new(facts(d, Scheduled), &[], 2).unwrap();
+        assert_eq!(e.sequence, 2);
     }
 
     #[test]
@@ -214,6 +415,7 @@ mod tests {
         assert!(lines.contains(&"DTSTART:20260910T193000Z".to_owned()));
         assert!(lines.contains(&"DTSTAMP:20260801T120000Z".to_owned()));
         assert!(lines.contains(&"STATUS:CANCELLED".to_owned()));
+        assert!(lines.contains(&"SEQUENCE:0".to_owned()));
         assert!(lines.contains(&r"DESCRIPTION:Round 1\nscheduled".to_owned()));
         assert!(lines.contains(&r"X-WR-CALNAME:Premier\, 2026/27".to_owned()));
     }

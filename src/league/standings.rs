@@ -208,6 +208,67 @@ pub fn table(
         .collect()
 }
 
+/// How a counted match went for one team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchOutcome {
+    Won,
+    Drawn,
+    Lost,
+}
+
+impl MatchOutcome {
+    /// `W`, `D` or `L`.
+    pub fn letter(self) -> &'static str {
+        match self {
+            MatchOutcome::Won => "W",
+            MatchOutcome::Drawn => "D",
+            MatchOutcome::Lost => "L",
+        }
+    }
+
+    /// `won`, `drawn` or `lost`.
+    pub fn word(self) -> &'static str {
+        match self {
+            MatchOutcome::Won => "won",
+            MatchOutcome::Drawn => "drawn",
+            MatchOutcome::Lost => "lost",
+        }
+    }
+}
+
+/// A team's form: its last `last` counted matches of rounds up to
+/// `upto_round` (all when `None`), oldest first. `matches` are in the order
+/// they were played (a rearranged match goes where it was played, not
+/// where its round is); a match is won or lost on boards, as in the table.
+pub fn form(
+    team: TeamKey,
+    matches: &[MatchLine],
+    upto_round: Option<u32>,
+    last: usize,
+) -> Vec<MatchOutcome> {
+    let mut out: Vec<MatchOutcome> = matches
+        .iter()
+        .filter(|m| upto_round.is_none_or(|r| m.round <= r))
+        .filter_map(|m| {
+            let (mine, theirs) = if m.home == team {
+                (m.boards[0], m.boards[1])
+            } else if m.away == team {
+                (m.boards[1], m.boards[0])
+            } else {
+                return None;
+            };
+            Some(match mine.cmp(&theirs) {
+                Ordering::Greater => MatchOutcome::Won,
+                Ordering::Equal => MatchOutcome::Drawn,
+                Ordering::Less => MatchOutcome::Lost,
+            })
+        })
+        .collect();
+    let skip = out.len().saturating_sub(last);
+    out.drain(..skip);
+    out
+}
+
 /// Settles the order of teams level on every rule by the play-offs among
 /// them (`playoffs`: the counted results of play-off fixtures, which never
 /// count in the table itself). Within each run of teams level on every
@@ -401,6 +462,25 @@ mod tests {
         // changes nothing.
         assert_eq!(settle_by_playoffs(t.clone(), &[line(4, 1, 2, [4, 4])]), t);
         assert_eq!(settle_by_playoffs(t.clone(), &[line(4, 4, 1, [9, 0])]), t);
+    }
+
+    #[test]
+    fn form_is_the_last_results_in_the_order_played() {
+        // Anchor: won round 1, drew round 3 (played early), lost round 2.
+        let matches = [
+            line(1, 1, 2, [6, 3]),
+            line(3, 3, 1, [4, 4]),
+            line(2, 4, 1, [7, 2]),
+            line(2, 2, 3, [5, 4]),
+        ];
+        use MatchOutcome::*;
+        assert_eq!(form(1, &matches, None, 5), [Won, Drawn, Lost]);
+        assert_eq!(form(1, &matches, None, 2), [Drawn, Lost]);
+        assert_eq!(form(1, &matches, Some(2), 5), [Won, Lost]);
+        assert_eq!(form(2, &matches, None, 5), [Lost, Won]);
+        assert!(form(9, &matches, None, 5).is_empty());
+        assert_eq!(Won.letter(), "W");
+        assert_eq!(Lost.word(), "lost");
     }
 
     #[test]

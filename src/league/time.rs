@@ -16,6 +16,7 @@ use std::str::FromStr;
 
 use chrono::{
     DateTime, Days, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, TimeZone, Utc,
+    Weekday,
 };
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
@@ -154,6 +155,17 @@ impl Zone {
             .checked_add_days(Days::new(1))
             .map_or(start + TimeDelta::days(1), |d| self.day_start(d));
         (start, end)
+    }
+
+    /// The week (Monday to Sunday, in this zone) that holds the local date
+    /// `date`: its Monday, its first instant and the first instant of the
+    /// next Monday.
+    pub fn week(self, date: NaiveDate) -> (NaiveDate, DateTime<Utc>, DateTime<Utc>) {
+        let monday = date.week(Weekday::Mon).first_day();
+        let next = monday
+            .checked_add_days(Days::new(7))
+            .unwrap_or(NaiveDate::MAX);
+        (monday, self.day_start(monday), self.day_start(next))
     }
 
     /// The instant of a local date and time: `None` in a gap, the earlier
@@ -378,6 +390,25 @@ mod tests {
             zone("UTC").instant(date("2027-03-28"), time("01:30")),
             Ok(utc("2027-03-28T01:30:00Z"))
         );
+    }
+
+    #[test]
+    fn a_week_is_monday_to_sunday_in_the_zone() {
+        let london = Zone::LONDON;
+        // Sunday 25 October 2026: the clocks go back; the week began on
+        // Monday 19th, in summer time, and ends in winter time.
+        let (monday, start, end) = london.week(date("2026-10-25"));
+        assert_eq!(monday, date("2026-10-19"));
+        assert_eq!(
+            start,
+            "2026-10-18T23:00:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        assert_eq!(
+            end,
+            "2026-10-26T00:00:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        assert_eq!(london.week(date("2026-10-19")).0, monday);
+        assert_eq!(london.week(date("2026-10-26")).0, date("2026-10-26"));
     }
 
     #[test]

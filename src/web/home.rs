@@ -30,6 +30,8 @@ struct HomePage {
     teams: Vec<TeamMatches>,
     /// The player pages of the players the user is.
     records: Vec<OwnRecord>,
+    /// One of them has a next match: shown first, under "Your matches".
+    has_next: bool,
 }
 
 #[derive(Template)]
@@ -63,6 +65,7 @@ async fn home(State(state): State<AppState>, user: MaybeUser) -> Result<Response
         ctx: user.ctx(),
         leagues,
         teams,
+        has_next: records.iter().any(|r| r.next.is_some()),
         records,
     }))
 }

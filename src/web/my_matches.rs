@@ -19,7 +19,7 @@ use crate::league::time::Zone;
 use super::auth::CurrentUser;
 use super::dates;
 use super::error::Result;
-use super::public::player_href;
+use super::public::{NextMatch, next_match_of, player_href};
 
 /// One fixture and what to do about it.
 pub struct MatchItem {
@@ -47,10 +47,12 @@ pub struct OwnRecord {
     pub league: String,
     pub player: String,
     pub href: String,
+    /// Their current team's next match.
+    pub next: Option<NextMatch>,
 }
 
-/// The player pages of the players the user is, one query each (a user is
-/// one player, in one league or a few).
+/// The player pages of the players the user is, and each one's next match:
+/// four queries each (a user is one player, in one league or a few).
 pub async fn own_records(db: &Db, user: &CurrentUser) -> Result<Vec<OwnRecord>> {
     let mut out = Vec::new();
     for r in user.roles.iter().filter(|r| r.kind == RoleKind::Player) {
@@ -59,7 +61,9 @@ pub async fn own_records(db: &Db, user: &CurrentUser) -> Result<Vec<OwnRecord>> 
         };
         let league = db.league(league).await?;
         let player = db.player(league.id, player).await?;
+        let next = next_match_of(db, &league, player.id).await?;
         out.push(OwnRecord {
+            next,
             href: player_href(&league, player.id, &player.name),
             league: league.name,
             player: player.name,

@@ -43,6 +43,8 @@ pub struct TableQuery {
     /// The minimum number of games to rank; empty or absent: the season's
     /// setting.
     min: Option<String>,
+    /// `all`: every column, on a phone too.
+    cols: Option<String>,
 }
 
 struct Crumb {
@@ -89,6 +91,9 @@ struct Page {
     /// The season's minimum, shown when the address asks for another.
     setting: u32,
     sections: Vec<Section>,
+    /// Every column on a phone too, and the address of the other view.
+    all_columns: bool,
+    cols_href: String,
 }
 
 /// A table of the page: the ranked players, or those not ranked yet.
@@ -216,7 +221,25 @@ async fn players_table(
             score_only: line.map_or(0, |l| count(l.score_only)),
         }
     };
+    let all_columns = q.cols.as_deref() == Some("all");
+    let here = format!("{league_href}/players-table/{}", season.id);
+    let mut query: Vec<String> = q
+        .min
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+        .map(|_| format!("min={min}"))
+        .into_iter()
+        .collect();
+    if !all_columns {
+        query.push("cols=all".into());
+    }
     let page = Page {
+        all_columns,
+        cols_href: if query.is_empty() {
+            here
+        } else {
+            format!("{here}?{}", query.join("&"))
+        },
         ctx: user.ctx(),
         crumbs: vec![
             Crumb {

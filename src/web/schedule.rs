@@ -7,7 +7,7 @@
 //! time (its time zone, summer time and all), and every page shows times in
 //! that zone; the calendar feeds give the UTC instants.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use askama::Template;
 use axum::Router;
@@ -21,11 +21,11 @@ use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{
-    Division, DivisionId, FixtureChange, FixtureId, FixtureStatus, League, NewFixture, Season,
-    TeamId, VenueId,
+    Division, DivisionId, FixtureChange, FixtureHistory, FixtureId, FixtureMoment, FixtureStatus,
+    League, NewFixture, Season, TeamId, VenueId,
 };
 use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
-use crate::league::ical::{self, Event};
+use crate::league::ical::{self, Change, Event, EventState, FixtureFacts};
 use crate::league::match_format::{BoardKind, MatchFormat};
 use crate::league::sheet::{self, Example, HandBoxes, Seat};
 use crate::league::time::{NoSuchTime, Zone};
@@ -948,29 +948,90 @@ fn ics_id(file: &str) -> Result<i64> {
 
 /// A feed's events: instants in UTC (`...Z`), which calendars show in
 /// their reader's own zone; the description gives the league's clock time.
-fn events(league: &League, lines: &[FixtureLine]) -> Vec<Event> {
+/// Each event's state (date, cancelled, `SEQUENCE`) follows the fixture's
+/// recorded changes ([`EventState`]).
+fn events(league: &League, lines: &[FixtureLine], history: &FixtureHistory) -> Vec<Event> {
+    let facts = |m: &FixtureMoment| FixtureFacts {
+        start: m.starts_at,
+        status: m.status,
+    };
+    let mut changes: HashMap<FixtureId, Vec<Change>> = HashMap::new();
+    for c in &history.changes {
+        changes.entry(c.fixture_id).or_default().push(Change {
+            at: c.at,
+            before: c.before.as_ref().map(facts),
+            after: c.after.as_ref().map(facts),
+        });
+    }
+    let zone = league.time_zone;
     lines
         .iter()
         .filter_map(|f| {
-            let start = f.starts_at?;
+            let discards = history
+                .discards
+                .iter()
+                .filter(|(d, _)| *d == f.division_id)
+                .count();
+            let now = FixtureFacts {
+                start: f.starts_at,
+                status: f.status,
+            };
+            let mine = changes.get(&f.id).map(Vec::as_slice).unwrap_or_default();
+            let state = EventState::new(now, mine, discards)?;
+            let start = state.start;
+            let mut summary = format!("{} v {}", f.home_name, f.away_name);
+            let mut status = f.status.as_str().to_owned();
+            if f.status == FixtureStatus::Postponed && state.cancelled {
+                summary = format!("Postponed: {summary}");
+                status = "postponed, to be played on a date not yet set".into();
+            }
+            if let Some(from) = state.moved_from {
+                status = format!(
+                    "{status}; rearranged, postponed from {}",
+                    dates::when(zone, from)
+                );
+            }
             Some(Event {
                 uid: format!("fixture-{}@{}.boneyard", f.id, league.short_name),
                 start,
                 end: start + TimeDelta::hours(EVENING_HOURS),
-                summary: format!("{} v {}", f.home_name, f.away_name),
+                summary,
                 location: f.venue_name.clone(),
                 description: format!(
                     "{}, round {}.\nKick-off: {} ({} time).\nStatus: {}.",
                     f.division_name,
                     f.round,
-                    dates::when(league.time_zone, start),
-                    league.time_zone,
-                    f.status.as_str()
+                    dates::when(zone, start),
+                    zone,
+                    status
                 ),
-                cancelled: f.status == FixtureStatus::Void,
+                cancelled: state.cancelled,
+                sequence: state.sequence,
+                last_modified: state.last_modified,
             })
         })
         .collect()
+}
+
+/// The feed of `lines`, with their history read in one query.
+async fn feed(
+    state: &AppState,
+    league: &League,
+    name: &str,
+    lines: &[FixtureLine],
+) -> Result<Response> {
+    let ids: Vec<FixtureId> = lines.iter().map(|f| f.id).collect();
+    let divisions: Vec<DivisionId> = lines
+        .iter()
+        .map(|f| f.division_id)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let history = state
+        .db()
+        .fixture_history(league.id, &ids, &divisions)
+        .await?;
+    Ok(calendar_response(name, &events(league, lines, &history)))
 }
 
 fn calendar_response(name: &str, events: &[Event]) -> Response {
@@ -1007,10 +1068,13 @@ async fn team_calendar(
             .await?,
         );
     }
-    Ok(calendar_response(
+    feed(
+        &state,
+        &league,
         &format!("{} ({})", team.name, league.name),
-        &events(&league, &lines),
-    ))
+        &lines,
+    )
+    .await
 }
 
 async fn division_calendar(
@@ -1024,10 +1088,13 @@ async fn division_calendar(
     let lines = db
         .fixture_lines(league.id, &FixtureScope::Division(division.id))
         .await?;
-    Ok(calendar_response(
+    feed(
+        &state,
+        &league,
         &format!("{}, {} ({})", division.name, season.name, league.name),
-        &events(&league, &lines),
-    ))
+        &lines,
+    )
+    .await
 }
 
 // ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 
@@ -16,12 +17,13 @@ use crate::db::{Division, DivisionId, FixtureId, League, Season, TeamId};
 use crate::league::match_format::MatchFormat;
 use crate::league::rollover::{exchanges, ties_in};
 use crate::league::standings::{
-    Row, Separation, TieBreaker, settle_by_playoffs, table as standings_table,
+    MatchLine, MatchOutcome, Row, Separation, TieBreaker, form, settle_by_playoffs,
+    table as standings_table,
 };
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
-use super::super::error::{AppError, Result};
+use super::super::error::{AppError, Result, urlencode};
 use super::super::page::{Ctx, html};
 use super::{
     FixtureView, Link, day, division_href, find_division, find_season, fixture_views, league_href,
@@ -39,6 +41,8 @@ pub struct DivisionPath {
 pub struct TableQuery {
     /// The table as it stood after this round; empty or absent: now.
     after: Option<String>,
+    /// `all`: every column, on a phone too.
+    cols: Option<String>,
 }
 
 #[derive(Template)]
@@ -68,6 +72,11 @@ struct TablePage {
     /// Where a secretary adds a play-off (the season's end page), while the
     /// season is open.
     playoff_href: Option<String>,
+    /// Every column on a phone too, and the address of the other view.
+    all_columns: bool,
+    cols_href: String,
+    calendar: super::CalendarLinks,
+    data_href: String,
 }
 
 struct RoundChoice {
@@ -79,18 +88,146 @@ struct RoundChoice {
 struct TableRow {
     position: usize,
     team: Link,
-    played: u32,
-    won: u32,
-    drawn: u32,
-    lost: u32,
-    boards_for: u32,
-    boards_against: u32,
-    games_for: u32,
-    games_against: u32,
-    pegs_for: u32,
-    pegs_against: u32,
-    deducted: u32,
-    points: i64,
+    /// The counts as the standings give them.
+    row: Row,
+    form: FormView,
+}
+
+/// A team's last five results as a small picture, with its words.
+pub(crate) struct FormView {
+    pub(crate) marks: Vec<FormMark>,
+    /// The text alternative: "Last 5 results, oldest first: won, lost, ...".
+    pub(crate) words: String,
+    pub(crate) width: usize,
+}
+
+pub(crate) struct FormMark {
+    pub(crate) x: usize,
+    pub(crate) letter: &'static str,
+    pub(crate) class: &'static str,
+}
+
+/// The matches of a form picture, and the width each takes (a mark 12
+/// pixels wide and a gap).
+pub(crate) const FORM_MATCHES: usize = 5;
+const FORM_STEP: usize = 14;
+
+impl FormView {
+    pub(crate) fn new(form: &[MatchOutcome]) -> FormView {
+        let words: Vec<&str> = form.iter().map(|o| o.word()).collect();
+        FormView {
+            marks: form
+                .iter()
+                .enumerate()
+                .map(|(i, o)| FormMark {
+                    x: i * FORM_STEP,
+                    letter: o.letter(),
+                    class: o.word(),
+                })
+                .collect(),
+            words: if form.is_empty() {
+                "No results yet".to_owned()
+            } else {
+                format!(
+                    "Last {} result{}, oldest first: {}",
+                    form.len(),
+                    if form.len() == 1 { "" } else { "s" },
+                    words.join(", ")
+                )
+            },
+            width: (form.len() * FORM_STEP).saturating_sub(2),
+        }
+    }
+}
+
+/// Everything a division's table is computed from, in four queries: its
+/// fixtures and their scores, the season's entries and deductions, and the
+/// season's match format and tie-breakers. Tables after any round, form and
+/// positions round by round are all computed from this one load.
+pub(crate) struct DivisionData {
+    pub(crate) division: DivisionId,
+    pub(crate) fixtures: Vec<FixtureLine>,
+    pub(crate) scores: HashMap<FixtureId, Score>,
+    pub(crate) entries: Vec<EntryLine>,
+    pub(crate) deductions: Vec<DeductionLine>,
+    pub(crate) format: MatchFormat,
+    pub(crate) rules: Vec<TieBreaker>,
+    /// The counted matches in the order they were played (by date), for
+    /// form.
+    played: Vec<MatchLine>,
+}
+
+impl DivisionData {
+    pub(crate) async fn load(
+        state: &AppState,
+        league: &League,
+        season: &Season,
+        division: DivisionId,
+    ) -> Result<DivisionData> {
+        let db = state.db();
+        let format = match_format(season);
+        let scope = FixtureScope::Division(division);
+        let fixtures = db.fixture_lines(league.id, &scope).await?;
+        let boards = db.board_lines(league.id, &scope, false).await?;
+        let entries = db.entry_lines(league.id, season.id).await?;
+        let deductions = db.deduction_lines(league.id, season.id).await?;
+        let scores = scores_from_boards(&boards, &format);
+        let mut by_date = fixtures.clone();
+        by_date.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.round, f.id));
+        let played = match_lines(&by_date, &scores, &format);
+        Ok(DivisionData {
+            division,
+            fixtures,
+            scores,
+            entries,
+            deductions,
+            rules: settings(season).tie_breakers,
+            format,
+            played,
+        })
+    }
+
+    /// The table after round `after` (all rounds: `None`).
+    pub(crate) fn rows(&self, after: Option<u32>) -> Vec<Row> {
+        division_rows(
+            self.division,
+            &self.fixtures,
+            &self.scores,
+            &self.entries,
+            &self.deductions,
+            &self.format,
+            &self.rules,
+            after,
+        )
+    }
+
+    /// A team's last results up to round `after`, oldest first.
+    pub(crate) fn form(&self, team: TeamId, after: Option<u32>) -> Vec<MatchOutcome> {
+        form(team.0, &self.played, after, FORM_MATCHES)
+    }
+
+    /// The division's teams in table order after each round that has a
+    /// counted result, from the first to the last such round.
+    pub(crate) fn positions_by_round(&self) -> Vec<(u32, Vec<i64>)> {
+        let Some(last) = self.played.iter().map(|m| m.round).max() else {
+            return Vec::new();
+        };
+        (1..=last)
+            .map(|round| {
+                let order = self.rows(Some(round)).iter().map(|r| r.team).collect();
+                (round, order)
+            })
+            .collect()
+    }
+
+    /// Each team's name, by id.
+    pub(crate) fn names(&self) -> HashMap<i64, &str> {
+        self.entries
+            .iter()
+            .filter(|e| e.division_id == self.division)
+            .map(|e| (e.team_id.0, e.team_name.as_str()))
+            .collect()
+    }
 }
 
 /// The league, season and division an address names, with the season's
@@ -109,7 +246,10 @@ async fn resolve_all(
 }
 
 /// The league, season and division an address names.
-async fn resolve(state: &AppState, p: &DivisionPath) -> Result<(League, Season, Division)> {
+pub(super) async fn resolve(
+    state: &AppState,
+    p: &DivisionPath,
+) -> Result<(League, Season, Division)> {
     let (league, season, division, _) = resolve_all(state, p).await?;
     Ok((league, season, division))
 }
@@ -172,43 +312,25 @@ fn parse_after(q: &TableQuery) -> Result<Option<u32>> {
 pub async fn table(
     State(state): State<AppState>,
     user: MaybeUser,
+    headers: HeaderMap,
     Path(p): Path<DivisionPath>,
     Query(q): Query<TableQuery>,
 ) -> Result<Response> {
     let after = parse_after(&q)?;
+    let all_columns = q.cols.as_deref() == Some("all");
     let (league, season, division, divisions) = resolve_all(&state, &p).await?;
-    let db = state.db();
-    let format = match_format(&season);
-    let scope = FixtureScope::Division(division.id);
-    let fixtures = db.fixture_lines(league.id, &scope).await?;
-    let boards = db.board_lines(league.id, &scope, false).await?;
-    let entries = db.entry_lines(league.id, season.id).await?;
-    let deduction_lines = db.deduction_lines(league.id, season.id).await?;
-
-    let scores = scores_from_boards(&boards, &format);
-    let teams: Vec<_> = entries
-        .iter()
-        .filter(|e| e.division_id == division.id)
-        .map(|e| (e.team_id.0, e.team_name.as_str()))
-        .collect();
-    let names: HashMap<i64, &str> = teams.iter().copied().collect();
-    let ours: Vec<_> = deduction_lines
+    let data = DivisionData::load(&state, &league, &season, division.id).await?;
+    let (fixtures, scores, entries) = (&data.fixtures, &data.scores, &data.entries);
+    let names = data.names();
+    let ours: Vec<_> = data
+        .deductions
         .iter()
         .filter(|d| names.contains_key(&d.team_id.0))
         .cloned()
         .collect();
     let season_settings = settings(&season);
-    let rules = season_settings.tie_breakers.clone();
-    let rows = division_rows(
-        division.id,
-        &fixtures,
-        &scores,
-        &entries,
-        &deduction_lines,
-        &format,
-        &rules,
-        after,
-    );
+    let rules = data.rules.clone();
+    let rows = data.rows(after);
     // The lines that decide something: the title, and the places up and
     // down that the roll-over will apply.
     let sizes: Vec<usize> = divisions
@@ -277,7 +399,7 @@ pub async fn table(
         .filter(|f| scores.get(&f.id).is_some_and(|s| s.provisional()))
         .count();
     let mut first_date: BTreeMap<u32, Option<chrono::DateTime<chrono::Utc>>> = BTreeMap::new();
-    for f in &fixtures {
+    for f in fixtures {
         let round = u32::try_from(f.round).unwrap_or(0);
         let entry = first_date.entry(round).or_insert(f.starts_at);
         if f.starts_at.is_some() && (entry.is_none() || f.starts_at < *entry) {
@@ -296,9 +418,30 @@ pub async fn table(
         })
         .collect();
     let href = division_href(&league, &season.name, &division.name);
+    let mut query: Vec<String> = after.map(|a| format!("after={a}")).into_iter().collect();
+    if !all_columns {
+        query.push("cols=all".into());
+    }
+    let cols_href = if query.is_empty() {
+        href.clone()
+    } else {
+        format!("{href}?{}", query.join("&"))
+    };
+    let calendar = super::CalendarLinks::new(
+        &headers,
+        &format!(
+            "/leagues/{}/calendar/division/{}.ics",
+            urlencode(&league.short_name),
+            division.id
+        ),
+    );
     let page = TablePage {
         ctx: user.ctx(),
         crumbs: crumbs(&league, &season),
+        all_columns,
+        cols_href,
+        calendar,
+        data_href: format!("{href}/data"),
         fixtures_href: format!("{href}/fixtures"),
         after,
         rounds,
@@ -312,18 +455,8 @@ pub async fn table(
                     let name = names.get(&r.team).copied().unwrap_or_default();
                     Link::new(name, team_href(&league, TeamId(r.team), name))
                 },
-                played: r.played,
-                won: r.won,
-                drawn: r.drawn,
-                lost: r.lost,
-                boards_for: r.boards_for,
-                boards_against: r.boards_against,
-                games_for: r.games_for,
-                games_against: r.games_against,
-                pegs_for: r.pegs_for,
-                pegs_against: r.pegs_against,
-                deducted: r.deducted,
-                points: r.points,
+                row: r.clone(),
+                form: FormView::new(&data.form(TeamId(r.team), after)),
             })
             .collect(),
         order,

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -24,8 +24,8 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    Link, PenaltyView, datetime, division_href, find_league, league_href, match_format, not_found,
-    penalty_views, pending_words, player_href, season_href, team_href, when,
+    ColsQuery, Link, PenaltyView, datetime, division_href, find_league, league_href, match_format,
+    match_href, not_found, penalty_views, pending_words, player_href, season_href, team_href, when,
 };
 
 #[derive(Deserialize)]
@@ -59,6 +59,10 @@ struct MatchPage {
     sheet: String,
     /// Boards being kept on score pads, while the match is unplayed.
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// Every column of the hand tables on a phone too, and the address of
+    /// the other view.
+    all_columns: bool,
+    cols_href: String,
 }
 
 struct ResultView {
@@ -76,6 +80,10 @@ struct ResultView {
     points: (u32, u32),
     /// Boards neither side has won (unfinished or unreadable).
     undecided: u32,
+    /// Some game has a hand table (its poser column a phone shows on
+    /// demand), and some has scoring plays (its ends too).
+    has_hands: bool,
+    has_plays: bool,
 }
 
 struct BoardView {
@@ -131,6 +139,7 @@ pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
     Path(p): Path<MatchPath>,
+    Query(cols): Query<ColsQuery>,
 ) -> Result<Response> {
     let db = state.db();
     let league = find_league(db, &p.league).await?;
@@ -180,6 +189,8 @@ pub async fn page(
     };
     let page = MatchPage {
         lines,
+        all_columns: cols.all(),
+        cols_href: cols.toggle(&match_href(&league, line.id)),
         ctx: user.ctx(),
         crumbs: vec![
             Link::new(league.name.clone(), league_href(&league)),
@@ -289,12 +300,18 @@ fn result_view(
         },
         note: v.status_note.clone(),
         version: v.version,
-        boards,
         score,
         games,
         pegs,
         points: format.match_points(score[0], score[1]),
         undecided,
+        has_hands: boards
+            .iter()
+            .any(|b| b.games.iter().any(|g| !g.score_only && g.error.is_none())),
+        has_plays: boards
+            .iter()
+            .any(|b| b.games.iter().any(|g| g.has_plays && !g.score_only)),
+        boards,
     }
 }
 

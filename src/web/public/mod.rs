@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use axum::Router;
 use axum::routing::get;
 use chrono::{DateTime, Utc};
+use serde::Deserialize;
 
 use crate::db::pages::{
     BoardLine, FixtureLine, PenaltyLine, Score, fixture_score, scores_from_boards,
@@ -31,17 +32,23 @@ use super::AppState;
 use super::dates;
 use super::error::{AppError, Result, urlencode};
 
+mod charts;
 mod division;
+mod export;
 pub(crate) use division::{and_list, division_rows};
 mod league;
 mod matches;
 mod player;
+pub(crate) use player::{NextMatch, next_match_of};
+mod round_up;
 mod team;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/leagues/{league}", get(league::home))
         .route("/leagues/{league}/live", get(league::live))
+        .route("/leagues/{league}/round-up", get(round_up::latest))
+        .route("/leagues/{league}/round-up/{week}", get(round_up::week))
         .route("/leagues/{league}/teams/{team}", get(team::page))
         .route("/leagues/{league}/players/{player}", get(player::page))
         .route("/leagues/{league}/matches/{fixture}", get(matches::page))
@@ -54,6 +61,14 @@ pub fn router() -> Router<AppState> {
             "/leagues/{league}/{season}/{division}/fixtures",
             get(division::fixtures),
         )
+        .route(
+            "/leagues/{league}/{season}/{division}/data",
+            get(export::data_page),
+        )
+        .route(
+            "/leagues/{league}/{season}/{division}/data.json",
+            get(export::data_json),
+        )
 }
 
 // ---------------------------------------------------------------------------
@@ -61,7 +76,7 @@ pub fn router() -> Router<AppState> {
 
 /// The first segments after `/leagues/{league}/` that other pages use: a
 /// season whose name gave one of them would have no page of its own.
-pub const TAKEN_SEGMENTS: [&str; 13] = [
+pub const TAKEN_SEGMENTS: [&str; 14] = [
     "calendar",
     "console",
     "fines",
@@ -72,6 +87,7 @@ pub const TAKEN_SEGMENTS: [&str; 13] = [
     "players",
     "players-table",
     "print",
+    "round-up",
     "schedule",
     "seasons",
     "teams",
@@ -159,6 +175,51 @@ impl Link {
         Link {
             text: text.into(),
             href: href.into(),
+        }
+    }
+}
+
+/// `?cols=all`: every column of a page's tables, on a phone too.
+#[derive(Debug, Default, Deserialize)]
+pub struct ColsQuery {
+    cols: Option<String>,
+}
+
+impl ColsQuery {
+    pub(crate) fn all(&self) -> bool {
+        self.cols.as_deref() == Some("all")
+    }
+
+    /// The address of the page at `path` in the other view (`path` has no
+    /// query of its own).
+    pub(crate) fn toggle(&self, path: &str) -> String {
+        if self.all() {
+            path.to_owned()
+        } else {
+            format!("{path}?cols=all")
+        }
+    }
+}
+
+/// A calendar feed's two links: subscribe (`webcal://`, so a phone's
+/// calendar follows later changes) and download (a one-off copy).
+#[derive(Debug, Clone)]
+pub struct CalendarLinks {
+    pub subscribe: String,
+    pub download: String,
+}
+
+impl CalendarLinks {
+    /// The links of the feed at `path`, on this site as the request
+    /// reached it (pages are kept per host, so the address is right).
+    pub(crate) fn new(headers: &axum::http::HeaderMap, path: &str) -> CalendarLinks {
+        let absolute = super::pad::absolute(headers, path);
+        let rest = absolute
+            .split_once("://")
+            .map_or(absolute.as_str(), |(_, rest)| rest);
+        CalendarLinks {
+            subscribe: format!("webcal://{rest}"),
+            download: path.to_owned(),
         }
     }
 }

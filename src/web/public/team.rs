@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use askama::Template;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -15,10 +16,12 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
+use super::charts::PositionChart;
+use super::division::DivisionData;
 use super::{
-    FixtureView, Link, PenaltyView, division_href, find_league, fixture_views, league_href,
-    match_formats, not_found, penalty_views, player_href, scores_by_season, season_href, slug,
-    split_id_slug, team_href,
+    CalendarLinks, FixtureView, Link, PenaltyView, division_href, find_league, fixture_views,
+    league_href, match_formats, not_found, penalty_views, player_href, scores_by_season,
+    season_href, slug, split_id_slug, team_href,
 };
 
 #[derive(Deserialize)]
@@ -44,11 +47,15 @@ struct TeamPage {
     record: [u32; 4],
     penalties: Vec<PenaltyView>,
     history: Vec<(Link, Link)>,
+    calendar: CalendarLinks,
+    /// The team's position after each round of its current division.
+    chart: Option<PositionChart>,
 }
 
 pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
+    headers: HeaderMap,
     Path(p): Path<TeamPath>,
 ) -> Result<Response> {
     let db = state.db();
@@ -74,6 +81,11 @@ pub async fn page(
         fixtures: Vec::new(),
         record: [0; 4],
         penalties: Vec::new(),
+        calendar: CalendarLinks::new(
+            &headers,
+            &format!("{}/calendar/team/{}.ics", league_href(&league), team.id),
+        ),
+        chart: None,
         history: entries
             .iter()
             .map(|e| {
@@ -165,5 +177,9 @@ pub async fn page(
         )
         .await?;
     page.penalties = penalty_views(league, &penalties);
+    if let Some(season) = seasons.iter().find(|s| s.id == season_id) {
+        let data = DivisionData::load(&state, league, season, current.division_id).await?;
+        page.chart = PositionChart::new(&data, team.id, &team.name);
+    }
     Ok(html(&page))
 }

@@ -8,22 +8,28 @@ use std::process::Command;
 use super::{Browser, DESKTOP, PHONE, Server, TempDir, run};
 
 /// An account the demo printed.
-struct Account {
-    role: String,
-    username: String,
-    password: String,
+pub(super) struct Account {
+    pub(super) role: String,
+    pub(super) username: String,
+    pub(super) password: String,
 }
 
 /// Fills `database` with a one-league demo and reads the accounts it
 /// printed.
 fn demo(database: &str) -> Vec<Account> {
+    demo_of(database, 1, 1)
+}
+
+/// Fills `database` with a demo of `leagues` leagues (formats in turn) and
+/// `seasons` seasons, and reads the accounts it printed.
+pub(super) fn demo_of(database: &str, leagues: u32, seasons: u32) -> Vec<Account> {
     let out = Command::new(env!("CARGO_BIN_EXE_boneyard"))
         .args([
             "demo",
             "--leagues",
-            "1",
+            &leagues.to_string(),
             "--seasons",
-            "1",
+            &seasons.to_string(),
             "--database",
             database,
         ])

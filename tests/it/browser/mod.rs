@@ -9,6 +9,7 @@ mod formats;
 mod journeys;
 mod live;
 mod pad;
+mod phone;
 mod rollover;
 mod sheet;
 mod year;

@@ -359,7 +359,9 @@ async fn a_captain_keeps_a_match_on_the_pad_through_a_lost_connection() {
             b.goto(&server_ref.url(&format!("{match_path}/history"))).await?;
             b.click_named("main", "Approve version 1").await?;
             b.wait_text("main", "approved").await?;
-            b.goto(&server_ref.url("/leagues/pad/2026-27/one")).await?;
+            // On a phone the boards and pegs are among the columns shown on
+            // demand: the table with all its columns.
+            b.goto(&server_ref.url("/leagues/pad/2026-27/one?cols=all")).await?;
             let row = b
                 .client
                 .find(fantoccini::Locator::XPath(

@@ -18,6 +18,9 @@ use crate::support::{self, on_both, record};
 
 on_both!(
     every_public_page_of_a_demo_league,
+    the_round_up_names_the_feats_the_records_hold,
+    a_game_won_to_nil_is_a_feat_of_its_week,
+    a_division_as_json_is_its_table_and_fixtures,
     the_table_counts_approved_results_walkovers_and_deductions,
     a_match_page_shows_every_hand_and_what_was_disregarded,
     unknown_and_other_leagues_records_are_not_found,
@@ -276,7 +279,8 @@ async fn expected_table(
 }
 
 /// The table on a division page, by team name, checked to be in order of
-/// points.
+/// points; each row's form (its last column: one letter a counted match,
+/// at most five) checked against its played, won, drawn and lost.
 fn shown_table(page: &Page) -> BTreeMap<String, Line> {
     let rows = rows(page, "<table class=\"standings\"");
     let points: Vec<i64> = rows.iter().map(|r| r[13].parse().unwrap()).collect();
@@ -289,7 +293,20 @@ fn shown_table(page: &Page) -> BTreeMap<String, Line> {
     }
     rows.into_iter()
         .map(|r| {
-            let numbers: Vec<i64> = r[2..].iter().map(|n| n.parse().unwrap()).collect();
+            let numbers: Vec<i64> = r[2..14].iter().map(|n| n.parse().unwrap()).collect();
+            let form = r[14].replace('–', "");
+            let count = |c: char| form.chars().filter(|f| *f == c).count() as i64;
+            assert_eq!(
+                form.len() as i64,
+                numbers[0].min(5),
+                "{}: form {form}",
+                r[1]
+            );
+            assert!(
+                count('W') <= numbers[1] && count('D') <= numbers[2] && count('L') <= numbers[3],
+                "{}: form {form} against {numbers:?}",
+                r[1]
+            );
             (r[1].clone(), numbers.try_into().unwrap())
         })
         .collect()
@@ -350,6 +367,11 @@ async fn every_public_page_of_a_demo_league(db: Db) {
     }
     assert!(page.has(season.format.title()));
     assert!(page.has("6 singles + 3 pairs, 1 game each"));
+    // Its results as a spreadsheet, linked.
+    let csv = format!("{base}/seasons/{}/results.csv", season.id);
+    assert!(page.has(&format!("href=\"{csv}\"")));
+    let file = ok(&mut c, &csv).await;
+    assert_eq!(file.headers["content-type"], "text/csv; charset=utf-8");
 
     // The division's table, row for row as computed here.
     let div_href = format!("{season_href}/{}", slug(&division.name));
@@ -438,7 +460,37 @@ async fn every_public_page_of_a_demo_league(db: Db) {
         assert_eq!(moved.location.as_deref(), Some(team_href.as_str()));
     }
 
-    // A player: team by season, games played and won.
+    // Its calendar to subscribe to (webcal, this site) or download, and
+    // its position after each round, drawn with its words.
+    assert!(page.has(&format!(
+        "href=\"webcal://127.0.0.1:3000{base}/calendar/team/{}.ics\"",
+        team.id
+    )));
+    assert!(page.has(&format!(
+        "href=\"{base}/calendar/team/{}.ics\" download",
+        team.id
+    )));
+    assert!(page.has("position after each round</figcaption>"));
+    assert!(page.has("<svg role=\"img\" aria-labelledby=\"position-title position-desc\""));
+    assert!(page.has("After round 1: "));
+
+    // A player: team by season, games played and won; first, their team's
+    // next match, if one is still to play.
+    let next = fixtures
+        .iter()
+        .filter(|f| f.home_team_id == team.id || f.away_team_id == team.id)
+        .filter(|f| {
+            matches!(
+                f.status,
+                FixtureStatus::Scheduled | FixtureStatus::Postponed
+            )
+        })
+        .filter(|f| !status.contains_key(&f.id))
+        .filter(|f| {
+            f.starts_at
+                .is_some_and(|t| t >= league.time_zone.today(chrono::Utc::now()).0)
+        })
+        .min_by_key(|f| (f.starts_at, f.id));
     let player = &players[0];
     let page = ok(
         &mut c,
@@ -446,6 +498,27 @@ async fn every_public_page_of_a_demo_league(db: Db) {
     )
     .await;
     assert!(page.has(&format!("<h1>{}</h1>", unescape_safe(&player.name))));
+    match next {
+        Some(f) => {
+            let at = page
+                .body
+                .find("<section class=\"next-match\">")
+                .expect("the next match");
+            assert!(
+                at < page.body.find("<h2>Teams and games").unwrap(),
+                "shown first"
+            );
+            let other = if f.home_team_id == team.id {
+                f.away_team_id
+            } else {
+                f.home_team_id
+            };
+            let section = &page.body[at..];
+            assert!(section.contains(&unescape_safe(&teams[&other].name)));
+            assert!(section.contains(&format!("href=\"{base}/matches/{}\"", f.id)));
+        }
+        None => assert!(!page.has("next-match")),
+    }
     let games = db.player_games(l, season.id).await.unwrap();
     let (played, won) = games
         .iter()
@@ -817,4 +890,364 @@ async fn unknown_and_other_leagues_records_are_not_found(db: Db) {
         assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}: {}", page.body);
         assert!(page.has("was not found"), "{path}: {}", page.body);
     }
+}
+
+// ---------------------------------------------------------------------------
+// The weekly round-up
+
+/// The feats of a week worked out here, from the stored records scored by
+/// the engine (written again, not the app's own code).
+#[derive(Debug, Default, PartialEq)]
+struct WeekFeats {
+    whitewashes: usize,
+    without_reply: usize,
+    nil_sets: usize,
+    /// The fewest hands a fives-and-threes game was won in, and how many
+    /// games were won in it.
+    quickest: Option<(usize, usize)>,
+    eights: usize,
+    /// The most 8-point plays one player made in one match.
+    most_eights: usize,
+}
+
+/// A section of the round-up's text: the lines under the heading that
+/// starts with `title`, and the heading itself.
+fn section<'a>(text: &'a str, title: &str) -> Option<(&'a str, Vec<&'a str>)> {
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(title));
+    let heading = lines.next()?;
+    Some((heading, lines.take_while(|l| l.starts_with("  ")).collect()))
+}
+
+fn shown_feats(text: &str) -> WeekFeats {
+    let count = |title: &str| section(text, title).map_or(0, |(_, lines)| lines.len());
+    let eights = section(text, "8-point plays");
+    let number = |s: &str, before: &str| -> usize {
+        s.split(before)
+            .next()
+            .unwrap()
+            .trim()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    WeekFeats {
+        whitewashes: count("Whitewashes"),
+        without_reply: count("Games won without reply"),
+        nil_sets: count("Sets won to nil"),
+        quickest: section(text, "Quickest to 61")
+            .map(|(heading, lines)| (number(heading, " hands"), lines.len())),
+        eights: eights
+            .as_ref()
+            .map_or(0, |(_, lines)| number(lines[0], " in all")),
+        most_eights: eights.as_ref().map_or(0, |(_, lines)| {
+            let most = lines[1];
+            assert!(most.contains("Most in a match: "), "{most}");
+            number(most, " against")
+        }),
+    }
+}
+
+async fn week_feats(db: &Db, league: &League, season: &Season, fixtures: &[&Fixture]) -> WeekFeats {
+    let format = MatchFormat::parse(season.format, &season.match_format)
+        .unwrap_or_else(|_| MatchFormat::default_for(season.format));
+    let names: HashMap<PlayerId, String> = db
+        .players(league.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let mut out = WeekFeats::default();
+    let mut quickest: Vec<usize> = Vec::new();
+    for r in db.season_results(league.id, season.id, true).await.unwrap() {
+        let Some(f) = fixtures.iter().find(|f| f.id == r.version.fixture_id) else {
+            continue;
+        };
+        if matches!(f.status, FixtureStatus::Void | FixtureStatus::Walkover) {
+            continue;
+        }
+        let t = tally(&r.result, &format, &names);
+        let boards = format.boards.len() as i64;
+        if (t.boards[0] == boards && t.boards[1] == 0)
+            || (t.boards[1] == boards && t.boards[0] == 0)
+        {
+            out.whitewashes += 1;
+        }
+        let mut eights: HashMap<String, usize> = HashMap::new();
+        for game in r.result.boards.iter().flat_map(|b| &b.games) {
+            if game.score_only {
+                continue;
+            }
+            let outcome = score_record(&game.record).unwrap();
+            let fat = game.record.format == "fives-and-threes";
+            if fat {
+                for play in game.record.hands.iter().flat_map(|h| &h.plays) {
+                    if play.points == 8 {
+                        out.eights += 1;
+                        *eights.entry(play.by.clone()).or_default() += 1;
+                    }
+                }
+            }
+            let (true, Some(w)) = (outcome.finished, outcome.winner) else {
+                continue;
+            };
+            if outcome.totals[1 - w] == 0 {
+                if game.record.format == "hands-won" {
+                    out.nil_sets += 1;
+                } else {
+                    out.without_reply += 1;
+                }
+            }
+            if fat {
+                // A record holds no hand after the one the game was won in.
+                quickest.push(game.record.hands.len());
+            }
+        }
+        out.most_eights = out
+            .most_eights
+            .max(eights.values().copied().max().unwrap_or(0));
+    }
+    if let Some(min) = quickest.iter().min() {
+        out.quickest = Some((*min, quickest.iter().filter(|h| *h == min).count()));
+    }
+    out
+}
+
+async fn the_round_up_names_the_feats_the_records_hold(db: Db) {
+    let options = DemoOptions {
+        leagues: 3,
+        teams: 4,
+        seasons: 1,
+        divisions: Some(1),
+        seed: 5,
+    };
+    fill(&db, &options).await.expect("the demo fills");
+    let mut c = Client::new(&db).await;
+    let mut weeks = 0;
+    let mut seen = WeekFeats::default();
+    for league in db.leagues().await.unwrap() {
+        let base = format!("/leagues/{}", league.short_name);
+        let season = db.seasons(league.id).await.unwrap().remove(0);
+        let fixtures = db.fixtures(league.id, season.id).await.unwrap();
+        // The league's home links the round-up, which opens on the latest
+        // week with a result.
+        assert!(
+            ok(&mut c, &base)
+                .await
+                .has(&format!("href=\"{base}/round-up\""))
+        );
+        let latest = c.get(&format!("{base}/round-up")).await;
+        assert_eq!(latest.status, StatusCode::SEE_OTHER);
+        let newest = fixtures
+            .iter()
+            .filter(|f| f.status == FixtureStatus::Played || f.status == FixtureStatus::Walkover)
+            .filter_map(|f| f.starts_at)
+            .max()
+            .unwrap();
+        let zone = league.time_zone;
+        let (monday, ..) = zone.week(zone.local(newest).date());
+        assert_eq!(
+            latest.location.as_deref(),
+            Some(format!("{base}/round-up/{monday}").as_str())
+        );
+        let mondays: std::collections::BTreeSet<_> = fixtures
+            .iter()
+            .filter(|f| f.status == FixtureStatus::Played)
+            .filter_map(|f| f.starts_at)
+            .map(|t| zone.week(zone.local(t).date()).0)
+            .collect();
+        for monday in mondays {
+            let (_, from, to) = zone.week(monday);
+            let ours: Vec<&Fixture> = fixtures
+                .iter()
+                .filter(|f| f.starts_at.is_some_and(|t| t >= from && t < to))
+                .collect();
+            let expected = week_feats(&db, &league, &season, &ours).await;
+            let text = ok(&mut c, &format!("{base}/round-up/{monday}.txt")).await;
+            assert_eq!(
+                text.headers["content-type"], "text/plain; charset=utf-8",
+                "plain text"
+            );
+            let shown = shown_feats(&text.body);
+            assert_eq!(shown, expected, "{base}, week of {monday}:\n{}", text.body);
+            // Each result of the week is listed, by its teams.
+            for f in &ours {
+                if f.status == FixtureStatus::Played {
+                    let teams = db.teams(league.id).await.unwrap();
+                    let name = |id| teams.iter().find(|t| t.id == id).unwrap().name.clone();
+                    assert!(text.has(&name(f.home_team_id)) && text.has(&name(f.away_team_id)));
+                }
+            }
+            let page = ok(&mut c, &format!("{base}/round-up/{monday}")).await;
+            assert!(page.has("<h1>Round-up: "));
+            assert!(page.has("<textarea id=\"round-up-text\""));
+            assert!(!page.has("<script"));
+            seen.eights += shown.eights;
+            seen.nil_sets += shown.nil_sets;
+            seen.quickest = seen.quickest.or(shown.quickest);
+            weeks += 1;
+        }
+        // Any day of a week is sent to its Monday.
+        let tuesday = c.get(&format!("{base}/round-up/2026-09-01.txt")).await;
+        assert_eq!(tuesday.status, StatusCode::SEE_OTHER);
+        assert_eq!(
+            tuesday.location.as_deref(),
+            Some(format!("{base}/round-up/2026-08-31.txt").as_str())
+        );
+        assert_eq!(
+            c.get(&format!("{base}/round-up/soon")).await.status,
+            StatusCode::NOT_FOUND
+        );
+    }
+    assert!(weeks >= 3, "weeks with results: {weeks}");
+    // The demo's weeks hold feats of several kinds, so the comparison
+    // above compared something.
+    assert!(seen.eights > 0 && seen.quickest.is_some(), "{seen:?}");
+}
+
+async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
+    let l = support::league(&db, "nil").await;
+    let (home, away) = (l.home_names[0].clone(), l.away_names[0].clone());
+    let eight = json!({"by": home, "points": 8});
+    let nil = record(json!({
+        "format": "fives-and-threes",
+        "players": [home, away],
+        "sides": [[home], [away]],
+        "draw": {home.clone(): "6-6", away.clone(): "0-0"},
+        "hands": [
+            {"plays": [eight, eight, eight, eight, eight, eight,
+                       {"by": home, "points": 8, "out": true}],
+             "end": {"out": home}},
+            {"plays": [{"by": home, "points": 4}]}
+        ]
+    }));
+    db.write_result(
+        l.league,
+        l.fixture,
+        &one_board(&l, l.home_players[0], nil),
+        None,
+    )
+    .await
+    .unwrap();
+    let path = "/leagues/nil/round-up/2026-09-07.txt";
+    let mut c = Client::new(&db).await;
+    // Entered, not approved: listed as provisional, no feats yet.
+    let text = ok(&mut c, path).await;
+    assert!(
+        text.has("nil Home 1–0 nil Away (provisional: entered"),
+        "{}",
+        text.body
+    );
+    assert!(text.has("FEATS\nNone this week."), "{}", text.body);
+    db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+        .await
+        .unwrap();
+    let text = ok(&mut c, path).await;
+    let (_, lines) = section(&text.body, "Games won without reply").expect("the feat");
+    assert_eq!(
+        lines,
+        [format!(
+            "  {home} (nil Home) won 61–0 against {away} (nil Away) (board 1)"
+        )]
+    );
+    let (heading, _) = section(&text.body, "Quickest to 61").unwrap();
+    assert_eq!(heading, "Quickest to 61: 2 hands");
+    let (_, lines) = section(&text.body, "8-point plays").unwrap();
+    assert_eq!(lines[0], "  7 in all");
+    assert!(
+        text.has("Premier: nil Home, 3 points from 1 match"),
+        "{}",
+        text.body
+    );
+    // The page says the same, escaped.
+    let page = ok(&mut c, "/leagues/nil/round-up/2026-09-07").await;
+    assert!(page.has("won 61–0 against"));
+}
+
+// ---------------------------------------------------------------------------
+// A division as JSON
+
+async fn a_division_as_json_is_its_table_and_fixtures(db: Db) {
+    let options = DemoOptions {
+        leagues: 1,
+        teams: 5,
+        seasons: 1,
+        divisions: Some(1),
+        seed: 3,
+    };
+    fill(&db, &options).await.expect("the demo fills");
+    let league = db.leagues().await.unwrap().remove(0);
+    let season = db.seasons(league.id).await.unwrap().remove(0);
+    let division = db.divisions(league.id, season.id).await.unwrap().remove(0);
+    let href = format!(
+        "/leagues/{}/{}/{}",
+        league.short_name,
+        slug(&season.name),
+        slug(&division.name)
+    );
+    let mut c = Client::new(&db).await;
+    let table = ok(&mut c, &href).await;
+    assert!(table.has(&format!("href=\"{href}/data\"")), "linked");
+    let docs = ok(&mut c, &format!("{href}/data")).await;
+    assert!(docs.has(&format!("{href}/data.json")) && docs.has("<code>version</code>"));
+    let page = ok(&mut c, &format!("{href}/data.json")).await;
+    assert_eq!(page.headers["content-type"], "application/json");
+    assert_eq!(page.headers["access-control-allow-origin"], "*");
+    let doc: serde_json::Value = serde_json::from_str(&page.body).unwrap();
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["division"]["name"], division.name.as_str());
+    assert_eq!(doc["division"]["path"], href.as_str());
+    assert_eq!(doc["time_zone"], league.time_zone.name());
+    // The table is the page's, row for row.
+    let shown = shown_table(&table);
+    let rows = doc["table"].as_array().unwrap();
+    assert_eq!(rows.len(), shown.len());
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r["position"], i + 1);
+        let line = shown[r["team"]["name"].as_str().unwrap()];
+        let keys = [
+            "played",
+            "won",
+            "drawn",
+            "lost",
+            "boards_for",
+            "boards_against",
+            "games_for",
+            "games_against",
+            "pegs_for",
+            "pegs_against",
+            "points_deducted",
+            "points",
+        ];
+        for (k, want) in keys.iter().zip(line) {
+            assert_eq!(r[*k], want, "{k} of {}", r["team"]["name"]);
+        }
+        assert!(r["form"].as_array().unwrap().len() <= 5);
+    }
+    // Every fixture, with its status and result as stored.
+    let fixtures = db.division_fixtures(league.id, division.id).await.unwrap();
+    let listed = doc["fixtures"].as_array().unwrap();
+    assert_eq!(listed.len(), fixtures.len());
+    for f in &fixtures {
+        let j = listed.iter().find(|j| j["id"] == f.id.0).unwrap();
+        assert_eq!(j["status"], f.status.as_str());
+        assert_eq!(j["round"], f.round);
+        assert_eq!(j["playoff"], false);
+        match f.status {
+            FixtureStatus::Scheduled => assert!(j["result"].is_null()),
+            FixtureStatus::Walkover => assert_eq!(j["result"]["status"], "walkover"),
+            _ => {}
+        }
+    }
+    assert!(listed.iter().any(|j| j["result"]["provisional"] == true));
+    // Another league's division is not found under this league.
+    let missing = c
+        .get(&format!(
+            "/leagues/{}/2030-31/nope/data.json",
+            league.short_name
+        ))
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
 }

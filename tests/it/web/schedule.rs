@@ -20,6 +20,7 @@ on_both!(
     postponing_moves_one_fixture_and_no_other,
     postponing_onto_a_full_night_asks_first,
     calendars_parse_back_with_every_dated_fixture,
+    a_postponement_is_a_change_a_subscribed_calendar_takes,
     printouts_show_the_boards_and_the_draw,
 );
 
@@ -782,8 +783,18 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
         assert_eq!(calendar["VERSION"], "2.0");
         assert!(calendar.contains_key("PRODID"));
         let dated: Vec<&Fixture> = wanted.iter().filter(|f| f.starts_at.is_some()).collect();
-        assert_eq!(events.len(), dated.len(), "{path}");
+        // The fixture postponed to no date yet stays, cancelled on the date
+        // it was to be played, so subscribed calendars drop it from there.
+        assert_eq!(events.len(), dated.len() + 1, "{path}");
         assert!(dated.len() < wanted.len());
+        let e = events
+            .iter()
+            .find(|e| e["UID"] == format!("fixture-{}@sched.boneyard", undated.id))
+            .expect("the postponed fixture's event");
+        assert_eq!(e["STATUS"], "CANCELLED");
+        assert_eq!(e["DTSTART"], utc(undated.starts_at.unwrap()));
+        assert!(e["SUMMARY"].starts_with("Postponed: "), "{}", e["SUMMARY"]);
+        assert_eq!(e["SEQUENCE"], "1");
         let mut uids: Vec<&String> = events.iter().map(|e| &e["UID"]).collect();
         uids.sort();
         uids.dedup();
@@ -805,12 +816,16 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
             assert_eq!(e["LOCATION"], venues[&f.venue_id.unwrap()]);
             assert!(e["DESCRIPTION"].contains(&format!("round {}", f.round)));
             assert!(e["DESCRIPTION"].contains(f.status.as_str()));
-            let status = if f.status == FixtureStatus::Void {
-                "CANCELLED"
+            let (status, sequence) = if f.status == FixtureStatus::Void {
+                ("CANCELLED", "1")
             } else {
-                "CONFIRMED"
+                ("CONFIRMED", "0")
             };
             assert_eq!(e["STATUS"], status);
+            assert_eq!(
+                e["SEQUENCE"], sequence,
+                "one recorded change for the void one"
+            );
         }
         // The awkward name is escaped on the wire.
         assert!(page.has(r"Crown\, Anchor\; Inn"), "{}", page.body);
@@ -836,6 +851,119 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
     }
 }
 
+/// A feed's events as a real iCalendar parser reads them, by UID: (status,
+/// sequence, start, summary, description).
+fn parsed_events(text: &str) -> BTreeMap<String, (String, u32, DateTime<Utc>, String, String)> {
+    use icalendar::{Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime};
+    let calendar: Calendar = text.parse().expect("an iCalendar parser reads the feed");
+    calendar
+        .components
+        .iter()
+        .filter_map(|c| match c {
+            CalendarComponent::Event(e) => Some(e),
+            _ => None,
+        })
+        .map(|e| {
+            let start = match e.get_start() {
+                Some(DatePerhapsTime::DateTime(CalendarDateTime::Utc(t))) => t,
+                other => panic!("a start in UTC, not {other:?}"),
+            };
+            let status = e
+                .property_value("STATUS")
+                .expect("every event has a status")
+                .to_owned();
+            (
+                e.get_uid().expect("a uid").to_owned(),
+                (
+                    status,
+                    e.get_sequence().expect("every event has a sequence"),
+                    start,
+                    e.get_summary().unwrap_or_default().to_owned(),
+                    e.get_description().unwrap_or_default().to_owned(),
+                ),
+            )
+        })
+        .collect()
+}
+
+async fn a_postponement_is_a_change_a_subscribed_calendar_takes(db: Db) {
+    let mut w = world(&db).await;
+    assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
+    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let moved = fixtures[2].clone();
+    let uid = format!("fixture-{}@sched.boneyard", moved.id);
+    let feed = format!("/leagues/sched/calendar/division/{}.ics", w.division);
+    let mut phone = Client::new(&db).await;
+    let first = parsed_events(&phone.get(&feed).await.body);
+    assert_eq!(first.len(), fixtures.len());
+    let (status, sequence, start, _, _) = &first[&uid];
+    assert_eq!((status.as_str(), *sequence), ("CONFIRMED", 0));
+    assert_eq!(Some(*start), moved.starts_at);
+
+    // Postponed on the night, no new date yet: the same event, cancelled on
+    // its date, with a higher sequence, so a subscribed calendar takes it.
+    let path = format!("/leagues/sched/fixtures/{}/postpone", moved.id);
+    // The date and time as the league's secretary types them: its clock.
+    let zone = db.league(w.l.league).await.unwrap().time_zone;
+    let old = moved.starts_at.unwrap();
+    let date = |t: DateTime<Utc>| zone.local(t).format("%Y-%m-%d").to_string();
+    let time = |t: DateTime<Utc>| zone.local(t).format("%H:%M").to_string();
+    let page = w
+        .sec
+        .submit(
+            &path,
+            &path,
+            &[
+                ("status", "postponed"),
+                ("date", &date(old)),
+                ("time", &time(old)),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert_eq!(
+        db.fixture(w.l.league, moved.id).await.unwrap().starts_at,
+        Some(old),
+        "the date kept"
+    );
+    let second = parsed_events(&phone.get(&feed).await.body);
+    let (status, sequence, start, summary, _) = &second[&uid];
+    assert_eq!((status.as_str(), *start), ("CANCELLED", old));
+    assert!(*sequence > first[&uid].1, "the sequence rises");
+    assert!(summary.starts_with("Postponed: "), "{summary}");
+
+    // Given a new date: moved there, the sequence higher again, and the
+    // description says where it came from.
+    let page = w
+        .sec
+        .submit(
+            &path,
+            &path,
+            &[
+                ("status", "scheduled"),
+                ("date", "2027-01-14"),
+                ("time", "19:30"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let third = parsed_events(&phone.get(&feed).await.body);
+    let (status, sequence, start, _, description) = &third[&uid];
+    assert_eq!(status, "CONFIRMED");
+    let new = zone
+        .instant("2027-01-14".parse().unwrap(), "19:30:00".parse().unwrap())
+        .unwrap();
+    assert_eq!(*start, new);
+    assert!(*sequence > second[&uid].1, "the sequence rises again");
+    assert!(description.contains("postponed from"), "{description}");
+    // Every other fixture's event is as it was.
+    for (other, event) in &third {
+        if *other != uid {
+            assert_eq!(event, &first[other], "{other} did not change");
+        }
+    }
+}
+
 async fn printouts_show_the_boards_and_the_draw(db: Db) {
     let mut w = world(&db).await;
     assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
@@ -849,8 +977,9 @@ async fn printouts_show_the_boards_and_the_draw(db: Db) {
     for name in ["Bell A", "Bell B", "Anchor", "Rose"] {
         assert!(page.has(name), "{name}: {}", page.body);
     }
-    assert_eq!(page.body.matches("<td>Home</td>").count(), 4);
-    assert_eq!(page.body.matches("<td>Away</td>").count(), 4);
+    // Home or away, then the opponent, in one cell (a phone's width).
+    assert_eq!(page.body.matches("<td>Home: ").count(), 4);
+    assert_eq!(page.body.matches("<td>Away: ").count(), 4);
     assert!(page.has("Thu 3 Sep 2026") || page.has("Thu 10 Sep 2026"));
 
     // The sample season's format: 6 singles and 3 pairs boards.

@@ -1,0 +1,493 @@
+//! The weekly round-up a league sends to the local paper and its social
+//! page: a week's results by division (Monday to Sunday in the league's
+//! zone), the table leaders after them, and the feats of the week's hands
+//! (`league::feats`), as a page and as plain text to copy
+//! (`/leagues/{league}/round-up/{monday}.txt`).
+//!
+//! Queries, whatever the size of the week: the league, its seasons, the
+//! week's fixtures and their boards, their current results (ten, all at
+//! once), the weeks either side with results, and per season in the week
+//! (one, rarely two) its fixtures, boards, entries and deductions for the
+//! tables.
+
+use std::collections::{BTreeSet, HashMap};
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Redirect, Response};
+use chrono::{NaiveDate, Utc};
+use serde::Deserialize;
+
+use crate::db::pages::{FixtureLine, FixtureScope, scores_from_boards};
+use crate::db::{FixtureId, FixtureStatus, League, PlayerId, ResultStatus, Season, SeasonId, Side};
+use crate::league::feats::{Feats, GameFeat, WeekGame, WeekMatch, feats};
+
+use super::super::AppState;
+use super::super::auth::MaybeUser;
+use super::super::error::{AppError, Result};
+use super::super::page::{Ctx, html};
+use super::{
+    Link, day, division_href, division_rows, find_league, league_href, match_format, match_href,
+    scores_by_season, settings,
+};
+
+#[derive(Deserialize)]
+pub struct LeaguePath {
+    league: String,
+}
+
+#[derive(Deserialize)]
+pub struct WeekPath {
+    league: String,
+    /// The week's Monday, `2026-10-12`, with `.txt` for the plain text.
+    week: String,
+}
+
+/// The round-up's address for the week starting `monday`.
+pub(crate) fn week_href(league: &League, monday: NaiveDate) -> String {
+    format!(
+        "{}/round-up/{}",
+        league_href(league),
+        monday.format("%Y-%m-%d")
+    )
+}
+
+/// `/round-up`: the latest week with a result, up to this week (this week
+/// when there is none).
+pub async fn latest(State(state): State<AppState>, Path(p): Path<LeaguePath>) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let zone = league.time_zone;
+    let today = zone.local(Utc::now()).date();
+    let (this_week, _, end) = zone.week(today);
+    let (latest, _) = db.result_dates_around(league.id, end, end).await?;
+    let monday = latest.map_or(this_week, |t| zone.week(zone.local(t).date()).0);
+    Ok(Redirect::to(&week_href(&league, monday)).into_response())
+}
+
+/// One result line: `Plough A 6–3 Star`, with its match and a note.
+struct ResultLine {
+    text: String,
+    href: String,
+    /// `provisional: ...`, `walkover`, `postponed`: empty for an approved
+    /// result.
+    note: String,
+}
+
+/// A division's week.
+struct DivisionWeek {
+    division: Link,
+    results: Vec<ResultLine>,
+    /// `Plough A, 40 points from 7 matches`, as the table stood after the
+    /// week's last round.
+    leaders: Vec<String>,
+}
+
+/// A kind of feat and its lines.
+struct FeatGroup {
+    title: String,
+    lines: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "public/round_up.html")]
+struct RoundUpPage {
+    ctx: Ctx,
+    crumbs: Vec<Link>,
+    league: League,
+    /// `Mon 12 Oct 2026 to Sun 18 Oct 2026`.
+    week: String,
+    earlier: Option<Link>,
+    later: Option<Link>,
+    text_href: String,
+    divisions: Vec<DivisionWeek>,
+    feats: Vec<FeatGroup>,
+    /// The same, as plain text to copy.
+    text: String,
+}
+
+#[derive(Template)]
+#[template(path = "public/round_up.txt")]
+struct RoundUpText<'a> {
+    league: &'a League,
+    week: &'a str,
+    divisions: &'a [DivisionWeek],
+    feats: &'a [FeatGroup],
+}
+
+pub async fn week(
+    State(state): State<AppState>,
+    user: MaybeUser,
+    Path(p): Path<WeekPath>,
+) -> Result<Response> {
+    let db = state.db();
+    let league = find_league(db, &p.league).await?;
+    let (date, plain) = match p.week.strip_suffix(".txt") {
+        Some(date) => (date, true),
+        None => (p.week.as_str(), false),
+    };
+    let date: NaiveDate = date
+        .parse()
+        .map_err(|_| AppError::NotFound(format!("The week `{}`", p.week)))?;
+    let zone = league.time_zone;
+    let (monday, from, to) = zone.week(date);
+    if monday != date {
+        let mut href = week_href(&league, monday);
+        if plain {
+            href.push_str(".txt");
+        }
+        return Ok(Redirect::to(&href).into_response());
+    }
+    let seasons = db.seasons(league.id).await?;
+    let formats = super::match_formats(&seasons);
+    let mut lines = db
+        .fixture_lines(league.id, &FixtureScope::Between { from, to })
+        .await?;
+    lines.sort_by_key(|f| (f.starts_at, f.id));
+    let ids: Vec<FixtureId> = lines.iter().map(|f| f.id).collect();
+    let boards = db
+        .board_lines(league.id, &FixtureScope::Ids(ids), false)
+        .await?;
+    let scores = scores_by_season(&lines, &boards, &formats);
+    // Feats come from approved results only, like the tables.
+    let approved: Vec<FixtureId> = lines
+        .iter()
+        .filter(|f| !matches!(f.status, FixtureStatus::Void | FixtureStatus::Walkover))
+        .filter(|f| f.result_status == Some(ResultStatus::Approved))
+        .map(|f| f.id)
+        .collect();
+    let (results, names) = db.current_results(league.id, &approved).await?;
+    let week_matches: Vec<WeekMatch> = results
+        .iter()
+        .filter(|r| r.version.status == ResultStatus::Approved)
+        .filter_map(|r| {
+            let line = lines.iter().find(|f| f.id == r.version.fixture_id)?;
+            let format = formats.get(&line.season_id)?;
+            let score = scores.get(&line.id)?;
+            Some(week_match(line, &r.result, &names, score.boards, format))
+        })
+        .collect();
+    let found = feats(&week_matches);
+    let (earlier, later) = db.result_dates_around(league.id, from, to).await?;
+    let step = |t: chrono::DateTime<Utc>, words: &str| {
+        let m = zone.week(zone.local(t).date()).0;
+        Link::new(
+            format!("{words} {}", m.format("%-d %b %Y")),
+            week_href(&league, m),
+        )
+    };
+
+    let divisions = division_weeks(&state, &league, &seasons, &lines, &scores).await?;
+    let feat_groups = feat_groups(&found, &lines);
+    let sunday = monday + chrono::Days::new(6);
+    let week = format!(
+        "{} to {}",
+        monday.format("%a %-d %b %Y"),
+        sunday.format("%a %-d %b %Y")
+    );
+    let text = RoundUpText {
+        league: &league,
+        week: &week,
+        divisions: &divisions,
+        feats: &feat_groups,
+    }
+    .render()
+    .map_err(|e| AppError::Internal(format!("the round-up's text: {e}")))?;
+    if plain {
+        return Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response());
+    }
+    let href = week_href(&league, monday);
+    let page = RoundUpPage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        week,
+        earlier: earlier.map(|t| step(t, "Earlier: week of")),
+        later: later.map(|t| step(t, "Later: week of")),
+        text_href: format!("{href}.txt"),
+        divisions,
+        feats: feat_groups,
+        text,
+        league,
+    };
+    Ok(html(&page))
+}
+
+/// A match's games as the feats read them: each game's record, and which
+/// of its sides the home team's players sat on.
+fn week_match(
+    line: &FixtureLine,
+    result: &crate::db::MatchResult,
+    names: &HashMap<PlayerId, String>,
+    score: [u32; 2],
+    format: &crate::league::match_format::MatchFormat,
+) -> WeekMatch {
+    let mut games = Vec::new();
+    for (b, board) in result.boards.iter().enumerate() {
+        let home: Vec<&str> = board
+            .home
+            .iter()
+            .filter_map(|id| names.get(id).map(String::as_str))
+            .collect();
+        for (g, game) in board.games.iter().enumerate() {
+            let home_side = game
+                .record
+                .sides
+                .iter()
+                .position(|side| side.iter().any(|n| home.contains(&n.as_str())))
+                .unwrap_or(0);
+            games.push(WeekGame {
+                board: b + 1,
+                number: g + 1,
+                record: game.record.clone(),
+                home_side,
+                score_only: game.score_only,
+            });
+        }
+    }
+    WeekMatch {
+        fixture: line.id.0,
+        score,
+        boards: u32::try_from(format.boards.len()).unwrap_or(u32::MAX),
+        games,
+    }
+}
+
+/// Each division with a fixture this week: its results and its leaders
+/// after the week's last round, from one load a season.
+async fn division_weeks(
+    state: &AppState,
+    league: &League,
+    seasons: &[Season],
+    lines: &[FixtureLine],
+    scores: &HashMap<FixtureId, crate::db::pages::Score>,
+) -> Result<Vec<DivisionWeek>> {
+    let db = state.db();
+    let mut out = Vec::new();
+    let in_week: BTreeSet<SeasonId> = lines.iter().map(|f| f.season_id).collect();
+    for season in seasons.iter().filter(|s| in_week.contains(&s.id)) {
+        let format = match_format(season);
+        let rules = settings(season).tie_breakers;
+        let scope = FixtureScope::Season(season.id);
+        let all = db.fixture_lines(league.id, &scope).await?;
+        let all_scores =
+            scores_from_boards(&db.board_lines(league.id, &scope, false).await?, &format);
+        let entries = db.entry_lines(league.id, season.id).await?;
+        let deductions = db.deduction_lines(league.id, season.id).await?;
+        let divisions = db.divisions(league.id, season.id).await?;
+        for d in &divisions {
+            let ours: Vec<&FixtureLine> = lines
+                .iter()
+                .filter(|f| f.season_id == season.id && f.division_id == d.id)
+                .collect();
+            if ours.is_empty() {
+                continue;
+            }
+            let results = ours
+                .iter()
+                .map(|f| result_line(league, f, scores, &format))
+                .collect();
+            let last = ours
+                .iter()
+                .filter_map(|f| u32::try_from(f.round).ok())
+                .max();
+            let rows = division_rows(
+                d.id,
+                &all,
+                &all_scores,
+                &entries,
+                &deductions,
+                &format,
+                &rules,
+                last,
+            );
+            let name = |team: i64| {
+                entries
+                    .iter()
+                    .find(|e| e.team_id.0 == team)
+                    .map_or("?", |e| e.team_name.as_str())
+            };
+            let top = rows.first().map(|r| r.points);
+            let leaders = rows
+                .iter()
+                .filter(|r| Some(r.points) == top && r.played > 0)
+                .map(|r| {
+                    format!(
+                        "{}, {} point{} from {} match{}",
+                        name(r.team),
+                        r.points,
+                        if r.points == 1 { "" } else { "s" },
+                        r.played,
+                        if r.played == 1 { "" } else { "es" }
+                    )
+                })
+                .collect();
+            out.push(DivisionWeek {
+                division: Link::new(d.name.clone(), division_href(league, &season.name, &d.name)),
+                results,
+                leaders,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn result_line(
+    league: &League,
+    f: &FixtureLine,
+    scores: &HashMap<FixtureId, crate::db::pages::Score>,
+    format: &crate::league::match_format::MatchFormat,
+) -> ResultLine {
+    let score = crate::db::pages::fixture_score(f, scores, format);
+    let (text, note) = match (f.status, score) {
+        (FixtureStatus::Walkover, Some(s)) => (
+            format!(
+                "{} {}–{} {}",
+                f.home_name, s.boards[0], s.boards[1], f.away_name
+            ),
+            format!(
+                "walkover: {} conceded",
+                if f.conceded_by == Some(Side::Home) {
+                    &f.home_name
+                } else {
+                    &f.away_name
+                }
+            ),
+        ),
+        (_, Some(s)) => (
+            format!(
+                "{} {}–{} {}",
+                f.home_name, s.boards[0], s.boards[1], f.away_name
+            ),
+            if s.provisional() {
+                s.status
+                    .map(|st| super::pending_words(st).to_owned())
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            },
+        ),
+        (FixtureStatus::Postponed, None) => (
+            format!("{} v {}", f.home_name, f.away_name),
+            "postponed".into(),
+        ),
+        _ => (
+            format!("{} v {}", f.home_name, f.away_name),
+            match f.starts_at {
+                Some(t) if t > Utc::now() => format!("to play, {}", day(league.time_zone, t)),
+                _ => "no result yet".to_owned(),
+            },
+        ),
+    };
+    ResultLine {
+        text,
+        href: match_href(league, f.id),
+        note,
+    }
+}
+
+/// The feats in words, a group a kind, leaving out the kinds not seen.
+fn feat_groups(found: &Feats, lines: &[FixtureLine]) -> Vec<FeatGroup> {
+    let fixture = |id: i64| lines.iter().find(|f| f.id.0 == id);
+    let team = |id: i64, side: usize| {
+        fixture(id).map_or(String::new(), |f| {
+            if side == 0 {
+                f.home_name.clone()
+            } else {
+                f.away_name.clone()
+            }
+        })
+    };
+    let people = |names: &[String], id: i64, side: usize| {
+        format!("{} ({})", names.join(" & "), team(id, side))
+    };
+    let game = |g: &GameFeat, what: String| {
+        format!(
+            "{} {what} {} (board {}{})",
+            people(&g.winners, g.fixture, g.team),
+            people(&g.losers, g.fixture, 1 - g.team),
+            g.board,
+            if g.game > 1 {
+                format!(", game {}", g.game)
+            } else {
+                String::new()
+            }
+        )
+    };
+    let mut out = Vec::new();
+    let mut group = |title: String, lines: Vec<String>| {
+        if !lines.is_empty() {
+            out.push(FeatGroup { title, lines });
+        }
+    };
+    group(
+        "Whitewashes: every board won".into(),
+        found
+            .whitewashes
+            .iter()
+            .map(|w| {
+                let f = fixture(w.fixture);
+                let division = f.map_or(String::new(), |f| format!(" ({})", f.division_name));
+                format!(
+                    "{} beat {} {}–0{division}",
+                    team(w.fixture, w.winner),
+                    team(w.fixture, 1 - w.winner),
+                    w.boards
+                )
+            })
+            .collect(),
+    );
+    group(
+        "Games won without reply".into(),
+        found
+            .without_reply
+            .iter()
+            .map(|g| game(g, format!("won {}–{} against", g.score[0], g.score[1])))
+            .collect(),
+    );
+    group(
+        "Sets won to nil".into(),
+        found
+            .nil_sets
+            .iter()
+            .map(|g| {
+                game(
+                    g,
+                    format!("won a set {}–{} against", g.score[0], g.score[1]),
+                )
+            })
+            .collect(),
+    );
+    if let Some(first) = found.quickest.first() {
+        group(
+            format!("Quickest to {}: {} hands", first.target, first.hands),
+            found
+                .quickest
+                .iter()
+                .map(|g| {
+                    game(
+                        g,
+                        format!(
+                            "won {}–{} in {} hands against",
+                            g.score[0], g.score[1], g.hands
+                        ),
+                    )
+                })
+                .collect(),
+        );
+    }
+    if found.eights_total > 0 {
+        let mut lines = vec![format!("{} in all", found.eights_total)];
+        lines.extend(found.most_eights.iter().map(|e| {
+            format!(
+                "Most in a match: {} ({}), {} against {}",
+                e.player,
+                team(e.fixture, e.team),
+                e.count,
+                team(e.fixture, 1 - e.team)
+            )
+        }));
+        group("8-point plays (the ends totalling 15)".into(), lines);
+    }
+    out
+}
