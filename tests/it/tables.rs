@@ -20,6 +20,7 @@ use proptest::prelude::*;
 use crate::harness::LeagueBuilder;
 use crate::harness::client::Client;
 use crate::support::{self, on_both};
+use crate::web::public::slug;
 
 const TEAMS: usize = 4;
 const PLAYERS: usize = 4;
@@ -230,9 +231,14 @@ struct PenaltyModel {
     voided: bool,
 }
 
-async fn apply(db: &Db, s: &Setup, ops: &[Op]) -> Vec<PenaltyModel> {
+/// Applies `ops`, reading the division's JSON through the served app (and
+/// so its kept pages) after each one, as visitors would between writes.
+async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<PenaltyModel> {
+    let json = json_path(db, s).await;
     let mut penalties: Vec<PenaltyModel> = Vec::new();
     for op in ops {
+        let seen = visitor.get(&json).await;
+        assert_eq!(seen.status, axum::http::StatusCode::OK, "{}", seen.body);
         match *op {
             Op::Order { ref rules } => {
                 let settings = SeasonSettings {
@@ -327,6 +333,49 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op]) -> Vec<PenaltyModel> {
 /// A team's line: played, won, drawn, lost, boards, games, pegs (for and
 /// against), deducted, points.
 type Line = [i64; 12];
+
+/// The address of the division's table as JSON.
+async fn json_path(db: &Db, s: &Setup) -> String {
+    let season = db.season(s.league, s.season).await.unwrap();
+    let division = db.divisions(s.league, s.season).await.unwrap().remove(0);
+    format!(
+        "/leagues/tables/{}/{}/data.json",
+        slug(&season.name),
+        slug(&division.name)
+    )
+}
+
+/// The table as a visitor is served it (from the app's kept pages when
+/// nothing has changed since it was last rendered), in its order.
+async fn served_table(db: &Db, s: &Setup, visitor: &mut Client) -> Vec<(TeamId, Line)> {
+    let page = visitor.get(&json_path(db, s).await).await;
+    assert_eq!(page.status, axum::http::StatusCode::OK, "{}", page.body);
+    let json: serde_json::Value = serde_json::from_str(&page.body).unwrap();
+    let n = |row: &serde_json::Value, key: &str| row[key].as_i64().unwrap();
+    json["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            let line = [
+                "played",
+                "won",
+                "drawn",
+                "lost",
+                "boards_for",
+                "boards_against",
+                "games_for",
+                "games_against",
+                "pegs_for",
+                "pegs_against",
+                "points_deducted",
+                "points",
+            ]
+            .map(|key| n(row, key));
+            (TeamId(n(&row["team"], "id")), line)
+        })
+        .collect()
+}
 
 /// The table as the division page computes it.
 async fn page_table(db: &Db, s: &Setup) -> Vec<(TeamId, Line)> {
@@ -487,8 +536,16 @@ async fn scratch_table(
 
 async fn check(db: Db, ops: Vec<Op>) {
     let s = setup(&db).await;
-    let penalties = apply(&db, &s, &ops).await;
+    let mut visitor = Client::new(&db).await;
+    let penalties = apply(&db, &s, &ops, &mut visitor).await;
     let shown = page_table(&db, &s).await;
+    // What a visitor is served, through the kept pages that saw every
+    // step, is the table as computed now.
+    assert_eq!(
+        served_table(&db, &s, &mut visitor).await,
+        shown,
+        "served after {ops:?}"
+    );
     let (expected, expected_players) = scratch_table(&db, &s, &penalties).await;
 
     let shown_by_team: BTreeMap<TeamId, Line> = shown.iter().copied().collect();

@@ -9,7 +9,7 @@ mod console;
 mod limits;
 mod pad;
 mod penalties;
-mod public;
+pub(crate) mod public;
 pub(crate) mod results;
 pub(crate) mod rollover;
 mod schedule;
