@@ -3,7 +3,8 @@
 //! desk: no page is wider than the screen, no table is cut off inside its
 //! wrapper unless all its columns were asked for, and the division table's
 //! points are in view. A signed-in player's home starts with their next
-//! match. Each page's phone screenshot is left in `target/browser-shots/`.
+//! match. With `BONEYARD_BROWSER_SHOTS=1`, each page's phone screenshot is
+//! left in `target/browser-shots/`.
 
 use std::path::Path;
 
@@ -139,7 +140,9 @@ async fn check(b: &Browser, server: &Server, pages: &[String], width: u32) -> Ve
                 Err(e) => problems.push(format!("{page}: {e}")),
             }
         }
-        if width != DESKTOP.0 {
+        // Screenshots to look at, when asked for: they cost CI a third of
+        // the test's time.
+        if width != DESKTOP.0 && std::env::var_os("BONEYARD_BROWSER_SHOTS").is_some() {
             if let Ok(png) = b.client.screenshot().await {
                 let name = page.trim_matches('/').replace(['/', '?', '='], "_");
                 let _ = std::fs::write(shots.join(format!("{width}-{i:02}-{name}.png")), png);
