@@ -329,8 +329,9 @@ async fn filled(db: &Db, shown_as: &str) {
 }
 
 /// The public pages of the current season of a league in the middle of
-/// the list: its home, the season, a division's table and fixtures, a
-/// team, a player, a played match, the player table, matches in progress.
+/// the list: its home, the season, a division's table (with every column,
+/// and as JSON) and fixtures, a team, a player, a played match, the player
+/// table, matches in progress, and the round-up of a week (page and text).
 async fn page_paths(db: &Db) -> Vec<String> {
     let leagues = db.leagues().await.expect("leagues");
     let league = &leagues[leagues.len() / 2];
@@ -349,16 +350,26 @@ async fn page_paths(db: &Db) -> Vec<String> {
         .expect("a played fixture");
     let base = format!("/leagues/{}", encode(&league.short_name));
     let table = format!("{base}/{}/{}", slug(&season.name), slug(&division.name));
+    // The round-up of the played match's week.
+    let kick_off = played.starts_at.expect("a played fixture has a date");
+    let (monday, _, _) = league
+        .time_zone
+        .week(league.time_zone.local(kick_off).date());
+    let round_up = format!("{base}/round-up/{monday}");
     vec![
         base.clone(),
         format!("{base}/{}", slug(&season.name)),
         table.clone(),
+        format!("{table}?cols=all"),
         format!("{table}/fixtures"),
+        format!("{table}/data.json"),
         format!("{base}/teams/{}-{}", team.id, slug(&team.name)),
         format!("{base}/players/{}-{}", player.id, slug(&player.name)),
         format!("{base}/matches/{}", played.id),
         format!("{base}/players-table/{}", season.id),
         format!("{base}/live"),
+        round_up.clone(),
+        format!("{round_up}.txt"),
     ]
 }
 
