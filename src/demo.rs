@@ -49,6 +49,8 @@ use crate::rules::ruleset::PoseRule;
 use crate::rules::simulate::{Rng, Style, simulate_board};
 use crate::rules::{Format, Ruleset, score_record};
 
+mod cups;
+
 /// Most leagues one run makes (a county association is about 50).
 pub const MAX_LEAGUES: u32 = 200;
 /// Most teams in one division.
@@ -1051,6 +1053,7 @@ impl<'a> LeagueWriter<'a> {
         }
         self.give_penalties(&season, &played).await?;
         if last {
+            self.cups(&season).await?;
             self.boards_in_progress(&fixtures).await?;
         } else {
             // A past season is kept as it was (LEAGUE.md).

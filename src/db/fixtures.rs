@@ -4,8 +4,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
+use super::cups::CupWrites;
 use super::{
-    Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId,
+    CupId, Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId,
     read_pool, write_tx,
 };
 
@@ -16,7 +17,10 @@ pub struct Fixture {
     pub id: FixtureId,
     pub league_id: LeagueId,
     pub season_id: SeasonId,
-    pub division_id: DivisionId,
+    /// The division of a league fixture; `None` for a cup tie.
+    pub division_id: Option<DivisionId>,
+    /// The cup of a cup tie; `None` for a league fixture.
+    pub cup_id: Option<CupId>,
     pub round: i64,
     pub starts_at: Option<DateTime<Utc>>,
     pub home_team_id: TeamId,
@@ -103,7 +107,8 @@ pub(super) struct FixtureRow {
     id: FixtureId,
     league_id: LeagueId,
     season_id: SeasonId,
-    division_id: DivisionId,
+    division_id: Option<DivisionId>,
+    cup_id: Option<CupId>,
     round: i64,
     starts_at: Option<DateTime<Utc>>,
     home_team_id: TeamId,
@@ -122,6 +127,7 @@ impl TryFrom<FixtureRow> for Fixture {
             league_id: r.league_id,
             season_id: r.season_id,
             division_id: r.division_id,
+            cup_id: r.cup_id,
             round: r.round,
             starts_at: r.starts_at,
             home_team_id: r.home_team_id,
@@ -133,8 +139,8 @@ impl TryFrom<FixtureRow> for Fixture {
     }
 }
 
-pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, round, starts_at, home_team_id, \
-                       away_team_id, venue_id, status, conceded_by";
+pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, cup_id, round, starts_at, \
+                       home_team_id, away_team_id, venue_id, status, conceded_by";
 
 fn check_change(change: &FixtureChange) -> Result<()> {
     if (change.status == FixtureStatus::Walkover) != change.conceded_by.is_some() {
@@ -311,6 +317,9 @@ impl Db {
             insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", id.0, "change")
                 .before(Some(&before))
                 .after(Some(&after)));
+            if let Some(cup) = after.cup_id {
+                tx.advance_cup(league, cup, by).await?;
+            }
             after
         }))
     }

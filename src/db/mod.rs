@@ -27,6 +27,7 @@ mod error;
 pub mod approvals;
 pub mod audit;
 pub mod backup;
+pub mod cups;
 pub mod fixtures;
 pub mod generation;
 pub mod invitations;
@@ -51,6 +52,7 @@ mod workflow;
 pub use crate::domain::ids::*;
 pub use crate::domain::{FixtureStatus, ResultStatus, Side};
 pub use audit::AuditEntry;
+pub use cups::{Cup, CupData, CupEntrant, CupRound, CupTie, DrawRequest, How, NewCup, NewEntrant};
 pub use error::{DbError, Result};
 pub use fixtures::{
     Fixture, FixtureChange, FixtureChangeLine, FixtureHistory, FixtureMoment, NewFixture,
@@ -65,6 +67,7 @@ pub use results::{
     StoredResult,
 };
 pub use seasons::{Division, NewSeason, Season, SeasonUpdate};
+pub use stats::Counted;
 pub use teams::{Team, TeamEntry};
 pub use users::{NewRole, Role, RoleKind, User};
 pub use venues::{NewVenue, Venue};

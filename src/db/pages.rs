@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, Utc};
 
 use super::{
-    Db, DbError, DivisionId, FixtureId, FixtureStatus, LeagueId, PenaltyEffect, PenaltyId,
+    CupId, Db, DbError, DivisionId, FixtureId, FixtureStatus, LeagueId, PenaltyEffect, PenaltyId,
     PlayerId, Result, ResultStatus, SeasonId, Side, TeamId, VenueId, read_pool,
 };
 use crate::league::match_format::MatchFormat;
@@ -27,6 +27,8 @@ pub enum FixtureScope {
     One(FixtureId),
     /// Every fixture of a division.
     Division(DivisionId),
+    /// Every tie of a cup.
+    Cup(CupId),
     /// Every fixture of a season.
     Season(SeasonId),
     /// A team's fixtures in a season, home and away.
@@ -61,6 +63,7 @@ impl FixtureScope {
         match self {
             FixtureScope::One(_) => "f.id = $2".into(),
             FixtureScope::Division(_) => "f.division_id = $2".into(),
+            FixtureScope::Cup(_) => "f.cup_id = $2".into(),
             FixtureScope::Season(_) => "f.season_id = $2".into(),
             FixtureScope::Team { .. } => {
                 "f.season_id = $2 AND (f.home_team_id = $3 OR f.away_team_id = $3)".into()
@@ -97,6 +100,7 @@ macro_rules! bind_scope {
         match $scope {
             FixtureScope::One(id) => query.bind(*id),
             FixtureScope::Division(id) => query.bind(*id),
+            FixtureScope::Cup(id) => query.bind(*id),
             FixtureScope::Season(id) => query.bind(*id),
             FixtureScope::Missing { before } => query.bind(*before),
             FixtureScope::Between { from, to } => query.bind(*from).bind(*to),
@@ -113,14 +117,23 @@ macro_rules! bind_scope {
     }};
 }
 
-/// A fixture as the pages list it: with its division's, teams' and venue's
-/// names, and where its current result stands.
+/// A fixture as the pages list it: with its competition's (division's or
+/// cup's), teams' and venue's names, and where its current result stands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixtureLine {
     pub id: FixtureId,
     pub season_id: SeasonId,
-    pub division_id: DivisionId,
-    pub division_name: String,
+    /// The division of a league fixture.
+    pub division_id: Option<DivisionId>,
+    /// The cup of a cup tie.
+    pub cup_id: Option<CupId>,
+    /// The division's or the cup's name.
+    pub competition: String,
+    /// A cup tie played in its cup's own match format; `None` plays in the
+    /// season's.
+    pub cup_format: Option<MatchFormat>,
+    /// A cup tie: the rounds its cup has, the final included.
+    pub cup_rounds: Option<u32>,
     pub round: i64,
     pub starts_at: Option<DateTime<Utc>>,
     pub status: FixtureStatus,
@@ -129,6 +142,10 @@ pub struct FixtureLine {
     pub home_name: String,
     pub away_team_id: TeamId,
     pub away_name: String,
+    /// A singles or pairs cup tie: the entrants' players (`Ann & Bob`),
+    /// whose teams are `home_name` and `away_name`.
+    pub home_entrant: Option<String>,
+    pub away_entrant: Option<String>,
     pub venue_id: Option<VenueId>,
     pub venue_name: Option<String>,
     /// The current result version's status; `None` before any result.
@@ -142,8 +159,11 @@ pub struct FixtureLine {
 struct FixtureLineRow {
     id: FixtureId,
     season_id: SeasonId,
-    division_id: DivisionId,
-    division_name: String,
+    division_id: Option<DivisionId>,
+    cup_id: Option<CupId>,
+    competition: String,
+    cup_format: Option<String>,
+    cup_first_ties: Option<i64>,
     round: i64,
     starts_at: Option<DateTime<Utc>>,
     status: String,
@@ -152,10 +172,59 @@ struct FixtureLineRow {
     home_name: String,
     away_team_id: TeamId,
     away_name: String,
+    home_entrant: Option<String>,
+    away_entrant: Option<String>,
     venue_id: Option<VenueId>,
     venue_name: Option<String>,
     result_status: Option<String>,
     playoff: bool,
+}
+
+impl FixtureLine {
+    /// The round as people call it: a league round's number, a cup's
+    /// "Final", "Semi-finals", ... or "Round N".
+    pub fn round_name(&self) -> String {
+        match self.cup_rounds {
+            Some(rounds) => crate::league::cup::round_name(
+                u32::try_from(self.round).unwrap_or(u32::MAX),
+                rounds,
+            ),
+            None => self.round.to_string(),
+        }
+    }
+
+    /// The round as a heading says it: "Round 3", or a cup's "Final".
+    pub fn round_title(&self) -> String {
+        match self.cup_rounds {
+            Some(_) => self.round_name(),
+            None => format!("Round {}", self.round),
+        }
+    }
+
+    /// The round in a sentence: "round 3", or a cup's "Final".
+    pub fn round_words(&self) -> String {
+        match self.cup_rounds {
+            Some(_) => self.round_name(),
+            None => format!("round {}", self.round),
+        }
+    }
+
+    /// The home side as a listing names it: the team, or for a singles or
+    /// pairs cup tie the entrant with their team (`Ann Smith (Crown)`).
+    pub fn home_label(&self) -> String {
+        side_label(self.home_entrant.as_deref(), &self.home_name)
+    }
+
+    pub fn away_label(&self) -> String {
+        side_label(self.away_entrant.as_deref(), &self.away_name)
+    }
+}
+
+fn side_label(entrant: Option<&str>, team: &str) -> String {
+    match entrant {
+        Some(players) => format!("{players} ({team})"),
+        None => team.to_owned(),
+    }
 }
 
 impl TryFrom<FixtureLineRow> for FixtureLine {
@@ -166,7 +235,16 @@ impl TryFrom<FixtureLineRow> for FixtureLine {
             id: r.id,
             season_id: r.season_id,
             division_id: r.division_id,
-            division_name: r.division_name,
+            cup_id: r.cup_id,
+            competition: r.competition,
+            cup_format: r
+                .cup_format
+                .as_deref()
+                .map(super::cups::parse_format)
+                .transpose()?,
+            cup_rounds: r
+                .cup_first_ties
+                .map(|n| crate::league::cup::rounds(usize::try_from(n).unwrap_or(0) * 2)),
             round: r.round,
             starts_at: r.starts_at,
             status: r.status.parse()?,
@@ -175,6 +253,8 @@ impl TryFrom<FixtureLineRow> for FixtureLine {
             home_name: r.home_name,
             away_team_id: r.away_team_id,
             away_name: r.away_name,
+            home_entrant: r.home_entrant,
+            away_entrant: r.away_entrant,
             venue_id: r.venue_id,
             venue_name: r.venue_name,
             result_status: r.result_status.map(|s| s.parse()).transpose()?,
@@ -202,7 +282,7 @@ pub struct BoardLine {
 }
 
 #[derive(sqlx::FromRow)]
-struct BoardLineRow {
+pub(super) struct BoardLineRow {
     fixture_id: FixtureId,
     status: String,
     board: i64,
@@ -211,6 +291,63 @@ struct BoardLineRow {
     home_pegs: i64,
     away_pegs: i64,
     conceded_by: Option<String>,
+}
+
+impl TryFrom<BoardLineRow> for BoardLine {
+    type Error = DbError;
+
+    fn try_from(r: BoardLineRow) -> Result<BoardLine> {
+        Ok(BoardLine {
+            fixture_id: r.fixture_id,
+            status: r.status.parse()?,
+            board: r.board,
+            home_games: r.home_games,
+            away_games: r.away_games,
+            home_pegs: r.home_pegs,
+            away_pegs: r.away_pegs,
+            conceded_by: r.conceded_by.as_deref().map(str::parse).transpose()?,
+        })
+    }
+}
+
+/// The query of [`Db::board_lines`] for `scope` (league `$1`, then the
+/// scope's placeholders); also run inside write transactions (a cup's
+/// advance).
+pub(super) fn board_lines_sql(scope: &FixtureScope, approved_only: bool) -> String {
+    let approved = if approved_only {
+        "AND v.status = 'approved'"
+    } else {
+        ""
+    };
+    format!(
+        "SELECT v.fixture_id, v.status, b.number AS board, \
+         CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) \
+           AS home_games, \
+         CAST(SUM(CASE WHEN g.winner_side = 1 - gp.side THEN 1 ELSE 0 END) AS BIGINT) \
+           AS away_games, \
+         CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) \
+           AS BIGINT) AS home_pegs, \
+         CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) \
+           AS BIGINT) AS away_pegs, \
+         CAST(NULL AS TEXT) AS conceded_by \
+         FROM fixtures f \
+         JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+         JOIN boards b ON b.version_id = v.id \
+         JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' AND bp.position = 1 \
+         JOIN games g ON g.board_id = b.id \
+         JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id \
+         WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
+         GROUP BY v.fixture_id, v.status, b.number \
+         UNION ALL \
+         SELECT v.fixture_id, v.status, b.number AS board, CAST(0 AS BIGINT), \
+         CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), b.conceded_by \
+         FROM fixtures f \
+         JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+         JOIN boards b ON b.version_id = v.id AND b.conceded_by IS NOT NULL \
+         WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
+         ORDER BY fixture_id, board",
+        cond = scope.condition()
+    )
 }
 
 /// A team entered in a season, with its name and division.
@@ -337,10 +474,12 @@ pub struct PlayerSeason {
 }
 
 /// Games a player played and won in one season's current, approved
-/// results (finished games only).
+/// results (finished games only): the league's, or the cups'.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SeasonGames {
     pub season_id: SeasonId,
+    /// Cup games (else league games).
+    pub cup: bool,
     pub played: i64,
     pub won: i64,
 }
@@ -351,6 +490,8 @@ pub struct PlayerGame {
     pub game_id: i64,
     pub fixture_id: FixtureId,
     pub starts_at: Option<DateTime<Utc>>,
+    /// A cup game: the cup's name.
+    pub cup_name: Option<String>,
     pub home_name: String,
     pub away_name: String,
     /// Which team the player played for.
@@ -372,6 +513,7 @@ struct PlayerGameRow {
     game_id: i64,
     fixture_id: FixtureId,
     starts_at: Option<DateTime<Utc>>,
+    cup_name: Option<String>,
     home_name: String,
     away_name: String,
     team_side: String,
@@ -414,12 +556,26 @@ impl Db {
         scope: &FixtureScope,
     ) -> Result<Vec<FixtureLine>> {
         let sql = format!(
-            "SELECT f.id, f.season_id, f.division_id, d.name AS division_name, f.round, \
+            "SELECT f.id, f.season_id, f.division_id, f.cup_id, \
+             COALESCE(d.name, c.name) AS competition, c.match_format AS cup_format, \
+             CASE WHEN f.cup_id IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM cup_ties t1 \
+               WHERE t1.cup_id = f.cup_id AND t1.round = 1) END AS cup_first_ties, f.round, \
              f.starts_at, f.status, f.conceded_by, f.home_team_id, ht.name AS home_name, \
-             f.away_team_id, aw.name AS away_name, f.venue_id, vn.name AS venue_name, \
+             f.away_team_id, aw.name AS away_name, \
+             COALESCE(hp.name || ' & ' || hq.name, hp.name) AS home_entrant, \
+             COALESCE(ap.name || ' & ' || aq.name, ap.name) AS away_entrant, \
+             f.venue_id, vn.name AS venue_name, \
              {RESULT_STATUS} AS result_status, f.playoff \
              FROM fixtures f \
-             JOIN divisions d ON d.id = f.division_id AND d.league_id = f.league_id \
+             LEFT JOIN divisions d ON d.id = f.division_id AND d.league_id = f.league_id \
+             LEFT JOIN cups c ON c.id = f.cup_id AND c.league_id = f.league_id \
+             LEFT JOIN cup_ties ct ON ct.fixture_id = f.id AND ct.league_id = f.league_id \
+             LEFT JOIN cup_entrants he ON he.id = ct.home_entrant_id AND he.cup_id = ct.cup_id \
+             LEFT JOIN players hp ON hp.id = he.player_id AND hp.league_id = f.league_id \
+             LEFT JOIN players hq ON hq.id = he.partner_id AND hq.league_id = f.league_id \
+             LEFT JOIN cup_entrants ae ON ae.id = ct.away_entrant_id AND ae.cup_id = ct.cup_id \
+             LEFT JOIN players ap ON ap.id = ae.player_id AND ap.league_id = f.league_id \
+             LEFT JOIN players aq ON aq.id = ae.partner_id AND aq.league_id = f.league_id \
              JOIN teams ht ON ht.id = f.home_team_id AND ht.league_id = f.league_id \
              JOIN teams aw ON aw.id = f.away_team_id AND aw.league_id = f.league_id \
              LEFT JOIN venues vn ON vn.id = f.venue_id AND vn.league_id = f.league_id \
@@ -450,40 +606,7 @@ impl Db {
         scope: &FixtureScope,
         approved_only: bool,
     ) -> Result<Vec<BoardLine>> {
-        let approved = if approved_only {
-            "AND v.status = 'approved'"
-        } else {
-            ""
-        };
-        let sql = format!(
-            "SELECT v.fixture_id, v.status, b.number AS board, \
-             CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) \
-               AS home_games, \
-             CAST(SUM(CASE WHEN g.winner_side = 1 - gp.side THEN 1 ELSE 0 END) AS BIGINT) \
-               AS away_games, \
-             CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) \
-               AS BIGINT) AS home_pegs, \
-             CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) \
-               AS BIGINT) AS away_pegs, \
-             CAST(NULL AS TEXT) AS conceded_by \
-             FROM fixtures f \
-             JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
-             JOIN boards b ON b.version_id = v.id \
-             JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' AND bp.position = 1 \
-             JOIN games g ON g.board_id = b.id \
-             JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id \
-             WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
-             GROUP BY v.fixture_id, v.status, b.number \
-             UNION ALL \
-             SELECT v.fixture_id, v.status, b.number AS board, CAST(0 AS BIGINT), \
-             CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), b.conceded_by \
-             FROM fixtures f \
-             JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
-             JOIN boards b ON b.version_id = v.id AND b.conceded_by IS NOT NULL \
-             WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
-             ORDER BY fixture_id, board",
-            cond = scope.condition()
-        );
+        let sql = board_lines_sql(scope, approved_only);
         read_pool!(self, pool => bind_scope!(
                 sqlx::query_as::<_, BoardLineRow>(&sql).bind(league),
                 scope
@@ -491,18 +614,7 @@ impl Db {
             .fetch_all(pool)
             .await?)
         .into_iter()
-        .map(|r| {
-            Ok(BoardLine {
-                fixture_id: r.fixture_id,
-                status: r.status.parse()?,
-                board: r.board,
-                home_games: r.home_games,
-                away_games: r.away_games,
-                home_pegs: r.home_pegs,
-                away_pegs: r.away_pegs,
-                conceded_by: r.conceded_by.as_deref().map(str::parse).transpose()?,
-            })
-        })
+        .map(BoardLine::try_from)
         .collect()
     }
 
@@ -646,14 +758,14 @@ impl Db {
         player: PlayerId,
     ) -> Result<Vec<SeasonGames>> {
         let sql = format!(
-            "SELECT f.season_id, CAST(COUNT(*) AS BIGINT) AS played, \
+            "SELECT f.season_id, (f.cup_id IS NOT NULL) AS cup, CAST(COUNT(*) AS BIGINT) AS played, \
              CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) AS won \
              FROM game_players gp JOIN games g ON g.id = gp.game_id \
              JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
              JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
              WHERE v.league_id = $1 AND gp.player_id = $2 AND v.status = 'approved' \
              AND {CURRENT} AND g.finished = TRUE \
-             GROUP BY f.season_id ORDER BY f.season_id DESC"
+             GROUP BY f.season_id, (f.cup_id IS NOT NULL) ORDER BY f.season_id DESC"
         );
         Ok(
             read_pool!(self, pool => sqlx::query_as::<_, SeasonGames>(&sql)
@@ -673,7 +785,8 @@ impl Db {
         limit: i64,
     ) -> Result<Vec<PlayerGame>> {
         let sql = format!(
-            "SELECT g.id AS game_id, f.id AS fixture_id, f.starts_at, ht.name AS home_name, \
+            "SELECT g.id AS game_id, f.id AS fixture_id, f.starts_at, c.name AS cup_name, \
+             ht.name AS home_name, \
              aw.name AS away_name, bp.side AS team_side, b.number AS board, g.number AS game, \
              gp.side, g.total_0, g.total_1, g.winner_side, g.finished, v.status AS result_status, \
              g.score_only FROM game_players gp JOIN games g ON g.id = gp.game_id \
@@ -683,6 +796,7 @@ impl Db {
              JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
              JOIN teams ht ON ht.id = f.home_team_id AND ht.league_id = f.league_id \
              JOIN teams aw ON aw.id = f.away_team_id AND aw.league_id = f.league_id \
+             LEFT JOIN cups c ON c.id = f.cup_id AND c.league_id = f.league_id \
              WHERE v.league_id = $1 AND gp.player_id = $2 AND {CURRENT} \
              ORDER BY f.starts_at IS NULL, f.starts_at DESC, f.id DESC, b.number, g.number LIMIT $3"
         );
@@ -698,6 +812,7 @@ impl Db {
                 game_id: r.game_id,
                 fixture_id: r.fixture_id,
                 starts_at: r.starts_at,
+                cup_name: r.cup_name,
                 home_name: r.home_name,
                 away_name: r.away_name,
                 team_side: r.team_side.parse()?,
@@ -1005,8 +1120,11 @@ mod tests {
         let line = |id, status, conceded_by| FixtureLine {
             id: FixtureId(id),
             season_id: SeasonId(1),
-            division_id: DivisionId(1),
-            division_name: "Premier".into(),
+            division_id: Some(DivisionId(1)),
+            cup_id: None,
+            competition: "Premier".into(),
+            cup_format: None,
+            cup_rounds: None,
             round: 1,
             starts_at: None,
             status,
@@ -1015,6 +1133,8 @@ mod tests {
             home_name: "A".into(),
             away_team_id: TeamId(11),
             away_name: "B".into(),
+            home_entrant: None,
+            away_entrant: None,
             venue_id: None,
             venue_name: None,
             result_status: None,

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::audit::{NewAudit, insert_audit};
+use super::cups::CupWrites;
 use super::{
     Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, UserId,
     dialect, json_text, now, parse_json, read_pool, write_tx,
@@ -912,16 +913,33 @@ impl Db {
                 .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
                 .try_into()?;
             // Who played for which side on the fixture's date: transfers
-            // after it do not move a player out of this match.
-            let roster: HashMap<PlayerId, (String, Side)> = super::transfers::roster_on_date!(
-                tx, league, f.season_id, f.home_team_id, f.away_team_id, f.starts_at
-            )
-            .into_iter()
-            .map(|(p, team)| {
-                let side = if team == f.home_team_id { Side::Home } else { Side::Away };
-                (p.id, (p.name, side))
-            })
-            .collect();
+            // after it do not move a player out of this match. A singles or
+            // pairs cup tie is its two entrants' (who may share a team).
+            let entrants: Vec<super::cups::TiePlayer> = if f.cup_id.is_some() {
+                sqlx::query_as(super::cups::TIE_PLAYERS)
+                    .bind(league)
+                    .bind(fixture)
+                    .fetch_all(&mut *tx)
+                    .await?
+            } else {
+                Vec::new()
+            };
+            let roster: HashMap<PlayerId, (String, Side)> = if entrants.is_empty() {
+                super::transfers::roster_on_date!(
+                    tx, league, f.season_id, f.home_team_id, f.away_team_id, f.starts_at
+                )
+                .into_iter()
+                .map(|(p, team)| {
+                    let side = if team == f.home_team_id { Side::Home } else { Side::Away };
+                    (p.id, (p.name, side))
+                })
+                .collect()
+            } else {
+                entrants
+                    .into_iter()
+                    .map(|e| Ok((e.player.id, (e.player.name.clone(), e.side()?))))
+                    .collect::<Result<_>>()?
+            };
 
             let current: Option<ResultVersion> = sqlx::query_as::<_, VersionRow>(&current_sql)
                 .bind(league)
@@ -1138,6 +1156,9 @@ impl Db {
                     .before(Some(&f))
                     .after(Some(&marked)));
             }
+            if let Some(cup) = f.cup_id {
+                tx.advance_cup(league, cup, by).await?;
+            }
             version
         }))
     }
@@ -1238,12 +1259,13 @@ impl Db {
         );
         let lock = self.lock_fixture_row_sql();
         Ok(write_tx!(self, league, tx => {
-            sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
+            let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
                 .fetch_optional(&mut *tx)
                 .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?;
+                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
+                .try_into()?;
             let before: ResultVersion = sqlx::query_as::<_, VersionRow>(&current_sql)
                 .bind(league)
                 .bind(fixture)
@@ -1264,6 +1286,9 @@ impl Db {
             insert_audit!(tx, NewAudit::new(Some(league), by, "result", fixture.0, "status")
                 .before(Some(&before))
                 .after(Some(&after)));
+            if let Some(cup) = f.cup_id {
+                tx.advance_cup(league, cup, by).await?;
+            }
             after
         }))
     }
@@ -1373,7 +1398,8 @@ impl Db {
     }
 
     /// Games played and won by each player in a season's current, approved
-    /// results, from the stored outcomes: one query over the rows.
+    /// league results (cup games are counted apart), from the stored
+    /// outcomes: one query over the rows.
     pub async fn player_games(
         &self,
         league: LeagueId,
@@ -1385,8 +1411,8 @@ impl Db {
              FROM game_players gp JOIN games g ON g.id = gp.game_id \
              JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
              JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
-             WHERE v.league_id = $1 AND f.season_id = $2 AND v.status = 'approved' \
-             AND {CURRENT} AND g.finished = TRUE \
+             WHERE v.league_id = $1 AND f.season_id = $2 AND f.cup_id IS NULL \
+             AND v.status = 'approved' AND {CURRENT} AND g.finished = TRUE \
              GROUP BY gp.player_id ORDER BY gp.player_id"
         );
         Ok(

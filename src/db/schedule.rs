@@ -77,7 +77,7 @@ impl Db {
             for division in &divisions {
                 let fixtures: Vec<Fixture> = made
                     .iter()
-                    .filter(|f| f.division_id == *division)
+                    .filter(|f| f.division_id == Some(*division))
                     .cloned()
                     .collect();
                 insert_audit!(tx, NewAudit::new(Some(league), by, "division", division.0, "fixtures")

@@ -3,7 +3,7 @@
 //!
 //! Counted: finished games of the current version of each fixture's
 //! result, when that version is approved, in fixtures that are neither
-//! void nor walkovers. Late-arrival penalties come back raw (minutes), since
+//! void nor walkovers; league games, cup games or both ([`Counted`]). Late-arrival penalties come back raw (minutes), since
 //! what they are worth is the ruleset's business
 //! ([`Ruleset::late_penalty`](crate::rules::Ruleset::late_penalty)).
 //!
@@ -27,9 +27,30 @@ const COUNTED_JOINS: &str = "FROM fixtures f \
      JOIN game_players gp ON gp.game_id = g.id";
 
 /// The conditions on the games a sum counts, for league `$1` and season
-/// `$2`.
+/// `$2`, before [`Counted::condition`].
 const COUNTED_WHERE: &str = "WHERE f.league_id = $1 AND f.season_id = $2 AND f.status NOT IN ('void', 'walkover') \
      AND v.status = 'approved' AND g.finished = TRUE";
+
+/// Which games a player table counts: the league's (divisions), the
+/// cups', or both. Cup games never count as league games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Counted {
+    #[default]
+    League,
+    Cups,
+    All,
+}
+
+impl Counted {
+    /// The condition on `f` that keeps these games.
+    fn condition(self) -> &'static str {
+        match self {
+            Counted::League => "AND f.cup_id IS NULL",
+            Counted::Cups => "AND f.cup_id IS NOT NULL",
+            Counted::All => "",
+        }
+    }
+}
 
 /// The plays the player table counts: 8-point plays and chip-outs. Written
 /// exactly as the condition of the partial index `plays_scoring`
@@ -98,7 +119,9 @@ impl Db {
         &self,
         league: LeagueId,
         season: SeasonId,
+        counted: Counted,
     ) -> Result<Vec<PlayerStatLine>> {
+        let which = counted.condition();
         let sql = format!(
             "SELECT s.player_id, p.name, r.team_id, t.name AS team_name, \
              s.played, s.won, s.pegs, \
@@ -112,7 +135,7 @@ impl Db {
                CAST(SUM(seat.score_only) AS BIGINT) AS score_only \
                FROM (SELECT gp.player_id, {SEAT_FACTS}, \
                  CAST(CASE WHEN g.score_only = TRUE THEN 1 ELSE 0 END AS BIGINT) AS score_only \
-                 {COUNTED_JOINS} {COUNTED_WHERE}) seat \
+                 {COUNTED_JOINS} {COUNTED_WHERE} {which}) seat \
                GROUP BY seat.player_id) s \
              LEFT JOIN (SELECT gp.player_id, \
                SUM(CASE WHEN pl.points = 8 THEN 1 ELSE 0 END) AS eights, \
@@ -120,7 +143,7 @@ impl Db {
                {COUNTED_JOINS} \
                JOIN hands h ON h.game_id = g.id \
                JOIN plays pl ON pl.hand_id = h.id AND pl.player_id = gp.player_id \
-               {COUNTED_WHERE} AND {SCORING_PLAY} \
+               {COUNTED_WHERE} {which} AND {SCORING_PLAY} \
                GROUP BY gp.player_id) k ON k.player_id = s.player_id \
              JOIN players p ON p.id = s.player_id AND p.league_id = $1 \
              LEFT JOIN registrations r ON r.league_id = $1 AND r.season_id = $2 \
@@ -143,13 +166,15 @@ impl Db {
         &self,
         league: LeagueId,
         season: SeasonId,
+        counted: Counted,
     ) -> Result<Vec<GamePenaltyLine>> {
+        let which = counted.condition();
         let sql = format!(
             "SELECT gp.player_id, g.id AS game_id, pen.kind, \
              CAST(pen.minutes AS BIGINT) AS minutes, {SEAT_FACTS} \
              {COUNTED_JOINS} \
              JOIN game_penalties pen ON pen.game_id = g.id AND pen.player_id = gp.player_id \
-             {COUNTED_WHERE} AND pen.kind IN ('late', 'violation') \
+             {COUNTED_WHERE} {which} AND pen.kind IN ('late', 'violation') \
              ORDER BY g.id, pen.number"
         );
         Ok(

@@ -182,12 +182,18 @@ pub(crate) fn settings_of(text: &str) -> Result<SeasonSettings> {
 
 impl Db {
     /// The players of `fixture`'s home and away teams on its date
-    /// (transfers applied), by name: whom its card and pads may name.
+    /// (transfers applied), by name: whom its card and pads may name. A
+    /// singles or pairs cup tie names its two entrants only.
     pub async fn fixture_sides(
         &self,
         league: LeagueId,
         fixture: &Fixture,
     ) -> Result<(Vec<Player>, Vec<Player>)> {
+        if fixture.cup_id.is_some()
+            && let Some(sides) = self.cup_tie_players(league, fixture.id).await?
+        {
+            return Ok(sides);
+        }
         let (home, away) = (fixture.home_team_id, fixture.away_team_id);
         let players = read_pool!(self, pool => {
             let mut conn = pool.acquire().await?;

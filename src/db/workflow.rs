@@ -5,6 +5,7 @@
 //! cannot leave half an operation, nor land on a version nobody saw.
 
 use super::audit::{NewAudit, insert_audit};
+use super::cups::CupWrites;
 use super::fixtures::FixtureRow;
 use super::results::{Source, VERSION_COLUMNS, VersionPlan};
 use super::{
@@ -246,6 +247,9 @@ impl Db {
             insert_audit!(tx, NewAudit::new(Some(league), Some(actor.user), "result", fixture.0, "status")
                 .before(Some(&before))
                 .after(Some(&after)));
+            if let Some(cup) = f.cup_id {
+                tx.advance_cup(league, cup, Some(actor.user)).await?;
+            }
             after
         }))
     }
@@ -285,6 +289,9 @@ impl Db {
             insert_audit!(tx, NewAudit::new(Some(league), Some(actor.user), "fixture", fixture.0, "change")
                 .before(Some(&before))
                 .after(Some(&after)));
+            if let Some(cup) = after.cup_id {
+                tx.advance_cup(league, cup, Some(actor.user)).await?;
+            }
             after
         }))
     }

@@ -36,4 +36,8 @@ ids!(
     UserId,
     RoleId,
     AuditId,
+    /// A knockout competition of a season.
+    CupId,
+    CupEntrantId,
+    CupTieId,
 );

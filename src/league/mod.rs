@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod card;
+pub mod cup;
 pub mod feats;
 pub mod fixtures;
 pub mod ical;

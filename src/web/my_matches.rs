@@ -173,7 +173,7 @@ fn sort(
             .starts_at
             .map(|t| dates::when(zone, t))
             .unwrap_or_default(),
-        title: format!("{} v {}", f.home_name, f.away_name),
+        title: format!("{} v {}", f.home_label(), f.away_label()),
         href,
         action,
         state,

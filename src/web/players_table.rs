@@ -1,5 +1,7 @@
 //! The player table of a season (LEAGUE.md, "Tables"):
-//! `GET /leagues/{league}/players-table/{season_id}?min=N`. Two aggregate
+//! `GET /leagues/{league}/players-table/{season_id}?min=N&games=G`, G being
+//! `league` (the default), `cups` or `all`: cup games are counted apart
+//! from league games unless both are asked for. Two aggregate
 //! queries (the players' sums and their individual penalties), whatever
 //! the number of players or matches.
 
@@ -12,7 +14,7 @@ use axum::response::Response;
 use axum::routing::get;
 use serde::Deserialize;
 
-use crate::db::stats::{GamePenaltyLine, PlayerStatLine};
+use crate::db::stats::{Counted, GamePenaltyLine, PlayerStatLine};
 use crate::db::{DbError, League, PlayerId, Season, SeasonId};
 use crate::league::players::{
     GameFacts, IndividualPenalty, PlayerRow, Tally, apply_penalties, table,
@@ -45,6 +47,19 @@ pub struct TableQuery {
     min: Option<String>,
     /// `all`: every column, on a phone too.
     cols: Option<String>,
+    /// Which games: `league` (empty or absent), `cups` or `all`.
+    games: Option<String>,
+}
+
+fn parse_games(q: &TableQuery) -> Result<Counted> {
+    match q.games.as_deref().map(str::trim) {
+        None | Some("" | "league") => Ok(Counted::League),
+        Some("cups") => Ok(Counted::Cups),
+        Some("all") => Ok(Counted::All),
+        Some(other) => Err(AppError::BadRequest(format!(
+            "`{other}` is not a choice of games: league, cups or all"
+        ))),
+    }
 }
 
 struct Crumb {
@@ -85,6 +100,9 @@ struct Page {
     all_fives: bool,
     hands_won: bool,
     min: u32,
+    /// Which games are counted, and the choices of the form.
+    games: Vec<(&'static str, &'static str, bool)>,
+    counted: &'static str,
     /// Some player has games entered by their final score only: the
     /// column that counts them is shown.
     any_score_only: bool,
@@ -182,8 +200,9 @@ async fn players_table(
         })?;
     let setting = settings(&season).min_games;
     let min = parse_min(&q, setting)?;
-    let lines = db.player_stat_lines(league.id, season.id).await?;
-    let penalties = db.game_penalty_lines(league.id, season.id).await?;
+    let counted = parse_games(&q)?;
+    let lines = db.player_stat_lines(league.id, season.id, counted).await?;
+    let penalties = db.game_penalty_lines(league.id, season.id, counted).await?;
 
     let ruleset = season.ruleset().unwrap_or_else(|why| {
         tracing::warn!(season = %season.id, %why, "unreadable ruleset; using the default");
@@ -230,6 +249,11 @@ async fn players_table(
         .map(|_| format!("min={min}"))
         .into_iter()
         .collect();
+    match counted {
+        Counted::League => {}
+        Counted::Cups => query.push("games=cups".into()),
+        Counted::All => query.push("games=all".into()),
+    }
     if !all_columns {
         query.push("cols=all".into());
     }
@@ -256,6 +280,19 @@ async fn players_table(
         all_fives: season.format == Format::AllFives,
         hands_won: season.format == Format::HandsWon,
         min,
+        games: [
+            ("league", "League games", Counted::League),
+            ("cups", "Cup games", Counted::Cups),
+            ("all", "League and cup games", Counted::All),
+        ]
+        .into_iter()
+        .map(|(value, label, c)| (value, label, c == counted))
+        .collect(),
+        counted: match counted {
+            Counted::League => "league games (cup games are counted apart)",
+            Counted::Cups => "cup games only",
+            Counted::All => "league and cup games together",
+        },
         any_score_only: lines.iter().any(|l| l.score_only > 0),
         setting,
         sections: sections(

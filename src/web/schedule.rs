@@ -22,7 +22,7 @@ use serde::Deserialize;
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{
     Division, DivisionId, FixtureChange, FixtureHistory, FixtureId, FixtureMoment, FixtureStatus,
-    League, NewFixture, Season, TeamId, VenueId,
+    League, NewFixture, PlayerId, Season, TeamId, VenueId,
 };
 use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
 use crate::league::ical::{self, Change, Event, EventState, FixtureFacts};
@@ -38,6 +38,7 @@ use super::csrf::CsrfForm;
 use super::dates;
 use super::error::{AppError, Result};
 use super::page::{Ctx, html};
+use super::public::Link;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -54,6 +55,10 @@ pub fn router() -> Router<AppState> {
             get(postpone_form).post(postpone),
         )
         .route("/leagues/{league}/calendar/team/{file}", get(team_calendar))
+        .route(
+            "/leagues/{league}/calendar/player/{file}",
+            get(player_calendar),
+        )
         .route(
             "/leagues/{league}/calendar/division/{file}",
             get(division_calendar),
@@ -283,8 +288,8 @@ impl SavedLine {
             round: f.round,
             when: when(zone, f.starts_at),
             dated: f.starts_at.is_some(),
-            home: f.home_name.clone(),
-            away: f.away_name.clone(),
+            home: f.home_label(),
+            away: f.away_label(),
             venue: f.venue_name.clone().unwrap_or_default(),
             status: f.status.as_str(),
             recorded: f.result_status.is_some()
@@ -472,7 +477,7 @@ fn bookings(
 ) -> Vec<Booking> {
     let mut nights: BTreeMap<(i64, NaiveDate), u32> = BTreeMap::new();
     for f in lines {
-        if f.division_id == division || f.status == FixtureStatus::Void {
+        if f.division_id == Some(division) || f.status == FixtureStatus::Void {
             continue;
         }
         if let (Some(v), Some(at)) = (f.venue_id, f.starts_at)
@@ -522,7 +527,7 @@ async fn scheduling(state: &AppState, league: &League, division: DivisionId) -> 
         .await?;
     let saved = lines
         .iter()
-        .filter(|f| f.division_id == division.id)
+        .filter(|f| f.division_id == Some(division.id))
         .map(|f| SavedLine::new(league.time_zone, f))
         .collect();
     let ours: BTreeSet<VenueId> = teams.iter().filter_map(|t| t.2).collect();
@@ -729,7 +734,8 @@ struct PostponePage {
     /// The kick-off field's hint: which clock it is typed in.
     time_hint: String,
     fixture: SavedLine,
-    division_id: DivisionId,
+    /// The fixtures it is listed with: its division's, or its cup's page.
+    back: Link,
     form: PostponeForm,
     statuses: Vec<Choice>,
     errors: Errors,
@@ -745,12 +751,13 @@ fn postpone_page(
     errors: Errors,
 ) -> PostponePage {
     let zone = sec.league.time_zone;
+    let back = fixtures_of(&sec.league, line);
     PostponePage {
         ctx: sec.user.ctx(),
         time_hint: format!("{zone} time, as HH:MM."),
         league: sec.league,
         fixture: SavedLine::new(zone, line),
-        division_id: line.division_id,
+        back,
         statuses: form::choices(
             [
                 ("scheduled", "Scheduled: played on the date given"),
@@ -791,6 +798,25 @@ async fn venue_full(
         .map(|f| format!("{} v {}", f.home_name, f.away_name))
         .collect();
     Ok((others.len() as i64 >= tables).then_some((others, tables)))
+}
+
+/// Where a fixture is listed for the secretary: its division's fixtures,
+/// or its cup's page in the console.
+fn fixtures_of(league: &League, line: &FixtureLine) -> Link {
+    match (line.division_id, line.cup_id) {
+        (_, Some(cup)) => Link {
+            text: format!("The ties of {}", line.competition),
+            href: format!("/leagues/{}/console/cups/{cup}", league.short_name),
+        },
+        (division, None) => Link {
+            text: "The division's fixtures".into(),
+            href: format!(
+                "/leagues/{}/schedule/{}",
+                league.short_name,
+                division.map_or(0, |d| d.0)
+            ),
+        },
+    }
 }
 
 async fn fixture_line(state: &AppState, league: &League, id: FixtureId) -> Result<FixtureLine> {
@@ -921,10 +947,7 @@ async fn postpone(
         {
             Ok(_) => {
                 return Ok(form::done(
-                    &format!(
-                        "/leagues/{}/schedule/{}",
-                        sec.league.short_name, line.division_id
-                    ),
+                    &fixtures_of(&sec.league, &line).href,
                     "Fixture saved: its new date and status are shown below.",
                 ));
             }
@@ -970,7 +993,7 @@ fn events(league: &League, lines: &[FixtureLine], history: &FixtureHistory) -> V
             let discards = history
                 .discards
                 .iter()
-                .filter(|(d, _)| *d == f.division_id)
+                .filter(|(d, _)| Some(*d) == f.division_id)
                 .count();
             let now = FixtureFacts {
                 start: f.starts_at,
@@ -979,7 +1002,7 @@ fn events(league: &League, lines: &[FixtureLine], history: &FixtureHistory) -> V
             let mine = changes.get(&f.id).map(Vec::as_slice).unwrap_or_default();
             let state = EventState::new(now, mine, discards)?;
             let start = state.start;
-            let mut summary = format!("{} v {}", f.home_name, f.away_name);
+            let mut summary = format!("{} v {}", f.home_label(), f.away_label());
             let mut status = f.status.as_str().to_owned();
             if f.status == FixtureStatus::Postponed && state.cancelled {
                 summary = format!("Postponed: {summary}");
@@ -998,9 +1021,9 @@ fn events(league: &League, lines: &[FixtureLine], history: &FixtureHistory) -> V
                 summary,
                 location: f.venue_name.clone(),
                 description: format!(
-                    "{}, round {}.\nKick-off: {} ({} time).\nStatus: {}.",
-                    f.division_name,
-                    f.round,
+                    "{}, {}.\nKick-off: {} ({} time).\nStatus: {}.",
+                    f.competition,
+                    f.round_words(),
                     dates::when(zone, start),
                     zone,
                     status
@@ -1023,7 +1046,7 @@ async fn feed(
     let ids: Vec<FixtureId> = lines.iter().map(|f| f.id).collect();
     let divisions: Vec<DivisionId> = lines
         .iter()
-        .map(|f| f.division_id)
+        .filter_map(|f| f.division_id)
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -1072,6 +1095,42 @@ async fn team_calendar(
         &state,
         &league,
         &format!("{} ({})", team.name, league.name),
+        &lines,
+    )
+    .await
+}
+
+/// A player's calendar: the fixtures of their team in the latest season
+/// they were registered in (league and team cup), and the singles and
+/// pairs cup ties they are drawn in.
+async fn player_calendar(
+    InLeague(league): InLeague,
+    State(state): State<AppState>,
+    Path((_, file)): Path<(String, String)>,
+) -> Result<Response> {
+    let db = state.db();
+    let player = db.player(league.id, PlayerId(ics_id(&file)?)).await?;
+    let mut lines = Vec::new();
+    if let Some(r) = db.player_seasons(league.id, player.id).await?.first() {
+        let scope = FixtureScope::Team {
+            season: r.season_id,
+            team: r.team_id,
+        };
+        // Team-mates' singles and pairs ties are theirs, not this player's.
+        lines.extend(
+            db.fixture_lines(league.id, &scope)
+                .await?
+                .into_iter()
+                .filter(|f| f.home_entrant.is_none()),
+        );
+    }
+    let ties = FixtureScope::Ids(db.player_cup_fixtures(league.id, player.id).await?);
+    lines.extend(db.fixture_lines(league.id, &ties).await?);
+    lines.sort_by_key(|f| (f.starts_at, f.id));
+    feed(
+        &state,
+        &league,
+        &format!("{} ({})", player.name, league.name),
         &lines,
     )
     .await
@@ -1213,9 +1272,11 @@ async fn score_sheet(
     )
     .await?;
     let season = state.db().season(league.id, line.season_id).await?;
-    let format = MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
-        tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
-        MatchFormat::default_for(season.format)
+    let format = line.cup_format.clone().unwrap_or_else(|| {
+        MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
+            tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
+            MatchFormat::default_for(season.format)
+        })
     });
     let ruleset = Ruleset::parse(season.format, Some(&season.options)).unwrap_or_else(|why| {
         tracing::warn!(season = %season.id, %why, "unreadable ruleset; using the defaults");
@@ -1247,7 +1308,7 @@ async fn score_sheet(
         ctx: user.ctx(),
         fixture: SavedLine::new(league.time_zone, &line),
         league,
-        division: line.division_name.clone(),
+        division: line.competition.clone(),
         season: season.name,
         format: season.format.title(),
         boards,

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use axum::http::StatusCode;
-use boneyard::db::{Db, FixtureStatus, LeagueId, ResultStatus, RoleKind};
+use boneyard::db::{Db, Fixture, FixtureStatus, LeagueId, ResultStatus, RoleKind, SeasonId};
 use boneyard::demo::{
     AccountTable, DemoAccount, DemoOptions, DemoSummary, PLAYER_ACCOUNTS, fill, fill_with_accounts,
 };
@@ -108,7 +108,13 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
                 assert!((1..=2).contains(&captains), "{captains} captains");
             }
 
-            let fixtures = db.fixtures(l, s).await.expect("fixtures");
+            let (fixtures, cup_ties): (Vec<_>, Vec<_>) = db
+                .fixtures(l, s)
+                .await
+                .expect("fixtures")
+                .into_iter()
+                .partition(|f| f.cup_id.is_none());
+            cups_part_played(db, l, s, current, &cup_ties).await;
             n.fixtures += fixtures.len() as u64;
             let mut statuses: BTreeMap<&str, u32> = BTreeMap::new();
             let mut pending: BTreeMap<&str, u32> = BTreeMap::new();
@@ -188,6 +194,44 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
         );
     }
     n
+}
+
+/// The season being played has a team cup and a singles (or pairs)
+/// knockout, drawn and played part of the way, each result in the cup's
+/// own format; a finished season has none.
+async fn cups_part_played(db: &Db, l: LeagueId, s: SeasonId, current: bool, ties: &[Fixture]) {
+    let cups = db.cups(l, s).await.expect("cups");
+    if !current {
+        assert!(cups.is_empty() && ties.is_empty());
+        return;
+    }
+    let kinds: Vec<&str> = cups.iter().map(|c| c.entrants.as_str()).collect();
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert!(kinds.contains(&"teams"), "{kinds:?}");
+    for cup in &cups {
+        let data = db.cup_data(l, cup.id).await.expect("cup");
+        assert!(!data.rounds.is_empty(), "{}: drawn", cup.name);
+        let mine: Vec<&Fixture> = ties.iter().filter(|f| f.cup_id == Some(cup.id)).collect();
+        let (mut approved, mut undecided) = (0, 0);
+        for f in &mine {
+            if let Some(stored) = db.result(l, f.id).await.expect("result") {
+                let boards = cup.match_format.as_ref().map(|m| m.boards.len());
+                if let Some(boards) = boards {
+                    assert_eq!(stored.result.boards.len(), boards, "{}", cup.name);
+                }
+                let done = stored.version.status == ResultStatus::Approved;
+                approved += usize::from(done);
+                undecided += usize::from(!done);
+            } else if f.status != FixtureStatus::Walkover {
+                undecided += 1;
+            }
+        }
+        assert!(approved > 0, "{}: some ties decided", cup.name);
+        // A league of two or three teams may have played its final.
+        if data.entrants.len() >= 4 {
+            assert!(undecided > 0, "{}: played part of the way", cup.name);
+        }
+    }
 }
 
 on_both!(

@@ -1,10 +1,11 @@
 //! Property (SQLite only): after any sequence of result entries,
 //! corrections, approvals and other status changes, restores, and
-//! league-points penalties recorded and voided, the division table as the
-//! page computes it (the aggregate queries of `db::pages` and
-//! `standings::table`) equals one computed from scratch here: every
-//! current approved result's game records re-scored by the engine and
-//! summed by hand. The player table's sums are checked the same way.
+//! league-points penalties recorded and voided, and cup ties between the
+//! same teams played and approved, the division table as the page computes
+//! it (the aggregate queries of `db::pages` and `standings::table`) equals
+//! one computed from scratch here: every current approved league result's
+//! game records re-scored by the engine and summed by hand, the cup's never.
+//! The player table's sums of league games are checked the same way.
 
 use std::collections::BTreeMap;
 
@@ -52,6 +53,8 @@ enum Op {
     Void { pick: usize, void: bool },
     /// Set the season's tie-breakers to these, in this order.
     Order { rules: Vec<TieBreaker> },
+    /// Play one of the cup's first-round ties, approved at once.
+    Cup { tie: usize, seed: u64 },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -63,6 +66,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..TEAMS, 1i64..4, prop::option::of(fixture))
             .prop_map(|(team, amount, fixture)| Op::Penalty { team, amount, fixture }),
         1 => (0usize..8, any::<bool>()).prop_map(|(pick, void)| Op::Void { pick, void }),
+        2 => (0usize..2, any::<u64>()).prop_map(|(tie, seed)| Op::Cup { tie, seed }),
         1 => (Just(TieBreaker::ALL.to_vec()).prop_shuffle(), 1usize..=TieBreaker::ALL.len())
             .prop_map(|(mut rules, n)| {
                 rules.truncate(n);
@@ -100,6 +104,8 @@ struct Setup {
     players: Vec<Vec<(PlayerId, String)>>,
     fixtures: Vec<(FixtureId, usize, usize)>,
     kind: PenaltyKindId,
+    /// The first round of a team cup of the four teams: its ties' matches.
+    cup: Vec<(FixtureId, usize, usize)>,
 }
 
 async fn setup(db: &Db) -> Setup {
@@ -154,6 +160,46 @@ async fn setup(db: &Db) -> Setup {
         .await
         .unwrap()
         .id;
+    let cup = db
+        .create_cup(
+            league,
+            &NewCup {
+                season_id: season,
+                name: "League Cup".into(),
+                entrants: boneyard::league::cup::EntrantKind::Teams,
+                match_format: None,
+            },
+            None,
+        )
+        .await
+        .unwrap()
+        .id;
+    for team in &teams {
+        let entrant = NewEntrant {
+            team_id: *team,
+            players: Vec::new(),
+            seed: None,
+        };
+        db.add_cup_entrant(league, cup, &entrant, None)
+            .await
+            .unwrap();
+    }
+    let draw = DrawRequest {
+        round: 1,
+        starts_at: now(),
+        play_by: false,
+        venue_id: None,
+        how: How::Random { seed: 14 },
+    };
+    db.draw_cup_round(league, cup, &draw, None).await.unwrap();
+    let index = |t: TeamId| teams.iter().position(|x| *x == t).unwrap();
+    let cup = db
+        .fixture_lines(league, &FixtureScope::Cup(cup))
+        .await
+        .unwrap()
+        .iter()
+        .map(|f| (f.id, index(f.home_team_id), index(f.away_team_id)))
+        .collect();
     Setup {
         league,
         season,
@@ -162,6 +208,7 @@ async fn setup(db: &Db) -> Setup {
         players,
         fixtures,
         kind,
+        cup,
     }
 }
 
@@ -246,6 +293,15 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<Pena
                     ..SeasonSettings::default()
                 };
                 db.set_season_settings(s.league, s.season, &settings, None)
+                    .await
+                    .unwrap();
+            }
+            Op::Cup { tie, seed } => {
+                let (id, home, away) = s.cup[tie];
+                db.write_result(s.league, id, &simulated(s, home, away, seed), None)
+                    .await
+                    .unwrap();
+                db.set_result_status(s.league, id, ResultStatus::Approved, "", None)
                     .await
                     .unwrap();
             }
@@ -583,7 +639,10 @@ async fn check(db: Db, ops: Vec<Op>) {
         }
     }
 
-    let stats = db.player_stat_lines(s.league, s.season).await.unwrap();
+    let stats = db
+        .player_stat_lines(s.league, s.season, Counted::League)
+        .await
+        .unwrap();
     let stats: PlayerSums = stats
         .into_iter()
         .map(|l| {
@@ -645,10 +704,13 @@ async fn the_player_table_page_ranks_players_and_lists_the_rest(db: Db) {
         "unapproved results do not count"
     );
 
-    let stats = db.player_stat_lines(s.league, s.season).await.unwrap();
+    let stats = db
+        .player_stat_lines(s.league, s.season, Counted::League)
+        .await
+        .unwrap();
     assert_eq!(stats.len(), 8, "four players a team played");
     assert!(
-        db.game_penalty_lines(s.league, s.season)
+        db.game_penalty_lines(s.league, s.season, Counted::League)
             .await
             .unwrap()
             .is_empty()

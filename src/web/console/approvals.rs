@@ -89,9 +89,9 @@ async fn approvals(
                 version: p.version,
                 entered: dates::stamp(zone, p.created_at),
                 by: p.entered_by.clone().unwrap_or_default(),
-                division: line.division_name.clone(),
-                home: line.home_name.clone(),
-                away: line.away_name.clone(),
+                division: line.competition.clone(),
+                home: line.home_label(),
+                away: line.away_label(),
                 boards: scores
                     .get(&p.fixture_id)
                     .map(|s| format!("{}-{}", s.boards[0], s.boards[1]))

@@ -29,6 +29,7 @@ use super::page::{Ctx, html};
 pub mod form;
 
 mod approvals;
+mod cups;
 mod divisions;
 mod import;
 mod league;
@@ -70,6 +71,7 @@ pub fn router() -> Router<AppState> {
         .merge(seasons::router())
         .merge(rollover::router())
         .merge(divisions::router())
+        .merge(cups::router())
         .merge(import::router())
         .merge(venues::router())
         .merge(teams::router())
@@ -175,8 +177,8 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
         when: line
             .starts_at
             .map_or_else(|| "date to be arranged".into(), |t| dates::when(zone, t)),
-        division: line.division_name.clone(),
-        title: format!("{} v {}", line.home_name, line.away_name),
+        division: line.competition.clone(),
+        title: format!("{} v {}", line.home_label(), line.away_label()),
         state,
         href,
         action,

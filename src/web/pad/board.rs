@@ -169,7 +169,7 @@ fn page(
             .map(String::as_str)
             .collect();
         if names.is_empty() {
-            [&access.home.name, &access.away.name][side].clone()
+            [&access.names[0], &access.names[1]][side].clone()
         } else {
             names.join(" & ")
         }
@@ -259,8 +259,8 @@ fn page(
         "best_of": spec.best_of,
         "home": rules.home,
         "away": rules.away,
-        "home_team": access.home.name,
-        "away_team": access.away.name,
+        "home_team": access.names[0],
+        "away_team": access.names[1],
         "taps": taps,
         "revision": revision,
         "sync": access.path("/sync"),
@@ -272,10 +272,10 @@ fn page(
         ctx: access.ctx(),
         title: format!(
             "Board {} · {} v {}",
-            access.board, access.home.name, access.away.name
+            access.board, access.names[0], access.names[1]
         ),
-        home_team: access.home.name.clone(),
-        away_team: access.away.name.clone(),
+        home_team: access.names[0].clone(),
+        away_team: access.names[1].clone(),
         action: access.path(""),
         back: (access.keeper != Keeper::Link).then(|| {
             format!(

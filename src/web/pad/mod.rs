@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::db::{Fixture, League, Season, Team};
+use crate::db::{Fixture, League, Season};
 use crate::league::match_format::{BoardSpec, MatchFormat};
 use crate::league::pad::{Board, PadRules, Refusal, Tap, replay};
 use crate::rules::Ruleset;
@@ -68,8 +68,8 @@ pub struct PadAccess {
     pub league: League,
     pub fixture: Fixture,
     pub season: Season,
-    pub home: Team,
-    pub away: Team,
+    /// The sides as the pages call them (`results::side_names`).
+    pub names: [String; 2],
     /// 1-based.
     pub board: i64,
 }
@@ -137,9 +137,9 @@ where
                 season.name
             )));
         }
-        let home = db.team(league.id, fixture.home_team_id).await?;
-        let away = db.team(league.id, fixture.away_team_id).await?;
+        let names = crate::web::results::side_names(&app, &league, &fixture).await?;
         Ok(PadAccess {
+            names,
             user,
             csrf,
             keeper: keeper.expect("set above"),
@@ -147,8 +147,6 @@ where
             league,
             fixture,
             season,
-            home,
-            away,
             board,
         })
     }
@@ -272,12 +270,25 @@ pub async fn link_codes(
     Ok(codes)
 }
 
-/// A season's ruleset and match format.
-pub fn season_rules(season: &Season) -> Result<(Ruleset, MatchFormat)> {
+/// The ruleset and match format a fixture is played under: its season's
+/// ruleset, and its cup's own match format or else its season's.
+pub async fn fixture_rules(
+    app: &AppState,
+    league: &League,
+    season: &Season,
+    fixture: &Fixture,
+) -> Result<(Ruleset, MatchFormat)> {
     let ruleset = Ruleset::parse(season.format, Some(&season.options))
         .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?;
-    let mf = MatchFormat::parse(season.format, &season.match_format)
-        .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?;
+    let own = match fixture.cup_id {
+        Some(cup) => app.db().cup(league.id, cup).await?.match_format,
+        None => None,
+    };
+    let mf = match own {
+        Some(mf) => mf,
+        None => MatchFormat::parse(season.format, &season.match_format)
+            .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?,
+    };
     Ok((ruleset, mf))
 }
 
@@ -297,7 +308,7 @@ impl MatchRules {
         season: &Season,
         fixture: &Fixture,
     ) -> Result<MatchRules> {
-        let (ruleset, format) = season_rules(season)?;
+        let (ruleset, format) = fixture_rules(app, league, season, fixture).await?;
         let db = app.db();
         let roster = |players: Vec<crate::db::Player>| {
             players

@@ -141,9 +141,9 @@ async fn page(
                 Some(w) => format!(
                     "{} won {}–{}",
                     if w == 0 {
-                        &access.home.name
+                        &access.names[0]
                     } else {
-                        &access.away.name
+                        &access.names[1]
                     },
                     board.games_won[w],
                     board.games_won[1 - w]
@@ -207,7 +207,7 @@ async fn page(
         .collect();
     Ok(ReviewPage {
         ctx: access.user.ctx(),
-        title: format!("{} v {}", access.home.name, access.away.name),
+        title: access.title(),
         match_path: access.path(""),
         action: access.path("/pad"),
         links_action: access.path("/pad/links"),

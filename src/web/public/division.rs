@@ -270,7 +270,7 @@ pub(crate) fn division_rows(
 ) -> Vec<Row> {
     let ours: Vec<FixtureLine> = fixtures
         .iter()
-        .filter(|f| f.division_id == division)
+        .filter(|f| f.division_id == Some(division))
         .cloned()
         .collect();
     let teams: Vec<(i64, &str)> = entries

@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureScope, scores_from_boards};
+use crate::db::pages::FixtureScope;
 use crate::db::{FixtureStatus, League, ResultStatus, Season};
 use crate::league::match_format::{MatchFormat, Pairings, Walkover};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
@@ -135,10 +135,10 @@ pub async fn home(
         .board_lines(league.id, &FixtureScope::Ids(ids), false)
         .await?;
     let formats = HashMap::from([(season.id, match_format(season))]);
-    let scores = scores_from_boards(&boards, &formats[&season.id]);
     let one = std::slice::from_ref(season);
     let recent: Vec<_> = recent.into_iter().cloned().collect();
     let next: Vec<_> = next.into_iter().cloned().collect();
+    let scores = scores_by_season(&recent, &boards, &formats);
     page.recent = fixture_views(league, one, &formats, &recent, &scores);
     page.next = fixture_views(league, one, &formats, &next, &scores);
     Ok(html(&page))
@@ -155,6 +155,8 @@ struct SeasonPage {
     rules: Vec<String>,
     match_format: Vec<String>,
     divisions: Vec<DivisionTeams>,
+    /// The season's cups, each with what it is.
+    cups: Vec<(Link, String)>,
     others: Vec<Link>,
 }
 
@@ -195,9 +197,19 @@ pub async fn season(
             }
         })
         .collect();
+    let cups = db
+        .cups(league.id, season.id)
+        .await?
+        .into_iter()
+        .map(|c| {
+            let href = super::cup_href(&league, c.id, &c.name);
+            (Link::new(c.name, href), c.entrants.title().to_owned())
+        })
+        .collect();
     let page = SeasonPage {
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        cups,
         format: season.format.title(),
         rules: describe_rules(&season),
         match_format: describe_match_format(&match_format(&season)),

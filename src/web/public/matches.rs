@@ -24,8 +24,9 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    ColsQuery, Link, PenaltyView, datetime, division_href, find_league, league_href, match_format,
-    match_href, not_found, penalty_views, pending_words, player_href, season_href, team_href, when,
+    ColsQuery, Link, PenaltyView, competition_link, datetime, find_league, league_href,
+    match_format, match_href, not_found, penalty_views, pending_words, player_href, season_href,
+    team_href, when,
 };
 
 #[derive(Deserialize)]
@@ -45,8 +46,12 @@ struct MatchPage {
     when: String,
     datetime: String,
     venue: String,
-    division: Link,
-    round: i64,
+    /// The division or the cup.
+    competition: Link,
+    /// A cup tie: no league points, the competition called a cup.
+    in_cup: bool,
+    /// "round 3", or a cup's "Final".
+    round: String,
     /// The fixture's state in words.
     status: String,
     /// The walkover score, home first, when one side conceded.
@@ -155,9 +160,12 @@ pub async fn page(
         .season(league.id, line.season_id)
         .await
         .map_err(|e| not_found(e, "The match's season".into()))?;
-    let format = match_format(&season);
+    let format = line
+        .cup_format
+        .clone()
+        .unwrap_or_else(|| match_format(&season));
     let stored = db.result(league.id, line.id).await?;
-    let roster: HashMap<PlayerId, String> = db
+    let mut roster: HashMap<PlayerId, String> = db
         .fixture_roster(
             league.id,
             line.season_id,
@@ -168,6 +176,12 @@ pub async fn page(
         .into_iter()
         .map(|r| (r.player_id, r.name))
         .collect();
+    // A pairs entrant's partner may be of another team.
+    if line.cup_id.is_some()
+        && let Some((home, away)) = db.cup_tie_players(league.id, line.id).await?
+    {
+        roster.extend(home.into_iter().chain(away).map(|p| (p.id, p.name)));
+    }
     let penalties = db
         .penalty_lines(league.id, PenaltyScope::Fixture(line.id))
         .await?;
@@ -195,17 +209,14 @@ pub async fn page(
         crumbs: vec![
             Link::new(league.name.clone(), league_href(&league)),
             Link::new(season.name.clone(), season_href(&league, &season.name)),
-            Link::new(
-                line.division_name.clone(),
-                division_href(&league, &season.name, &line.division_name),
-            ),
+            competition_link(&league, &season.name, &line),
         ],
         home: Link::new(
-            line.home_name.clone(),
+            line.home_label(),
             team_href(&league, line.home_team_id, &line.home_name),
         ),
         away: Link::new(
-            line.away_name.clone(),
+            line.away_label(),
             team_href(&league, line.away_team_id, &line.away_name),
         ),
         when: line
@@ -217,11 +228,9 @@ pub async fn page(
             .map(|t| datetime(league.time_zone, t))
             .unwrap_or_default(),
         venue: line.venue_name.clone().unwrap_or_default(),
-        division: Link::new(
-            line.division_name.clone(),
-            division_href(&league, &season.name, &line.division_name),
-        ),
-        round: line.round,
+        competition: competition_link(&league, &season.name, &line),
+        in_cup: line.cup_id.is_some(),
+        round: line.round_words(),
         status: fixture_status(&line),
         walkover,
         result,
@@ -254,7 +263,14 @@ fn result_view(
     format: &MatchFormat,
 ) -> ResultView {
     let v = &stored.version;
-    let teams = [line.home_name.as_str(), line.away_name.as_str()];
+    // A singles or pairs tie's sides are its players.
+    let side =
+        |entrant: &Option<String>, team: &str| entrant.clone().unwrap_or_else(|| team.into());
+    let (home, away) = (
+        side(&line.home_entrant, &line.home_name),
+        side(&line.away_entrant, &line.away_name),
+    );
+    let teams = [home.as_str(), away.as_str()];
     let boards: Vec<BoardView> = stored
         .result
         .boards

@@ -21,8 +21,8 @@ use crate::db::pages::{
     BoardLine, FixtureLine, PenaltyLine, Score, fixture_score, scores_from_boards,
 };
 use crate::db::{
-    Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, PlayerId, ResultStatus,
-    Season, SeasonId, Side, TeamId,
+    CupId, Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, PlayerId,
+    ResultStatus, Season, SeasonId, Side, TeamId,
 };
 use crate::league::match_format::MatchFormat;
 use crate::league::settings::SeasonSettings;
@@ -33,6 +33,8 @@ use super::dates;
 use super::error::{AppError, Result, urlencode};
 
 mod charts;
+mod cup;
+pub(crate) use cup::{Bracket, bracket, describe as describe_cup, entrant_name};
 mod division;
 mod export;
 pub(crate) use division::{and_list, division_rows};
@@ -50,6 +52,7 @@ pub fn router() -> Router<AppState> {
         .route("/leagues/{league}/round-up", get(round_up::latest))
         .route("/leagues/{league}/round-up/{week}", get(round_up::week))
         .route("/leagues/{league}/teams/{team}", get(team::page))
+        .route("/leagues/{league}/cups/{cup}", get(cup::page))
         .route("/leagues/{league}/players/{player}", get(player::page))
         .route("/leagues/{league}/matches/{fixture}", get(matches::page))
         .route("/leagues/{league}/{season}", get(league::season))
@@ -76,9 +79,10 @@ pub fn router() -> Router<AppState> {
 
 /// The first segments after `/leagues/{league}/` that other pages use: a
 /// season whose name gave one of them would have no page of its own.
-pub const TAKEN_SEGMENTS: [&str; 14] = [
+pub const TAKEN_SEGMENTS: [&str; 15] = [
     "calendar",
     "console",
+    "cups",
     "fines",
     "fixtures",
     "live",
@@ -149,6 +153,20 @@ fn season_href(league: &League, season: &str) -> String {
 
 fn division_href(league: &League, season: &str, division: &str) -> String {
     format!("{}/{}", season_href(league, season), slug(division))
+}
+
+pub(crate) fn cup_href(league: &League, id: CupId, name: &str) -> String {
+    format!("{}/cups/{}-{}", league_href(league), id, slug(name))
+}
+
+/// The page of a fixture's competition: its division's table, or its
+/// cup's bracket.
+pub(super) fn competition_link(league: &League, season_name: &str, line: &FixtureLine) -> Link {
+    let href = match line.cup_id {
+        Some(cup) => cup_href(league, cup, &line.competition),
+        None => division_href(league, season_name, &line.competition),
+    };
+    Link::new(line.competition.clone(), href)
 }
 
 fn team_href(league: &League, id: TeamId, name: &str) -> String {
@@ -281,6 +299,17 @@ pub(crate) fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat
     seasons.iter().map(|s| (s.id, match_format(s))).collect()
 }
 
+/// The match format a fixture is played in: its cup's own, or its
+/// season's (from `formats`, by season).
+pub(crate) fn line_format<'a>(
+    line: &'a FixtureLine,
+    formats: &'a HashMap<SeasonId, MatchFormat>,
+) -> Option<&'a MatchFormat> {
+    line.cup_format
+        .as_ref()
+        .or_else(|| formats.get(&line.season_id))
+}
+
 // ---------------------------------------------------------------------------
 // Dates
 
@@ -311,12 +340,14 @@ fn today(zone: Zone) -> (DateTime<Utc>, DateTime<Utc>) {
 #[derive(Debug, Clone)]
 pub struct FixtureView {
     pub href: String,
-    pub round: i64,
+    /// The round as a heading says it: "Round 3", or a cup's "Final".
+    pub round: String,
     /// Shown date; empty when none is set.
     pub when: String,
     /// The same as an ISO time, for `<time datetime>`.
     pub datetime: String,
-    pub division: Link,
+    /// The division or the cup.
+    pub competition: Link,
     pub home: Link,
     pub away: Link,
     pub venue: String,
@@ -374,7 +405,7 @@ fn fixture_view(
     let provisional = score.is_some_and(|s| s.provisional());
     FixtureView {
         href: match_href(league, line.id),
-        round: line.round,
+        round: line.round_title(),
         when: line
             .starts_at
             .map(|t| when(league.time_zone, t))
@@ -383,10 +414,7 @@ fn fixture_view(
             .starts_at
             .map(|t| datetime(league.time_zone, t))
             .unwrap_or_default(),
-        division: Link::new(
-            line.division_name.clone(),
-            division_href(league, season_name, &line.division_name),
-        ),
+        competition: competition_link(league, season_name, line),
         home: Link::new(
             line.home_name.clone(),
             team_href(league, line.home_team_id, &line.home_name),
@@ -409,25 +437,26 @@ fn fixture_view(
     }
 }
 
-/// Each fixture's score from its board lines, under its own season's
-/// match format (a listing may span seasons).
+/// Each fixture's score from its board lines, under its own match format
+/// ([`line_format`]: a listing may span seasons and cups).
 pub(crate) fn scores_by_season(
     lines: &[FixtureLine],
     boards: &[BoardLine],
     formats: &HashMap<SeasonId, MatchFormat>,
 ) -> HashMap<FixtureId, Score> {
-    let season_of: HashMap<FixtureId, SeasonId> =
-        lines.iter().map(|f| (f.id, f.season_id)).collect();
-    let mut by_season: HashMap<SeasonId, Vec<BoardLine>> = HashMap::new();
+    let line_of: HashMap<FixtureId, &FixtureLine> = lines.iter().map(|f| (f.id, f)).collect();
+    let mut by_fixture: HashMap<FixtureId, Vec<BoardLine>> = HashMap::new();
     for b in boards {
-        if let Some(season) = season_of.get(&b.fixture_id) {
-            by_season.entry(*season).or_default().push(b.clone());
-        }
+        by_fixture.entry(b.fixture_id).or_default().push(b.clone());
     }
-    by_season
+    by_fixture
         .into_iter()
-        .filter_map(|(season, boards)| Some(scores_from_boards(&boards, formats.get(&season)?)))
-        .flatten()
+        .filter_map(|(id, boards)| {
+            let format = line_format(line_of.get(&id)?, formats)?;
+            scores_from_boards(&boards, format)
+                .remove(&id)
+                .map(|s| (id, s))
+        })
         .collect()
 }
 
@@ -443,7 +472,7 @@ fn fixture_views(
     lines
         .iter()
         .filter_map(|line| {
-            let format = formats.get(&line.season_id)?;
+            let format = line_format(line, formats)?;
             let season = names.get(&line.season_id)?;
             Some(fixture_view(league, season, line, scores, format))
         })

@@ -17,9 +17,9 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league, league_href,
-    match_href, not_found, penalty_views, pending_words, player_href, season_href, slug,
-    split_id_slug, team_href, today, when,
+    CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league,
+    fixture_views, league_href, match_formats, match_href, not_found, penalty_views, pending_words,
+    player_href, scores_by_season, season_href, slug, split_id_slug, team_href, today, when,
 };
 
 /// Games the page lists.
@@ -39,8 +39,13 @@ struct PlayerPage {
     league: League,
     player: Player,
     seasons: Vec<SeasonView>,
-    total: (i64, i64, String),
+    /// League games played, won, win rate; then cup games played, won.
+    total: (i64, i64, String, i64, i64),
     games: Vec<GameView>,
+    /// The singles and pairs cup ties the player is drawn in.
+    cup_ties: Vec<super::FixtureView>,
+    /// The player's calendar: their team's fixtures and their cup ties.
+    calendar: CalendarLinks,
     penalties: Vec<PenaltyView>,
     /// The next match of the player's current team.
     next: Option<NextMatch>,
@@ -138,6 +143,9 @@ struct SeasonView {
     played: i64,
     won: i64,
     rate: String,
+    /// Cup games, counted apart from the league's.
+    cup_played: i64,
+    cup_won: i64,
 }
 
 struct GameView {
@@ -175,6 +183,7 @@ pub async fn page(
     user: MaybeUser,
     Path(p): Path<PlayerPath>,
     Query(cols): Query<ColsQuery>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response> {
     let db = state.db();
     let league = find_league(db, &p.league).await?;
@@ -194,12 +203,13 @@ pub async fn page(
         .player_season_games(league.id, player.id)
         .await?
         .into_iter()
-        .map(|g| (g.season_id, (g.played, g.won)))
+        .map(|g| ((g.season_id, g.cup), (g.played, g.won)))
         .collect();
     let seasons: Vec<SeasonView> = registrations
         .iter()
         .map(|r| {
-            let (played, won) = counts.get(&r.season_id).copied().unwrap_or((0, 0));
+            let (played, won) = counts.get(&(r.season_id, false)).copied().unwrap_or((0, 0));
+            let (cup_played, cup_won) = counts.get(&(r.season_id, true)).copied().unwrap_or((0, 0));
             SeasonView {
                 season: Link::new(r.season_name.clone(), season_href(&league, &r.season_name)),
                 team: Link::new(
@@ -213,12 +223,18 @@ pub async fn page(
                 played,
                 won,
                 rate: rate(played, won),
+                cup_played,
+                cup_won,
             }
         })
         .collect();
-    let (played, won) = counts
-        .values()
-        .fold((0, 0), |(p, w), &(gp, gw)| (p + gp, w + gw));
+    let sum = |cup: bool| {
+        counts
+            .iter()
+            .filter(|((_, c), _)| *c == cup)
+            .fold((0, 0), |(p, w), (_, &(gp, gw))| (p + gp, w + gw))
+    };
+    let ((played, won), (cup_played, cup_won)) = (sum(false), sum(true));
 
     let recent = db
         .player_recent_games(league.id, player.id, RECENT_GAMES)
@@ -263,7 +279,10 @@ pub async fn page(
                     .map(|t| datetime(league.time_zone, t))
                     .unwrap_or_default(),
                 href: format!("{}#board-{}", match_href(&league, g.fixture_id), g.board),
-                fixture: format!("{} v {}", g.home_name, g.away_name),
+                fixture: match &g.cup_name {
+                    Some(cup) => format!("{cup}: {} v {}", g.home_name, g.away_name),
+                    None => format!("{} v {}", g.home_name, g.away_name),
+                },
                 team: format!("for {mine} against {theirs}"),
                 board: g.board,
                 game: g.game,
@@ -292,14 +311,26 @@ pub async fn page(
     let penalties = db
         .penalty_lines(league.id, PenaltyScope::Player(player.id))
         .await?;
+    let scope = FixtureScope::Ids(db.player_cup_fixtures(league.id, player.id).await?);
+    let ties = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let all_seasons = db.seasons(league.id).await?;
+    let formats = match_formats(&all_seasons);
+    let scores = scores_by_season(&ties, &boards, &formats);
+    let cup_ties = fixture_views(&league, &all_seasons, &formats, &ties, &scores);
     let page = PlayerPage {
         next,
         all_columns: cols.all(),
         cols_href: cols.toggle(&player_href(&league, player.id, &player.name)),
+        cup_ties,
+        calendar: CalendarLinks::new(
+            &headers,
+            &format!("{}/calendar/player/{}.ics", league_href(&league), player.id),
+        ),
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         seasons,
-        total: (played, won, rate(played, won)),
+        total: (played, won, rate(played, won), cup_played, cup_won),
         games,
         penalties: penalty_views(&league, &penalties),
         league,

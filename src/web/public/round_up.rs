@@ -163,7 +163,7 @@ pub async fn week(
         .filter(|r| r.version.status == ResultStatus::Approved)
         .filter_map(|r| {
             let line = lines.iter().find(|f| f.id == r.version.fixture_id)?;
-            let format = formats.get(&line.season_id)?;
+            let format = super::line_format(line, &formats)?;
             let score = scores.get(&line.id)?;
             Some(week_match(line, &r.result, &names, score.boards, format))
         })
@@ -178,7 +178,8 @@ pub async fn week(
         )
     };
 
-    let divisions = division_weeks(&state, &league, &seasons, &lines, &scores).await?;
+    let mut divisions = division_weeks(&state, &league, &seasons, &lines, &scores).await?;
+    divisions.extend(cup_weeks(&league, &seasons, &formats, &lines, &scores));
     let feat_groups = feat_groups(&found, &lines);
     let sunday = monday + chrono::Days::new(6);
     let week = format!(
@@ -278,7 +279,7 @@ async fn division_weeks(
         for d in &divisions {
             let ours: Vec<&FixtureLine> = lines
                 .iter()
-                .filter(|f| f.season_id == season.id && f.division_id == d.id)
+                .filter(|f| f.season_id == season.id && f.division_id == Some(d.id))
                 .collect();
             if ours.is_empty() {
                 continue;
@@ -332,6 +333,42 @@ async fn division_weeks(
     Ok(out)
 }
 
+/// Each cup with a tie this week: its results (a cup has no leaders).
+fn cup_weeks(
+    league: &League,
+    seasons: &[Season],
+    formats: &HashMap<SeasonId, crate::league::match_format::MatchFormat>,
+    lines: &[FixtureLine],
+    scores: &HashMap<FixtureId, crate::db::pages::Score>,
+) -> Vec<DivisionWeek> {
+    let mut cups: Vec<(crate::db::CupId, Vec<&FixtureLine>)> = Vec::new();
+    for f in lines {
+        let Some(cup) = f.cup_id else { continue };
+        match cups.iter_mut().find(|(c, _)| *c == cup) {
+            Some((_, ties)) => ties.push(f),
+            None => cups.push((cup, vec![f])),
+        }
+    }
+    cups.into_iter()
+        .filter_map(|(_, ties)| {
+            let first = ties.first()?;
+            let season = seasons.iter().find(|s| s.id == first.season_id)?;
+            let results = ties
+                .iter()
+                .filter_map(|f| {
+                    let format = super::line_format(f, formats)?;
+                    Some(result_line(league, f, scores, format))
+                })
+                .collect();
+            Some(DivisionWeek {
+                division: super::competition_link(league, &season.name, first),
+                results,
+                leaders: Vec::new(),
+            })
+        })
+        .collect()
+}
+
 fn result_line(
     league: &League,
     f: &FixtureLine,
@@ -343,21 +380,27 @@ fn result_line(
         (FixtureStatus::Walkover, Some(s)) => (
             format!(
                 "{} {}–{} {}",
-                f.home_name, s.boards[0], s.boards[1], f.away_name
+                f.home_label(),
+                s.boards[0],
+                s.boards[1],
+                f.away_label()
             ),
             format!(
                 "walkover: {} conceded",
                 if f.conceded_by == Some(Side::Home) {
-                    &f.home_name
+                    f.home_label()
                 } else {
-                    &f.away_name
+                    f.away_label()
                 }
             ),
         ),
         (_, Some(s)) => (
             format!(
                 "{} {}–{} {}",
-                f.home_name, s.boards[0], s.boards[1], f.away_name
+                f.home_label(),
+                s.boards[0],
+                s.boards[1],
+                f.away_label()
             ),
             if s.provisional() {
                 s.status
@@ -368,11 +411,11 @@ fn result_line(
             },
         ),
         (FixtureStatus::Postponed, None) => (
-            format!("{} v {}", f.home_name, f.away_name),
+            format!("{} v {}", f.home_label(), f.away_label()),
             "postponed".into(),
         ),
         _ => (
-            format!("{} v {}", f.home_name, f.away_name),
+            format!("{} v {}", f.home_label(), f.away_label()),
             match f.starts_at {
                 Some(t) if t > Utc::now() => format!("to play, {}", day(league.time_zone, t)),
                 _ => "no result yet".to_owned(),
@@ -427,7 +470,7 @@ fn feat_groups(found: &Feats, lines: &[FixtureLine]) -> Vec<FeatGroup> {
             .iter()
             .map(|w| {
                 let f = fixture(w.fixture);
-                let division = f.map_or(String::new(), |f| format!(" ({})", f.division_name));
+                let division = f.map_or(String::new(), |f| format!(" ({})", f.competition));
                 format!(
                     "{} beat {} {}–0{division}",
                     team(w.fixture, w.winner),

@@ -145,7 +145,8 @@ pub async fn page(
         .iter()
         .map(|f| (f.id, f.home_team_id == team.id))
         .collect();
-    for f in &lines {
+    // The record is the league's: cup ties are listed, not counted.
+    for f in lines.iter().filter(|f| f.division_id.is_some()) {
         let Some(format) = formats.get(&f.season_id) else {
             continue;
         };

@@ -88,15 +88,6 @@ struct HandView {
 /// What the secretary or captain typed, keyed by field name.
 pub type Fields = HashMap<String, String>;
 
-/// The season's ruleset and match format, as the card needs them.
-fn rules(access: &FixtureAccess) -> Result<(Ruleset, MatchFormat)> {
-    let ruleset = Ruleset::parse(access.season.format, Some(&access.season.options))
-        .map_err(|e| AppError::Internal(format!("season {}: {e}", access.season.id)))?;
-    let mf = MatchFormat::parse(access.season.format, &access.season.match_format)
-        .map_err(|e| AppError::Internal(format!("season {}: {e}", access.season.id)))?;
-    Ok((ruleset, mf))
-}
-
 pub fn slot_field(board: usize, side: &str, j: usize) -> String {
     format!("b{board}.{side}{j}")
 }
@@ -277,7 +268,9 @@ struct ReadBoard {
 
 impl Card {
     async fn read(state: &AppState, access: &FixtureAccess, fields: &Fields) -> Result<Card> {
-        let (ruleset, format) = rules(access)?;
+        let (ruleset, format) =
+            crate::web::pad::fixture_rules(state, &access.league, &access.season, &access.fixture)
+                .await?;
         let final_scores = access
             .season
             .settings()
@@ -505,7 +498,7 @@ impl Card {
             .collect();
         CardPage {
             ctx: access.user.ctx(),
-            title: format!("{} v {}", access.home.name, access.away.name),
+            title: access.title(),
             match_path: access.path(""),
             action: access.path("/card"),
             status,
@@ -599,8 +592,8 @@ impl Card {
             }
         } else if let Some(side) = b.conceded {
             let winner = match side {
-                Side::Home => &access.away.name,
-                Side::Away => &access.home.name,
+                Side::Home => &access.names[1],
+                Side::Away => &access.names[0],
             };
             format!("Not played: {winner} take the board")
         } else {
@@ -613,8 +606,8 @@ impl Card {
             status_field: status_field(i),
             status_options: [
                 ("", "Played".to_owned()),
-                ("home", format!("Not played: {} conceded", access.home.name)),
-                ("away", format!("Not played: {} conceded", access.away.name)),
+                ("home", format!("Not played: {} conceded", access.names[0])),
+                ("away", format!("Not played: {} conceded", access.names[1])),
             ]
             .into_iter()
             .map(|(value, label)| (value, label, value == chosen))

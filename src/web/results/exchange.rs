@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use crate::db::pages::{self, FixtureScope, PenaltyScope};
 use crate::db::{FixtureId, SeasonId};
 use crate::league::card::game_text;
-use crate::league::match_format::MatchFormat;
 use crate::rules::GameRecord;
 
 use super::super::AppState;
@@ -167,12 +166,11 @@ pub async fn season_csv(
     let db = state.db();
     let league = db.league_by_short_name(&league).await?;
     let season = db.season(league.id, SeasonId(season)).await?;
-    let format =
-        MatchFormat::parse(season.format, &season.match_format).map_err(AppError::Internal)?;
+    let formats = crate::web::public::match_formats(std::slice::from_ref(&season));
     let scope = FixtureScope::Season(season.id);
     let fixtures = db.fixture_lines(league.id, &scope).await?;
     let boards = db.board_lines(league.id, &scope, false).await?;
-    let scores = pages::scores_from_boards(&boards, &format);
+    let scores = crate::web::public::scores_by_season(&fixtures, &boards, &formats);
     let penalties = db
         .penalty_lines(league.id, PenaltyScope::Season(season.id))
         .await?;
@@ -207,14 +205,15 @@ pub async fn season_csv(
     .collect();
     write(&mut out, &header)?;
     for f in &fixtures {
-        let score = pages::fixture_score(f, &scores, &format);
+        let score = crate::web::public::line_format(f, &formats)
+            .and_then(|format| pages::fixture_score(f, &scores, format));
         let num = |v: Option<u32>| v.map_or_else(String::new, |v| v.to_string());
         write(
             &mut out,
             &[
                 "fixture".into(),
                 f.id.to_string(),
-                f.division_name.clone(),
+                f.competition.clone(),
                 f.round.to_string(),
                 f.starts_at
                     .map_or_else(String::new, |d| stamp(league.time_zone, d)),

@@ -7,7 +7,7 @@ use axum::http::request::Parts;
 use axum::routing::{get, post};
 use std::collections::HashMap;
 
-use crate::db::{DbError, Fixture, FixtureId, League, RoleKind, Season, Side, Team};
+use crate::db::{DbError, Fixture, FixtureId, League, RoleKind, Season, Side};
 use crate::league::workflow::{Actor, Refusal};
 
 use super::AppState;
@@ -115,6 +115,34 @@ pub fn standing(user: &CurrentUser, league: &League, fixture: &Fixture) -> Optio
     }
 }
 
+/// What the pages call a match's two sides: its teams, or for a singles or
+/// pairs cup tie its entrants (two of whom may share a team).
+pub async fn side_names(
+    app: &AppState,
+    league: &League,
+    fixture: &Fixture,
+) -> Result<[String; 2], AppError> {
+    let db = app.db();
+    let entrants = match fixture.cup_id {
+        Some(_) => db.cup_tie_players(league.id, fixture.id).await?,
+        None => None,
+    };
+    let names = |players: Vec<crate::db::Player>| {
+        players
+            .into_iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    Ok(match entrants {
+        Some((h, a)) => [names(h), names(a)],
+        None => [
+            db.team(league.id, fixture.home_team_id).await?.name,
+            db.team(league.id, fixture.away_team_id).await?.name,
+        ],
+    })
+}
+
 /// A signed-in user allowed to enter or confirm this fixture's result,
 /// with the fixture and its league loaded. Anyone else is refused here,
 /// so no handler can forget the check.
@@ -123,14 +151,19 @@ pub struct FixtureAccess {
     pub league: League,
     pub fixture: Fixture,
     pub season: Season,
-    pub home: Team,
-    pub away: Team,
+    /// The sides as the pages call them ([`side_names`]).
+    pub names: [String; 2],
     pub standing: Standing,
 }
 
 impl FixtureAccess {
     pub fn is_secretary(&self) -> bool {
         self.standing == Standing::Secretary
+    }
+
+    /// "Crown v Anchor", or a singles or pairs tie's "Ann v Bea".
+    pub fn title(&self) -> String {
+        format!("{} v {}", self.names[0], self.names[1])
     }
 
     /// The fixture's address, for redirects.
@@ -167,15 +200,13 @@ where
                 season.name
             )));
         }
-        let home = db.team(league.id, fixture.home_team_id).await?;
-        let away = db.team(league.id, fixture.away_team_id).await?;
+        let names = side_names(&app, &league, &fixture).await?;
         Ok(FixtureAccess {
             user,
             league,
             fixture,
             season,
-            home,
-            away,
+            names,
             standing,
         })
     }

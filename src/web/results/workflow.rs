@@ -444,8 +444,8 @@ fn saved_notice(
 ) -> Option<String> {
     let n = q.version.or(current.map(|v| v.version))?;
     let other = match access.standing {
-        Standing::HomeCaptain => &access.away.name,
-        _ => &access.home.name,
+        Standing::HomeCaptain => &access.names[1],
+        _ => &access.names[0],
     };
     Some(match q.saved.as_deref()? {
         "submitted" if access.is_secretary() => {
@@ -465,8 +465,8 @@ fn saved_notice(
         ),
         "approved" => format!("Approved version {n}: it counts in the tables."),
         "restored" => format!("Restored: version {n} is now the current version."),
-        "walkover_home" => format!("Walkover recorded: {} conceded.", access.home.name),
-        "walkover_away" => format!("Walkover recorded: {} conceded.", access.away.name),
+        "walkover_home" => format!("Walkover recorded: {} conceded.", access.names[0]),
+        "walkover_away" => format!("Walkover recorded: {} conceded.", access.names[1]),
         "void" => "The fixture is void: it and its result count nowhere.".to_owned(),
         _ => return None,
     })
@@ -524,7 +524,7 @@ async fn history_page(
     };
     Ok(HistoryPage {
         ctx: access.user.ctx(),
-        title: format!("{} v {}", access.home.name, access.away.name),
+        title: access.title(),
         match_path: access.path(""),
         card_path: access.path("/card"),
         base: access.path(""),

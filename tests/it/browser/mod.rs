@@ -5,6 +5,7 @@
 //! leaves a screenshot under `target/browser-failures/`.
 
 mod card;
+mod cup;
 mod formats;
 mod journeys;
 mod live;

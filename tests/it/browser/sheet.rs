@@ -10,7 +10,7 @@ use super::{DESKTOP, PHONE, Server, TempDir, run};
 use crate::harness::{LeagueBuilder, PASSWORD};
 
 /// Pages of a PDF: its page objects (`/Type /Page`, not `/Pages`).
-fn pages(pdf: &[u8]) -> usize {
+pub(super) fn pages(pdf: &[u8]) -> usize {
     let text = String::from_utf8_lossy(pdf);
     text.match_indices("/Type")
         .filter(|(at, _)| {

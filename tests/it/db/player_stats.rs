@@ -447,9 +447,15 @@ async fn player_sums_equal_a_recount_from_the_game_records(db: Db) {
 
     for s in &seasons {
         let (lines, penalties, seen) = recount(&db, s).await;
-        let stored = db.player_stat_lines(s.league, s.season).await.unwrap();
+        let stored = db
+            .player_stat_lines(s.league, s.season, Counted::League)
+            .await
+            .unwrap();
         assert_eq!(stored, lines, "{:?} season: player sums", s.format);
-        let stored = db.game_penalty_lines(s.league, s.season).await.unwrap();
+        let stored = db
+            .game_penalty_lines(s.league, s.season, Counted::League)
+            .await
+            .unwrap();
         assert_eq!(
             renumbered(stored),
             penalties,

@@ -342,7 +342,7 @@ fn first_names(team: &str, _t: usize, i: usize) -> String {
 /// A match between two built teams as the simulator plays it: the k-th
 /// singles board the teams' k-th players, the j-th pairs board players 2j
 /// and 2j + 1.
-fn simulated_result(
+pub fn simulated_result(
     rules: Format,
     format: &MatchFormat,
     home: &BuiltTeam,

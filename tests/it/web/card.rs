@@ -197,7 +197,7 @@ async fn a_game_known_by_its_final_score_only(db: Db) {
 
     // The player table counts it as a game without hand detail.
     let stats = db
-        .player_stat_lines(LeagueId(1), fixture.season_id)
+        .player_stat_lines(LeagueId(1), fixture.season_id, Counted::League)
         .await
         .unwrap();
     let of = |id: PlayerId| stats.iter().find(|s| s.player_id == id).unwrap();

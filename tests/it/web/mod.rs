@@ -6,6 +6,7 @@ mod admin;
 mod cache;
 mod card;
 mod console;
+mod cups;
 mod limits;
 mod pad;
 mod penalties;

@@ -308,7 +308,7 @@ async fn new_fixture_like(db: &Db, league: &League, m: &Built) -> FixtureId {
         league.id,
         &NewFixture {
             season_id: f.season_id,
-            division_id: f.division_id,
+            division_id: f.division_id.unwrap(),
             round: 2,
             starts_at: f.starts_at,
             home_team_id: f.away_team_id,

@@ -1,0 +1,242 @@
+//! The demo's cups: in the season being played, a team cup of every team
+//! and a singles knockout (pairs in a league of partnership sets), each
+//! drawn at random from the league's generator and played part of the way:
+//! the team cup's first round and half its second, the knockout's first
+//! round but for a result awaiting approval and a tie still to play.
+//!
+//! Written through the database's own calls, inside the fill's bulk load
+//! (no durable commit per row), like the rest of the demo.
+
+use chrono::NaiveDate;
+
+use crate::db::pages::{FixtureLine, FixtureScope};
+use crate::db::{
+    CupId, DrawRequest, FixtureChange, FixtureStatus, How, NewCup, NewEntrant, ResultStatus, Side,
+};
+use crate::league::cup::EntrantKind;
+use crate::league::match_format::{BoardKind, BoardSpec, MatchFormat};
+use crate::rules::Format;
+
+use super::{DemoError, LeagueWriter, Member, SeasonState, in_england, play_match};
+
+/// How a cup tie of the demo ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Approved,
+    Entered,
+    Walkover,
+    Unplayed,
+}
+
+impl LeagueWriter<'_> {
+    /// The season's team cup, its first round played (a walkover among
+    /// them) and half its second.
+    pub(super) async fn cups(&mut self, season: &SeasonState) -> Result<(), DemoError> {
+        let teams = self
+            .cup(season, "League Cup", EntrantKind::Teams, None)
+            .await?;
+        let seed = self.rng.next_u64();
+        self.draw(teams, 1, (10, 12), How::Random { seed }).await?;
+        self.play_round(teams, 1, |i, _| {
+            if i == 1 {
+                Outcome::Walkover
+            } else {
+                Outcome::Approved
+            }
+        })
+        .await?;
+        // A league of two teams has played its final already.
+        if self.teams.len() < 3 {
+            return self.knockout(season).await;
+        }
+        self.draw(teams, 2, (11, 16), How::Bracket).await?;
+        self.play_round(teams, 2, |i, n| {
+            if i < n / 2 {
+                Outcome::Approved
+            } else if i == n / 2 {
+                Outcome::Entered
+            } else {
+                Outcome::Unplayed
+            }
+        })
+        .await?;
+        self.knockout(season).await
+    }
+
+    /// The singles (or pairs) knockout: its first round played but for a
+    /// tie still to play and a result awaiting approval.
+    async fn knockout(&mut self, season: &SeasonState) -> Result<(), DemoError> {
+        // Partnership sets are played between pairs only.
+        let (kind, name) = if self.plan.format == Format::HandsWon {
+            (EntrantKind::Pairs, "Pairs Knockout")
+        } else {
+            (EntrantKind::Singles, "Singles Knockout")
+        };
+        let board = BoardSpec {
+            kind: if kind == EntrantKind::Pairs {
+                BoardKind::Pairs
+            } else {
+                BoardKind::Singles
+            },
+            best_of: 3,
+        };
+        let format = MatchFormat {
+            boards: vec![board],
+            ..MatchFormat::with_boards(0, 0, 1)
+        };
+        let knockout = self.cup(season, name, kind, Some(format)).await?;
+        let seed = self.rng.next_u64();
+        self.draw(knockout, 1, (10, 19), How::Random { seed })
+            .await?;
+        self.play_round(knockout, 1, |i, n| match n - i {
+            1 if n >= 2 => Outcome::Unplayed,
+            2 if n >= 3 => Outcome::Entered,
+            _ => Outcome::Approved,
+        })
+        .await
+    }
+
+    /// A cup of the season with its entrants: every team; or a player of
+    /// each team and a second of every third (so that the first round has
+    /// byes); or a pair of each team.
+    async fn cup(
+        &mut self,
+        season: &SeasonState,
+        name: &str,
+        kind: EntrantKind,
+        match_format: Option<MatchFormat>,
+    ) -> Result<CupId, DemoError> {
+        let (db, league) = (self.db, self.league);
+        let new = NewCup {
+            season_id: season.id,
+            name: name.to_owned(),
+            entrants: kind,
+            match_format,
+        };
+        let cup = db.create_cup(league, &new, None).await?.id;
+        for (t, team) in self.teams.iter().enumerate() {
+            let groups: Vec<Vec<&Member>> = match kind {
+                EntrantKind::Teams => vec![Vec::new()],
+                EntrantKind::Singles if t % 3 == 0 => {
+                    team.roster.iter().take(2).map(|m| vec![m]).collect()
+                }
+                EntrantKind::Singles => vec![team.roster.iter().take(1).collect()],
+                EntrantKind::Pairs => vec![team.roster.iter().take(2).collect()],
+            };
+            for players in groups {
+                let entrant = NewEntrant {
+                    team_id: team.id,
+                    players: players.iter().map(|m| m.id).collect(),
+                    seed: None,
+                };
+                db.add_cup_entrant(league, cup, &entrant, None).await?;
+            }
+        }
+        Ok(cup)
+    }
+
+    /// Draws round `round` for the night `(month, day)` of the season's
+    /// first year, at 8pm.
+    async fn draw(
+        &mut self,
+        cup: CupId,
+        round: u32,
+        (month, day): (u32, u32),
+        how: How,
+    ) -> Result<(), DemoError> {
+        let night = NaiveDate::from_ymd_opt(super::LAST_SEASON_YEAR, month, day)
+            .and_then(|d| d.and_hms_opt(20, 0, 0))
+            .ok_or_else(|| DemoError::Options(format!("no night {day}/{month}")))?;
+        let request = DrawRequest {
+            round,
+            starts_at: in_england(night),
+            play_by: round > 1,
+            venue_id: None,
+            how,
+        };
+        self.db
+            .draw_cup_round(self.league, cup, &request, None)
+            .await?;
+        Ok(())
+    }
+
+    /// Plays round `round`'s matches as `outcome` says for the `i`-th of
+    /// `n`: each side's players as the simulator lines them up.
+    async fn play_round(
+        &mut self,
+        cup: CupId,
+        round: i64,
+        outcome: impl Fn(usize, usize) -> Outcome,
+    ) -> Result<(), DemoError> {
+        let (db, league) = (self.db, self.league);
+        let format = db
+            .cup(league, cup)
+            .await?
+            .match_format
+            .unwrap_or_else(|| self.plan.match_format.clone());
+        let lines: Vec<FixtureLine> = db
+            .fixture_lines(league, &FixtureScope::Cup(cup))
+            .await?
+            .into_iter()
+            .filter(|f| f.round == round)
+            .collect();
+        let n = lines.len();
+        for (i, line) in lines.iter().enumerate() {
+            let fixture = db.fixture(league, line.id).await?;
+            let change = |status, conceded_by| FixtureChange {
+                status,
+                conceded_by,
+                ..FixtureChange::from(&fixture)
+            };
+            match outcome(i, n) {
+                Outcome::Unplayed => {}
+                Outcome::Walkover => {
+                    db.update_fixture(
+                        league,
+                        line.id,
+                        &change(FixtureStatus::Walkover, Some(Side::Away)),
+                        None,
+                    )
+                    .await?;
+                }
+                played => {
+                    let (home, away) = match db.cup_tie_players(league, line.id).await? {
+                        Some((home, away)) => (members(home), members(away)),
+                        None => (
+                            self.roster(line.home_team_id),
+                            self.roster(line.away_team_id),
+                        ),
+                    };
+                    let m = play_match(&self.ruleset, &format.boards, &home, &away, self.rng)?;
+                    db.write_result(league, line.id, &m.result, None).await?;
+                    if played == Outcome::Approved {
+                        db.set_result_status(league, line.id, ResultStatus::Approved, "", None)
+                            .await?;
+                    }
+                    db.update_fixture(league, line.id, &change(FixtureStatus::Played, None), None)
+                        .await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A team's players this season.
+    fn roster(&self, team: crate::db::TeamId) -> Vec<Member> {
+        self.teams
+            .iter()
+            .find(|t| t.id == team)
+            .map(|t| t.roster.clone())
+            .unwrap_or_default()
+    }
+}
+
+fn members(players: Vec<crate::db::Player>) -> Vec<Member> {
+    players
+        .into_iter()
+        .map(|p| Member {
+            id: p.id,
+            name: p.name,
+        })
+        .collect()
+}
