@@ -134,7 +134,8 @@ impl Won<'_> {
 pub fn feats(matches: &[WeekMatch]) -> Feats {
     let mut out = Feats::default();
     for m in matches {
-        if let Some(winner) = (0..2).find(|&w| m.boards > 0 && m.score[w] == m.boards) {
+        // A one-board cup tie won 1-0 is no whitewash to report.
+        if let Some(winner) = (0..2).find(|&w| m.boards > 1 && m.score[w] == m.boards) {
             if m.score[1 - winner] == 0 {
                 out.whitewashes.push(Whitewash {
                     fixture: m.fixture,
@@ -305,6 +306,18 @@ mod tests {
                 .iter()
                 .all(|e| e.player == "Ann" && e.team == 0)
         );
+    }
+
+    #[test]
+    fn a_one_board_cup_tie_won_is_no_whitewash() {
+        let tie = WeekMatch {
+            boards: 1,
+            ..week(4, [1, 0], vec![ann_to_nil(3)])
+        };
+        let f = feats(&[tie]);
+        assert!(f.whitewashes.is_empty());
+        // Its game to nil is still a feat.
+        assert_eq!(f.without_reply.len(), 1);
     }
 
     #[test]

@@ -358,15 +358,15 @@ pub struct FixtureView {
     pub state: String,
     /// A result not yet approved: marked, never counted.
     pub provisional: bool,
-    /// What the provisional badge says (`provisional: entered`).
+    /// What the provisional badge says (`provisional: not yet confirmed`).
     pub badge: String,
 }
 
 /// What a result's status is called on a badge.
 fn pending_words(status: ResultStatus) -> &'static str {
     match status {
-        ResultStatus::Entered => "provisional: entered, awaiting confirmation",
-        ResultStatus::Confirmed => "provisional: confirmed, awaiting approval",
+        ResultStatus::Entered => "provisional: not yet confirmed",
+        ResultStatus::Confirmed => "provisional: confirmed, not yet approved",
         ResultStatus::Disputed => "provisional: disputed",
         ResultStatus::Approved => "approved",
     }
@@ -416,11 +416,11 @@ fn fixture_view(
             .unwrap_or_default(),
         competition: competition_link(league, season_name, line),
         home: Link::new(
-            line.home_name.clone(),
+            line.home_label(),
             team_href(league, line.home_team_id, &line.home_name),
         ),
         away: Link::new(
-            line.away_name.clone(),
+            line.away_label(),
             team_href(league, line.away_team_id, &line.away_name),
         ),
         venue: line.venue_name.clone().unwrap_or_default(),

@@ -21,7 +21,13 @@ const out = {wide: document.documentElement.scrollWidth > window.innerWidth,
 for (const w of document.querySelectorAll('main .scroll')) {
   if (w.scrollWidth > w.clientWidth + 1) {
     const t = w.querySelector('caption');
-    out.cut.push((t ? t.textContent.trim() : w.className) + ': ' + w.scrollWidth + ' > ' + w.clientWidth);
+    // The widest cell names the culprit.
+    let widest = null;
+    for (const c of w.querySelectorAll('td, th'))
+      if (!widest || c.offsetWidth > widest.offsetWidth) widest = c;
+    const culprit = widest ? ' (widest cell ' + widest.offsetWidth + ' px: "'
+      + widest.textContent.trim().replace(/\s+/g, ' ').slice(0, 60) + '")' : '';
+    out.cut.push((t ? t.textContent.trim() : w.className) + ': ' + w.scrollWidth + ' > ' + w.clientWidth + culprit);
   }
 }
 return out;

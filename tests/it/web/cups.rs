@@ -343,7 +343,7 @@ async fn a_team_cup_is_played_through_to_a_winner(db: Db) {
         ))
         .await;
     let player = anyone.get(player.location.as_deref().unwrap()).await;
-    assert!(player.has("Cup games played"), "{}", player.body);
+    assert!(player.has("Cup W/P"), "{}", player.body);
     assert!(player.has("League Cup: "), "{}", player.body);
 }
 

@@ -715,7 +715,7 @@ async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
     assert!(page.has(&format!("Won by {shown} (pub Home), 61–2.")));
     assert!(page.has(&format!("{shown} 6-6")), "the draw");
     // Entered, not approved: provisional, and not in the table.
-    assert!(page.has("<span class=\"badge pending\">provisional: entered"));
+    assert!(page.has("<span class=\"badge pending\">provisional: not yet confirmed"));
     let totals = rows(&page, "<table>");
     assert_eq!(totals[0][..4], ["pub Home", "1", "1", "61"]);
     assert_eq!(totals[1][..4], ["pub Away", "0", "0", "2"]);
@@ -727,7 +727,7 @@ async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
     let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-home", l.home)).await;
     assert!(!page.has("<script>") && page.has(shown));
     let page = ok(&mut c, "/leagues/pub/2026-27/premier/fixtures").await;
-    assert!(page.has("provisional: entered"));
+    assert!(page.has("provisional: not yet confirmed"));
 }
 
 async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
@@ -1136,7 +1136,7 @@ async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
     // Entered, not approved: listed as provisional, no feats yet.
     let text = ok(&mut c, path).await;
     assert!(
-        text.has("nil Home 1–0 nil Away (provisional: entered"),
+        text.has("nil Home 1–0 nil Away (provisional: not yet confirmed)"),
         "{}",
         text.body
     );
