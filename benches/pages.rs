@@ -356,6 +356,8 @@ async fn page_paths(db: &Db) -> Vec<String> {
         .time_zone
         .week(league.time_zone.local(kick_off).date());
     let round_up = format!("{base}/round-up/{monday}");
+    let cups = db.cups(league.id, season.id).await.expect("cups");
+    let cup = cups.first().expect("the demo's leagues each have cups");
     vec![
         base.clone(),
         format!("{base}/{}", slug(&season.name)),
@@ -370,6 +372,9 @@ async fn page_paths(db: &Db) -> Vec<String> {
         format!("{base}/live"),
         round_up.clone(),
         format!("{round_up}.txt"),
+        format!("{base}/cups/{}-{}", cup.id, slug(&cup.name)),
+        format!("{base}/calendar/team/{}.ics", team.id),
+        format!("{base}/calendar/player/{}.ics", player.id),
     ]
 }
 

@@ -153,7 +153,7 @@ impl Db {
         side: Side,
         actor: Actor,
     ) -> Result<Fixture> {
-        self.change_fixture(league, fixture, actor, |f| {
+        self.change_fixture(league, fixture, actor, |f, _| {
             let (status, side) = flow::walkover(actor, fixture_state(f, None), side)?;
             Ok((status, Some(side)))
         })
@@ -167,8 +167,26 @@ impl Db {
         fixture: FixtureId,
         actor: Actor,
     ) -> Result<Fixture> {
-        self.change_fixture(league, fixture, actor, |f| {
+        self.change_fixture(league, fixture, actor, |f, _| {
             Ok((flow::void(actor, fixture_state(f, None))?, None))
+        })
+        .await
+    }
+
+    /// A secretary takes back a walkover or a void: played again if it has
+    /// a result, else scheduled. One transaction, audited; a cup tie's
+    /// draw follows (or the change is refused, as for any correction).
+    pub async fn reinstate_fixture(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        actor: Actor,
+    ) -> Result<Fixture> {
+        self.change_fixture(league, fixture, actor, |f, has_result| {
+            Ok((
+                flow::reinstate(actor, fixture_state(f, None), has_result)?,
+                None,
+            ))
         })
         .await
     }
@@ -255,13 +273,14 @@ impl Db {
     }
 
     /// Sets the fixture's status (and the side that conceded) as `decide`
-    /// says, asked with the fixture as it is inside the transaction.
+    /// says, asked with the fixture as it is inside the transaction and
+    /// whether it has a result.
     async fn change_fixture(
         &self,
         league: LeagueId,
         fixture: FixtureId,
         actor: Actor,
-        decide: impl FnOnce(&Fixture) -> Result<(FixtureStatus, Option<Side>)>,
+        decide: impl FnOnce(&Fixture, bool) -> Result<(FixtureStatus, Option<Side>)>,
     ) -> Result<Fixture> {
         let lock = self.lock_fixture_row_sql();
         let update = format!(
@@ -277,7 +296,14 @@ impl Db {
                 .await?
                 .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
                 .try_into()?;
-            let (status, conceded_by) = decide(&before)?;
+            let versions: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM result_versions WHERE league_id = $1 AND fixture_id = $2",
+            )
+            .bind(league)
+            .bind(fixture)
+            .fetch_one(&mut *tx)
+            .await?;
+            let (status, conceded_by) = decide(&before, versions > 0)?;
             let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
                 .bind(league)
                 .bind(fixture)

@@ -313,6 +313,26 @@ pub fn void(actor: Actor, fixture: FixtureState) -> Decision<FixtureStatus> {
     Ok(FixtureStatus::Void)
 }
 
+/// A secretary takes back a walkover or a void (recorded by mistake, or a
+/// void cup tie to be played again): the fixture is played again when it
+/// has a result, else scheduled, and its result counts as before.
+pub fn reinstate(actor: Actor, fixture: FixtureState, has_result: bool) -> Decision<FixtureStatus> {
+    secretary(actor, "Only a secretary may reinstate a fixture.")?;
+    if !matches!(
+        fixture.status,
+        FixtureStatus::Void | FixtureStatus::Walkover
+    ) {
+        return Err(Refusal::NotNow(
+            "Only a void fixture or a walkover can be reinstated.".into(),
+        ));
+    }
+    Ok(if has_result {
+        FixtureStatus::Played
+    } else {
+        FixtureStatus::Scheduled
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -625,6 +645,32 @@ mod tests {
                     void(captain, fixture(status)),
                     Err(Refusal::NotYours(_))
                 ));
+            }
+        }
+    }
+
+    #[test]
+    fn a_secretary_reinstates_a_walkover_or_a_void_as_played_or_scheduled() {
+        for status in ALL_FIXTURES {
+            for has_result in [false, true] {
+                let got = reinstate(sec(), fixture(status), has_result);
+                match status {
+                    FixtureStatus::Void | FixtureStatus::Walkover => {
+                        let back = if has_result {
+                            FixtureStatus::Played
+                        } else {
+                            FixtureStatus::Scheduled
+                        };
+                        assert_eq!(got, Ok(back), "{status}");
+                    }
+                    _ => assert!(matches!(got, Err(Refusal::NotNow(_))), "{status}"),
+                }
+                for captain in [home(), away()] {
+                    assert!(matches!(
+                        reinstate(captain, fixture(status), has_result),
+                        Err(Refusal::NotYours(_))
+                    ));
+                }
             }
         }
     }

@@ -53,6 +53,10 @@ pub fn router() -> Router<AppState> {
             post(workflow::void),
         )
         .route(
+            "/leagues/{league}/matches/{fixture}/reinstate",
+            post(workflow::reinstate),
+        )
+        .route(
             "/leagues/{league}/matches/{fixture}/games.json",
             get(exchange::export_games),
         )

@@ -10,7 +10,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use crate::db::{DbError, PlayerId, ResultStatus, ResultVersion, Side, StoredResult, UserId};
+use crate::db::{
+    DbError, FixtureStatus, PlayerId, ResultStatus, ResultVersion, Side, StoredResult, UserId,
+};
 use crate::league::workflow::Refusal;
 
 use super::super::AppState;
@@ -225,6 +227,19 @@ pub async fn void(
     Ok(Redirect::to(&access.path("/history?saved=void")).into_response())
 }
 
+pub async fn reinstate(
+    State(state): State<AppState>,
+    access: FixtureAccess,
+    CsrfForm(_): CsrfForm<NoteForm>,
+) -> Result<Response> {
+    state
+        .db()
+        .reinstate_fixture(access.league.id, access.fixture.id, access.actor())
+        .await
+        .map_err(|e| access.refused(e))?;
+    Ok(Redirect::to(&access.path("/history?saved=reinstated")).into_response())
+}
+
 #[derive(Template)]
 #[template(path = "results/history.html")]
 struct HistoryPage {
@@ -242,6 +257,8 @@ struct HistoryPage {
     current: Option<Summary>,
     current_status: String,
     fixture_status: String,
+    /// A walkover or a void, which a secretary may take back.
+    reinstatable: bool,
 }
 
 struct VersionView {
@@ -287,7 +304,8 @@ pub struct HistoryQuery {
     /// `pad`: the result was just submitted from the score pads.
     submitted: Option<String>,
     /// What was just saved: `submitted`, `confirmed`, `disputed`,
-    /// `approved`, `restored`, `walkover_home`, `walkover_away`, `void`.
+    /// `approved`, `restored`, `walkover_home`, `walkover_away`, `void`,
+    /// `reinstated`.
     saved: Option<String>,
     /// The version it was saved as.
     version: Option<i64>,
@@ -442,12 +460,33 @@ fn saved_notice(
     q: &HistoryQuery,
     current: Option<&ResultVersion>,
 ) -> Option<String> {
+    let saved = q.saved.as_deref()?;
+    // Walkovers, voids and reinstatements are of the fixture: said even
+    // when it has no result.
+    match saved {
+        "walkover_home" => {
+            return Some(format!("Walkover recorded: {} conceded.", access.names[0]));
+        }
+        "walkover_away" => {
+            return Some(format!("Walkover recorded: {} conceded.", access.names[1]));
+        }
+        "void" => return Some("The fixture is void: it and its result count nowhere.".into()),
+        "reinstated" => {
+            return Some(match access.fixture.status {
+                FixtureStatus::Played => {
+                    "Reinstated: the fixture is played and its result counts again.".into()
+                }
+                _ => "Reinstated: the fixture is to be played, and a result can be entered.".into(),
+            });
+        }
+        _ => {}
+    }
     let n = q.version.or(current.map(|v| v.version))?;
     let other = match access.standing {
         Standing::HomeCaptain => &access.names[1],
         _ => &access.names[0],
     };
-    Some(match q.saved.as_deref()? {
+    Some(match saved {
         "submitted" if access.is_secretary() => {
             format!("Result submitted: version {n}, approved (entered by a secretary).")
         }
@@ -465,9 +504,6 @@ fn saved_notice(
         ),
         "approved" => format!("Approved version {n}: it counts in the tables."),
         "restored" => format!("Restored: version {n} is now the current version."),
-        "walkover_home" => format!("Walkover recorded: {} conceded.", access.names[0]),
-        "walkover_away" => format!("Walkover recorded: {} conceded.", access.names[1]),
-        "void" => "The fixture is void: it and its result count nowhere.".to_owned(),
         _ => return None,
     })
 }
@@ -536,6 +572,10 @@ async fn history_page(
         current,
         current_status,
         fixture_status: access.fixture.status.to_string(),
+        reinstatable: matches!(
+            access.fixture.status,
+            FixtureStatus::Void | FixtureStatus::Walkover
+        ),
     })
 }
 

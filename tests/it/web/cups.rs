@@ -22,6 +22,7 @@ use crate::support::on_both;
 on_both!(
     a_team_cup_is_played_through_to_a_winner,
     a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused,
+    a_void_tie_is_reinstated_and_played_again,
     a_random_draw_is_made_again_from_its_recorded_seed,
     a_singles_tie_names_only_its_two_entrants,
     a_seeded_draw_and_a_draw_by_hand,
@@ -455,6 +456,67 @@ async fn a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused(d
     assert!(audit.iter().any(
         |a| a.action == "advance" && a.after.as_deref().is_some_and(|t| t.contains("retarget"))
     ));
+}
+
+async fn a_void_tie_is_reinstated_and_played_again(db: Db) {
+    let app = cup_league(&db, "cupv", &TEAMS[..2]).await;
+    let l = &app.league;
+    let mut sec = app.with_secretary().await;
+    let cup = team_cup(&mut sec, &app, "Final only").await;
+    redirected_to(&draw(&mut sec, &app, cup, 1, "random").await);
+    let tie = cup_lines(&db, &app, cup).await.remove(0);
+    let base = format!("/leagues/{}/matches/{}", l.short, tie.id);
+    let history = format!("{base}/history");
+    let bracket = format!("/leagues/{}/cups/{cup}-final-only", l.short);
+    let mut anyone = app.anonymous().await;
+    // Voided (the match abandoned): nobody has won, and the history page
+    // offers to take the void back.
+    let page = sec.submit(&history, &format!("{base}/void"), &[]).await;
+    let page = sec.get(&redirected_to(&page)).await;
+    assert!(page.has("The fixture is void"), "{}", page.body);
+    assert!(page.has("Reinstate the fixture"), "{}", page.body);
+    assert!(!anyone.get(&bracket).await.has("Won by"));
+    // Reinstated: to be played, a result can be entered and its winner
+    // wins the cup.
+    let page = sec
+        .submit(&history, &format!("{base}/reinstate"), &[])
+        .await;
+    let page = sec.get(&redirected_to(&page)).await;
+    assert!(
+        page.has("Reinstated: the fixture is to be played"),
+        "{}",
+        page.body
+    );
+    assert!(!page.has("Reinstate the fixture"), "{}", page.body);
+    let f = db.fixture(l.id, tie.id).await.unwrap();
+    assert_eq!(f.status, FixtureStatus::Scheduled);
+    let won = play(&db, &app, &tie, 3).await;
+    let (winner, loser) = match won {
+        Side::Home => (&tie.home_name, &tie.away_name),
+        Side::Away => (&tie.away_name, &tie.home_name),
+    };
+    let page = anyone.get(&bracket).await;
+    assert!(page.has(&format!("Won by {winner}.")), "{}", page.body);
+    // A walkover against the winner, taken back: the played result counts
+    // again.
+    let actor = secretary(&db, &app).await;
+    db.record_walkover(l.id, tie.id, won, actor).await.unwrap();
+    let page = anyone.get(&bracket).await;
+    assert!(page.has(&format!("Won by {loser}.")), "{}", page.body);
+    let page = sec
+        .submit(&history, &format!("{base}/reinstate"), &[])
+        .await;
+    let page = sec.get(&redirected_to(&page)).await;
+    assert!(page.has("its result counts again"), "{}", page.body);
+    assert_eq!(
+        db.fixture(l.id, tie.id).await.unwrap().status,
+        FixtureStatus::Played
+    );
+    let page = anyone.get(&bracket).await;
+    assert!(page.has(&format!("Won by {winner}.")), "{}", page.body);
+    // A played fixture has nothing to take back; a captain may not.
+    let refused = db.reinstate_fixture(l.id, tie.id, actor).await;
+    assert!(matches!(refused, Err(DbError::Refused(_))), "{refused:?}");
 }
 
 async fn a_random_draw_is_made_again_from_its_recorded_seed(db: Db) {
