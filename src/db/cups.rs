@@ -710,6 +710,85 @@ impl Db {
         })
     }
 
+    /// Gives a cup a new name, with an audit entry. A name the season's
+    /// cups have already is [`DbError::Unique`].
+    pub async fn rename_cup(
+        &self,
+        league: LeagueId,
+        cup: CupId,
+        name: &str,
+        by: Option<UserId>,
+    ) -> Result<Cup> {
+        let select = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
+        let update = format!(
+            "UPDATE cups SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {CUP_COLUMNS}"
+        );
+        let lock = lock_cup_sql(self);
+        write_tx!(self, league, tx => {
+            lock_cup!(tx, lock, league, cup);
+            let before: Cup = sqlx::query_as::<_, CupRow>(&select)
+                .bind(league)
+                .bind(cup)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            let after: Cup = sqlx::query_as::<_, CupRow>(&update)
+                .bind(league)
+                .bind(cup)
+                .bind(name)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "rename")
+                .before(Some(&before))
+                .after(Some(&after)));
+            Ok(after)
+        })
+    }
+
+    /// Deletes a cup made by mistake, with its entrants and an audit
+    /// entry: only while no round is drawn (a drawn cup has matches).
+    pub async fn delete_cup(
+        &self,
+        league: LeagueId,
+        cup: CupId,
+        by: Option<UserId>,
+    ) -> Result<Cup> {
+        let select = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
+        let lock = lock_cup_sql(self);
+        write_tx!(self, league, tx => {
+            lock_cup!(tx, lock, league, cup);
+            let rounds: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2",
+            )
+            .bind(league)
+            .bind(cup)
+            .fetch_one(&mut *tx)
+            .await?;
+            if rounds > 0 {
+                return Err(DbError::Conflict(
+                    "The first round is drawn, so the cup has matches: it can no longer be deleted."
+                        .into(),
+                ));
+            }
+            let gone: Cup = sqlx::query_as::<_, CupRow>(&select)
+                .bind(league)
+                .bind(cup)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            for sql in [
+                "DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2",
+                "DELETE FROM cups WHERE league_id = $1 AND id = $2",
+            ] {
+                sqlx::query(sql).bind(league).bind(cup).execute(&mut *tx).await?;
+            }
+            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "delete")
+                .before(Some(&gone)));
+            Ok(gone)
+        })
+    }
+
     pub async fn cup(&self, league: LeagueId, id: CupId) -> Result<Cup> {
         let sql = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
         read_pool!(self, pool => sqlx::query_as::<_, CupRow>(&sql)

@@ -43,6 +43,11 @@ pub fn router() -> Router<AppState> {
             &format!("{PREFIX}/cups/{{cup}}/entrants/{{entrant}}/withdraw"),
             post(withdraw),
         )
+        .route(
+            &format!("{PREFIX}/cups/{{cup}}/edit"),
+            get(edit_form).post(rename),
+        )
+        .route(&format!("{PREFIX}/cups/{{cup}}/delete"), post(delete))
         .route(&format!("{PREFIX}/cups/{{cup}}/draw"), post(draw))
         .route(
             &format!("{PREFIX}/cups/{{cup}}/draw-by-hand"),
@@ -245,6 +250,135 @@ async fn create(
         }
     }
     list_page(&state, sec, season, input, errors).await
+}
+
+// ---------------------------------------------------------------------------
+// A cup's name, and deleting one made by mistake
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct NameForm {
+    pub name: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/cup_edit.html")]
+struct EditPage {
+    ctx: Ctx,
+    league: League,
+    cup: Cup,
+    form: NameForm,
+    errors: Errors,
+    /// No round drawn yet: the cup may still be deleted.
+    deletable: bool,
+    delete_errors: Errors,
+}
+
+async fn edit_page(
+    state: &AppState,
+    sec: Secretary,
+    cup: CupId,
+    form: NameForm,
+    errors: Errors,
+    delete_errors: Errors,
+) -> Result<Response> {
+    let (data, _) = load(state, &sec.league, cup).await?;
+    let page = EditPage {
+        ctx: sec.user.ctx(),
+        league: sec.league.clone(),
+        deletable: data.rounds.is_empty(),
+        cup: data.cup,
+        form,
+        errors,
+        delete_errors,
+    };
+    let shown = if page.errors.is_empty() {
+        &page.delete_errors
+    } else {
+        &page.errors
+    };
+    Ok(form::page(&page, shown))
+}
+
+async fn edit_form(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, cup)): Path<(String, CupId)>,
+) -> Result<Response> {
+    let name = state.db().cup(sec.league.id, cup).await?.name;
+    edit_page(
+        &state,
+        sec,
+        cup,
+        NameForm { name },
+        Errors::default(),
+        Errors::default(),
+    )
+    .await
+}
+
+async fn rename(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, cup)): Path<(String, CupId)>,
+    CsrfForm(input): CsrfForm<NameForm>,
+) -> Result<Response> {
+    let db = state.db();
+    let mut errors = Errors::default();
+    let name = form::text(&mut errors, "name", &input.name, true, 60);
+    if errors.get("name").is_none()
+        && let Some(why) = address_clash(&name, &[], &[])
+    {
+        errors.add("name", why);
+    }
+    if errors.is_empty() {
+        let before = db.cup(sec.league.id, cup).await?;
+        match db
+            .rename_cup(sec.league.id, cup, &name, Some(sec.user.id))
+            .await
+        {
+            Ok(after) => {
+                return Ok(form::done(
+                    &at(&sec.league, &format!("/cups/{cup}")),
+                    format!("Cup {} renamed {}.", before.name, after.name),
+                ));
+            }
+            Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
+        }
+    }
+    edit_page(&state, sec, cup, input, errors, Errors::default()).await
+}
+
+async fn delete(
+    sec: Secretary,
+    State(state): State<AppState>,
+    Path((_, cup)): Path<(String, CupId)>,
+    CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
+) -> Result<Response> {
+    match state
+        .db()
+        .delete_cup(sec.league.id, cup, Some(sec.user.id))
+        .await
+    {
+        Ok(gone) => Ok(form::done(
+            &at(&sec.league, &format!("/seasons/{}/cups", gone.season_id)),
+            format!("Cup {} deleted, with its entrants.", gone.name),
+        )),
+        Err(e) => {
+            let mut errors = Errors::default();
+            form::refused(e, &mut errors, FORM, "")?;
+            let name = state.db().cup(sec.league.id, cup).await?.name;
+            edit_page(
+                &state,
+                sec,
+                cup,
+                NameForm { name },
+                Errors::default(),
+                errors,
+            )
+            .await
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ on_both!(
     a_team_cup_is_played_through_to_a_winner,
     a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused,
     a_void_tie_is_reinstated_and_played_again,
+    a_cup_is_renamed_and_one_made_by_mistake_deleted,
     a_random_draw_is_made_again_from_its_recorded_seed,
     a_singles_tie_names_only_its_two_entrants,
     a_seeded_draw_and_a_draw_by_hand,
@@ -517,6 +518,65 @@ async fn a_void_tie_is_reinstated_and_played_again(db: Db) {
     // A played fixture has nothing to take back; a captain may not.
     let refused = db.reinstate_fixture(l.id, tie.id, actor).await;
     assert!(matches!(refused, Err(DbError::Refused(_))), "{refused:?}");
+}
+
+async fn a_cup_is_renamed_and_one_made_by_mistake_deleted(db: Db) {
+    let app = cup_league(&db, "cupr", &TEAMS[..2]).await;
+    let l = &app.league;
+    let mut sec = app.with_secretary().await;
+    let kept = team_cup(&mut sec, &app, "League Cup").await;
+    let mistake = team_cup(&mut sec, &app, "Leauge Cup").await;
+    let edit = console(&app, &format!("/cups/{mistake}/edit"));
+    // Another cup's name is refused beside the field; nothing changes.
+    let page = sec.submit(&edit, &edit, &[("name", "League Cup")]).await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    assert!(
+        error_beside(&page, "name").contains("already exists"),
+        "{}",
+        page.body
+    );
+    assert_eq!(db.cup(l.id, mistake).await.unwrap().name, "Leauge Cup");
+    let page = sec.submit(&edit, &edit, &[("name", "Plate")]).await;
+    let page = sec.get(&redirected_to(&page)).await;
+    assert!(page.has("Cup Leauge Cup renamed Plate."), "{}", page.body);
+    // The old address of its bracket still leads to it.
+    let mut anyone = app.anonymous().await;
+    let old = anyone
+        .get(&format!("/leagues/{}/cups/{mistake}-leauge-cup", l.short))
+        .await;
+    assert_eq!(old.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(
+        old.location.as_deref(),
+        Some(format!("/leagues/{}/cups/{mistake}-plate", l.short).as_str())
+    );
+    // Not drawn yet: it can be deleted, entrants and all.
+    let delete = console(&app, &format!("/cups/{mistake}/delete"));
+    let page = sec.submit(&edit, &delete, &[]).await;
+    let to = redirected_to(&page);
+    let page = sec.get(&to).await;
+    assert!(
+        page.has("Cup Plate deleted, with its entrants."),
+        "{}",
+        page.body
+    );
+    assert!(matches!(
+        db.cup(l.id, mistake).await,
+        Err(DbError::NotFound(_))
+    ));
+    // A drawn cup has matches: deleting it is refused and keeps it.
+    redirected_to(&draw(&mut sec, &app, kept, 1, "random").await);
+    let edit = console(&app, &format!("/cups/{kept}/edit"));
+    let page = sec.get(&edit).await;
+    assert!(page.has("can no longer be deleted"), "{}", page.body);
+    assert!(!page.has("Delete League Cup"));
+    let refused = db.delete_cup(l.id, kept, None).await;
+    assert!(matches!(refused, Err(DbError::Conflict(_))), "{refused:?}");
+    assert_eq!(cup_lines(&db, &app, kept).await.len(), 1);
 }
 
 async fn a_random_draw_is_made_again_from_its_recorded_seed(db: Db) {
