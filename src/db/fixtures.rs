@@ -296,6 +296,7 @@ impl Db {
              conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
         Ok(write_tx!(self, league, tx => {
+            super::lock_cup_first!(self, tx, league, id);
             let before: Fixture = sqlx::query_as::<_, FixtureRow>(&select)
                 .bind(league)
                 .bind(id)

@@ -197,6 +197,27 @@ macro_rules! write_tx_with {
     };
 }
 
+/// Inside a write transaction on Postgres, locks the cup of fixture
+/// `$fixture` (when it is a cup tie) before the fixture's own row is
+/// locked. Every write that may move a cup's draw then takes the cup first,
+/// so a correction in one round and a result in the next wait for each
+/// other instead of deadlocking. SQLite has one writer at a time already.
+macro_rules! lock_cup_first {
+    ($db:expr, $tx:ident, $league:expr, $fixture:expr) => {
+        if let $crate::db::Db::Postgres(_) = $db {
+            sqlx::query(
+                "SELECT c.id FROM cups c JOIN fixtures f ON f.cup_id = c.id \
+                 AND f.league_id = c.league_id WHERE f.league_id = $1 AND f.id = $2 \
+                 FOR UPDATE OF c",
+            )
+            .bind($league)
+            .bind($fixture)
+            .fetch_optional(&mut *$tx)
+            .await?;
+        }
+    };
+}
+
 /// Picks the SQL string for the backend in hand, where the dialects differ.
 macro_rules! dialect {
     ($db:expr, sqlite: $sqlite:expr, postgres: $postgres:expr $(,)?) => {
@@ -207,7 +228,7 @@ macro_rules! dialect {
     };
 }
 
-pub(crate) use {dialect, read_pool, write_tx, write_tx_unseen, write_tx_with};
+pub(crate) use {dialect, lock_cup_first, read_pool, write_tx, write_tx_unseen, write_tx_with};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");

@@ -905,6 +905,7 @@ impl Db {
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
         Ok(write_tx!(self, league, tx => {
+            super::lock_cup_first!(self, tx, league, fixture);
             let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
@@ -1259,6 +1260,7 @@ impl Db {
         );
         let lock = self.lock_fixture_row_sql();
         Ok(write_tx!(self, league, tx => {
+            super::lock_cup_first!(self, tx, league, fixture);
             let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)

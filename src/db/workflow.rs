@@ -211,6 +211,7 @@ impl Db {
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
         Ok(write_tx!(self, league, tx => {
+            super::lock_cup_first!(self, tx, league, fixture);
             let f: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)
@@ -289,6 +290,7 @@ impl Db {
             super::fixtures::COLUMNS
         );
         Ok(write_tx!(self, league, tx => {
+            super::lock_cup_first!(self, tx, league, fixture);
             let before: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
                 .bind(league)
                 .bind(fixture)

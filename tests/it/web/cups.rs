@@ -24,6 +24,7 @@ on_both!(
     a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused,
     a_void_tie_is_reinstated_and_played_again,
     a_cup_is_renamed_and_one_made_by_mistake_deleted,
+    a_correction_racing_the_next_rounds_result_is_refused_or_saved_never_failed,
     a_random_draw_is_made_again_from_its_recorded_seed,
     a_singles_tie_names_only_its_two_entrants,
     a_seeded_draw_and_a_draw_by_hand,
@@ -577,6 +578,62 @@ async fn a_cup_is_renamed_and_one_made_by_mistake_deleted(db: Db) {
     let refused = db.delete_cup(l.id, kept, None).await;
     assert!(matches!(refused, Err(DbError::Conflict(_))), "{refused:?}");
     assert_eq!(cup_lines(&db, &app, kept).await.len(), 1);
+}
+
+/// Both move a cup's draw: each waits for the other, and neither fails for
+/// anything but the cup's own rule (a correction past a played tie).
+async fn a_correction_racing_the_next_rounds_result_is_refused_or_saved_never_failed(db: Db) {
+    let app = cup_league(&db, "cupd", &TEAMS[..4]).await;
+    let l = &app.league;
+    let mut sec = app.with_secretary().await;
+    let cup = team_cup(&mut sec, &app, "Race").await;
+    redirected_to(&draw(&mut sec, &app, cup, 1, "random").await);
+    redirected_to(&draw(&mut sec, &app, cup, 2, "bracket").await);
+    let actor = secretary(&db, &app).await;
+    let lines = cup_lines(&db, &app, cup).await;
+    let (one, two) = (lines[0].clone(), lines[1].clone());
+    db.record_walkover(l.id, one.id, Side::Away, actor)
+        .await
+        .unwrap();
+    db.record_walkover(l.id, two.id, Side::Away, actor)
+        .await
+        .unwrap();
+    let final_line = cup_lines(&db, &app, cup)
+        .await
+        .into_iter()
+        .find(|f| f.round == 2)
+        .unwrap();
+    let result = simulated_result(
+        l.rules,
+        &l.format,
+        team_of(&app, final_line.home_team_id),
+        team_of(&app, final_line.away_team_id),
+        5,
+    );
+    for round in 0..12 {
+        let side = if round % 2 == 0 {
+            Side::Home
+        } else {
+            Side::Away
+        };
+        let (correction, submitted) = tokio::join!(
+            db.record_walkover(l.id, two.id, side, actor),
+            db.submit_result(l.id, final_line.id, &result, actor, None),
+        );
+        assert!(
+            matches!(correction, Ok(_) | Err(DbError::Refused(_))),
+            "round {round}: {correction:?}"
+        );
+        // The final's result is refused only when the correction moved
+        // its sides first (the card then names the wrong team).
+        assert!(
+            matches!(
+                submitted,
+                Ok(_) | Err(DbError::Refused(_) | DbError::Invalid(_))
+            ),
+            "round {round}: {submitted:?}"
+        );
+    }
 }
 
 async fn a_random_draw_is_made_again_from_its_recorded_seed(db: Db) {
