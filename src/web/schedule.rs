@@ -795,7 +795,7 @@ async fn venue_full(
             f.starts_at
                 .is_some_and(|t| league.time_zone.local(t).date() == day)
         })
-        .map(|f| format!("{} v {}", f.home_name, f.away_name))
+        .map(|f| format!("{} v {}", f.home_label(), f.away_label()))
         .collect();
     Ok((others.len() as i64 >= tables).then_some((others, tables)))
 }

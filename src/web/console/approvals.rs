@@ -109,7 +109,8 @@ async fn approvals(
             line.first().map(|l| {
                 format!(
                     "Approved version {version} of {} v {}: it counts in the tables.",
-                    l.home_name, l.away_name
+                    l.home_label(),
+                    l.away_label()
                 )
             })
         }

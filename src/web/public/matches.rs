@@ -248,9 +248,9 @@ fn fixture_status(line: &FixtureLine) -> String {
         (FixtureStatus::Postponed, _) => "postponed".into(),
         (FixtureStatus::Played, _) => "played".into(),
         (FixtureStatus::Walkover, Some(Side::Home)) => {
-            format!("walkover: {} conceded", line.home_name)
+            format!("walkover: {} conceded", line.home_label())
         }
-        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_name),
+        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_label()),
         (FixtureStatus::Void, _) => "void: the match does not count".into(),
     }
 }

@@ -395,9 +395,9 @@ fn fixture_view(
     let state = match (line.status, line.conceded_by) {
         (FixtureStatus::Void, _) => "void".to_owned(),
         (FixtureStatus::Walkover, Some(Side::Home)) => {
-            format!("walkover: {} conceded", line.home_name)
+            format!("walkover: {} conceded", line.home_label())
         }
-        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_name),
+        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_label()),
         (FixtureStatus::Postponed, _) if score.is_none() => "postponed".to_owned(),
         _ if score.is_some() => "played".to_owned(),
         _ => "to play".to_owned(),
