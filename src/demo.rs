@@ -115,6 +115,24 @@ pub struct DemoSummary {
     pub fines: u64,
 }
 
+impl DemoSummary {
+    fn add(&mut self, other: &DemoSummary) {
+        self.leagues += other.leagues;
+        self.seasons += other.seasons;
+        self.divisions += other.divisions;
+        self.venues += other.venues;
+        self.teams += other.teams;
+        self.players += other.players;
+        self.fixtures += other.fixtures;
+        self.results += other.results;
+        self.games += other.games;
+        self.hands += other.hands;
+        self.game_penalties += other.game_penalties;
+        self.penalties += other.penalties;
+        self.fines += other.fines;
+    }
+}
+
 impl fmt::Display for DemoSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let rows = [
@@ -264,18 +282,40 @@ async fn fill_all(
         }
     }
     let mut summary = DemoSummary::default();
-    for index in 0..options.leagues {
-        let mut rng = Rng::new(league_seed(options.seed, index));
-        let league = plan_league(index, options, &mut rng, &mut taken);
-        let written = fill_league(db, &league, options.seasons, &mut rng, &mut summary).await?;
-        if let Some(accounts) = accounts.as_deref_mut() {
-            accounts.plan_league(&league, &written);
+    // On Postgres most of the time is round trips and the server's own
+    // work: eight leagues written at once (within the loader's pool of ten)
+    // took the 50-league demo from 73 s to 47 s here. SQLite has one
+    // writer, so one league at a time.
+    let at_once = match db {
+        Db::Postgres(_) => 8,
+        Db::Sqlite(_) => 1,
+    };
+    let indexes: Vec<u32> = (0..options.leagues).collect();
+    for chunk in indexes.chunks(at_once) {
+        let mut plans = Vec::new();
+        for &index in chunk {
+            let mut rng = Rng::new(league_seed(options.seed, index));
+            let league = plan_league(index, options, &mut rng, &mut taken);
+            plans.push((index, league, rng, DemoSummary::default()));
         }
-        report(Progress {
-            done: index + 1,
-            of: options.leagues,
-            league: &league.name,
-        });
+        let filled = futures_util::future::join_all(
+            plans
+                .iter_mut()
+                .map(|(_, league, rng, part)| fill_league(db, league, options.seasons, rng, part)),
+        )
+        .await;
+        for ((index, league, _, part), written) in plans.iter().zip(filled) {
+            let written = written?;
+            summary.add(part);
+            if let Some(accounts) = accounts.as_deref_mut() {
+                accounts.plan_league(league, &written);
+            }
+            report(Progress {
+                done: index + 1,
+                of: options.leagues,
+                league: &league.name,
+            });
+        }
     }
     Ok(summary)
 }
