@@ -58,9 +58,18 @@ macro_rules! entrant_of {
     }};
 }
 
-/// Refuses a change to the entrants once the first round is drawn.
+/// Refuses a change to the entrants (or, with `$why`, another change)
+/// once the first round is drawn.
 macro_rules! refuse_once_drawn {
-    ($tx:ident, $league:expr, $cup:expr) => {{
+    ($tx:ident, $league:expr, $cup:expr) => {
+        refuse_once_drawn!(
+            $tx,
+            $league,
+            $cup,
+            "The first round is drawn: the entrants can no longer change."
+        )
+    };
+    ($tx:ident, $league:expr, $cup:expr, $why:expr) => {{
         let rounds: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2",
         )
@@ -69,9 +78,7 @@ macro_rules! refuse_once_drawn {
         .fetch_one(&mut *$tx)
         .await?;
         if rounds > 0 {
-            return Err(DbError::Conflict(
-                "The first round is drawn: the entrants can no longer change.".into(),
-            ));
+            return Err(DbError::Conflict($why.into()));
         }
     }};
 }
@@ -710,15 +717,15 @@ impl Db {
         })
     }
 
-    /// Gives a cup a new name, with an audit entry. A name the season's
-    /// cups have already is [`DbError::Unique`].
+    /// Gives a cup a new name, with an audit entry: the cup before and
+    /// after. A name the season's cups have already is [`DbError::Unique`].
     pub async fn rename_cup(
         &self,
         league: LeagueId,
         cup: CupId,
         name: &str,
         by: Option<UserId>,
-    ) -> Result<Cup> {
+    ) -> Result<(Cup, Cup)> {
         let select = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
         let update = format!(
             "UPDATE cups SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {CUP_COLUMNS}"
@@ -742,7 +749,7 @@ impl Db {
             insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "rename")
                 .before(Some(&before))
                 .after(Some(&after)));
-            Ok(after)
+            Ok((before, after))
         })
     }
 
@@ -758,19 +765,12 @@ impl Db {
         let lock = lock_cup_sql(self);
         write_tx!(self, league, tx => {
             lock_cup!(tx, lock, league, cup);
-            let rounds: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2",
-            )
-            .bind(league)
-            .bind(cup)
-            .fetch_one(&mut *tx)
-            .await?;
-            if rounds > 0 {
-                return Err(DbError::Conflict(
-                    "The first round is drawn, so the cup has matches: it can no longer be deleted."
-                        .into(),
-                ));
-            }
+            refuse_once_drawn!(
+                tx,
+                league,
+                cup,
+                "The first round is drawn, so the cup has matches: it can no longer be deleted."
+            );
             let gone: Cup = sqlx::query_as::<_, CupRow>(&select)
                 .bind(league)
                 .bind(cup)

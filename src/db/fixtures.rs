@@ -290,20 +290,12 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<Fixture> {
         check_change(change)?;
-        let select = format!("SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND id = $2");
         let update = format!(
             "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
              conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
         Ok(write_tx!(self, league, tx => {
-            super::lock_cup_first!(self, tx, league, id);
-            let before: Fixture = sqlx::query_as::<_, FixtureRow>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {id}")))?
-                .try_into()?;
+            let before: Fixture = super::lock_fixture!(self, tx, league, id);
             let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
                 .bind(league)
                 .bind(id)

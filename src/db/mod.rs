@@ -197,25 +197,45 @@ macro_rules! write_tx_with {
     };
 }
 
-/// Inside a write transaction on Postgres, locks the cup of fixture
-/// `$fixture` (when it is a cup tie) before the fixture's own row is
-/// locked. Every write that may move a cup's draw then takes the cup first,
-/// so a correction in one round and a result in the next wait for each
-/// other instead of deadlocking. SQLite has one writer at a time already.
-macro_rules! lock_cup_first {
-    ($db:expr, $tx:ident, $league:expr, $fixture:expr) => {
+/// Inside a write transaction, the fixture `$fixture` of `$league`, or not
+/// found. On Postgres its row is locked, so that two writers of one
+/// fixture take version numbers and change statuses in turn (SQLite has
+/// one writer at a time already). A cup tie's cup is locked first: every write that may move a
+/// cup's draw takes the cup before the fixture, so a correction in one
+/// round and a result in the next wait for each other instead of
+/// deadlocking.
+macro_rules! lock_fixture {
+    ($db:expr, $tx:ident, $league:expr, $fixture:expr) => {{
+        let (league, fixture) = ($league, $fixture);
         if let $crate::db::Db::Postgres(_) = $db {
             sqlx::query(
                 "SELECT c.id FROM cups c JOIN fixtures f ON f.cup_id = c.id \
                  AND f.league_id = c.league_id WHERE f.league_id = $1 AND f.id = $2 \
                  FOR UPDATE OF c",
             )
-            .bind($league)
-            .bind($fixture)
+            .bind(league)
+            .bind(fixture)
             .fetch_optional(&mut *$tx)
             .await?;
         }
-    };
+        let lock = $crate::db::dialect!($db,
+            sqlite: "",
+            postgres: " FOR UPDATE",
+        );
+        let sql = format!(
+            "SELECT {} FROM fixtures WHERE league_id = $1 AND id = $2{lock}",
+            $crate::db::fixtures::COLUMNS
+        );
+        let found: $crate::db::Fixture =
+            sqlx::query_as::<_, $crate::db::fixtures::FixtureRow>(&sql)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut *$tx)
+                .await?
+                .ok_or_else(|| $crate::db::DbError::not_found(format!("fixture {fixture}")))?
+                .try_into()?;
+        found
+    }};
 }
 
 /// Picks the SQL string for the backend in hand, where the dialects differ.
@@ -228,7 +248,7 @@ macro_rules! dialect {
     };
 }
 
-pub(crate) use {dialect, lock_cup_first, read_pool, write_tx, write_tx_unseen, write_tx_with};
+pub(crate) use {dialect, lock_fixture, read_pool, write_tx, write_tx_unseen, write_tx_with};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");

@@ -22,7 +22,7 @@ use super::audit::{NewAudit, insert_audit};
 use super::cups::CupWrites;
 use super::{
     Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, UserId,
-    dialect, json_text, now, parse_json, read_pool, write_tx,
+    json_text, now, parse_json, read_pool, write_tx,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
@@ -826,20 +826,6 @@ pub(super) enum Source<'a> {
 }
 
 impl Db {
-    /// Selects a fixture inside a write transaction. On Postgres it locks the
-    /// fixture's row, so that two writers of one fixture's result take
-    /// version numbers (and change statuses) in turn; SQLite writes are
-    /// serialized already and has no `FOR UPDATE`.
-    pub(super) fn lock_fixture_row_sql(&self) -> String {
-        let columns = super::fixtures::COLUMNS;
-        dialect!(self,
-            sqlite: format!("SELECT {columns} FROM fixtures WHERE league_id = $1 AND id = $2"),
-            postgres: format!(
-                "SELECT {columns} FROM fixtures WHERE league_id = $1 AND id = $2 FOR UPDATE"
-            ),
-        )
-    }
-
     /// Writes a fixture's result as its next version, in one transaction:
     /// version 1 is the entry, later ones are corrections (the earlier rows
     /// stay). The new version's status is `entered`.
@@ -884,7 +870,6 @@ impl Db {
         by: Option<UserId>,
         decide: impl FnOnce(&super::Fixture, Option<&ResultVersion>) -> Result<VersionPlan>,
     ) -> Result<ResultVersion> {
-        let lock = self.lock_fixture_row_sql();
         let played = format!(
             "UPDATE fixtures SET status = 'played' WHERE league_id = $1 AND id = $2 \
              RETURNING {}",
@@ -905,14 +890,7 @@ impl Db {
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
         Ok(write_tx!(self, league, tx => {
-            super::lock_cup_first!(self, tx, league, fixture);
-            let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
-                .try_into()?;
+            let f: super::Fixture = super::lock_fixture!(self, tx, league, fixture);
             // Who played for which side on the fixture's date: transfers
             // after it do not move a player out of this match. A singles or
             // pairs cup tie is its two entrants' (who may share a team).
@@ -1258,16 +1236,8 @@ impl Db {
             "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
-        let lock = self.lock_fixture_row_sql();
         Ok(write_tx!(self, league, tx => {
-            super::lock_cup_first!(self, tx, league, fixture);
-            let f: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&lock)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
-                .try_into()?;
+            let f: super::Fixture = super::lock_fixture!(self, tx, league, fixture);
             let before: ResultVersion = sqlx::query_as::<_, VersionRow>(&current_sql)
                 .bind(league)
                 .bind(fixture)

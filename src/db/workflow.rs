@@ -201,7 +201,6 @@ impl Db {
         actor: Actor,
         decide: impl FnOnce(Option<&VersionState>) -> Result<(ResultStatus, String)>,
     ) -> Result<ResultVersion> {
-        let lock = self.lock_fixture_row_sql();
         let current_sql = format!(
             "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
              ORDER BY version DESC LIMIT 1"
@@ -211,14 +210,7 @@ impl Db {
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
         Ok(write_tx!(self, league, tx => {
-            super::lock_cup_first!(self, tx, league, fixture);
-            let f: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
-                .try_into()?;
+            let f: Fixture = super::lock_fixture!(self, tx, league, fixture);
             let current: Option<ResultVersion> = sqlx::query_as::<_, super::results::VersionRow>(&current_sql)
                 .bind(league)
                 .bind(fixture)
@@ -283,21 +275,13 @@ impl Db {
         actor: Actor,
         decide: impl FnOnce(&Fixture, bool) -> Result<(FixtureStatus, Option<Side>)>,
     ) -> Result<Fixture> {
-        let lock = self.lock_fixture_row_sql();
         let update = format!(
             "UPDATE fixtures SET status = $3, conceded_by = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {}",
             super::fixtures::COLUMNS
         );
         Ok(write_tx!(self, league, tx => {
-            super::lock_cup_first!(self, tx, league, fixture);
-            let before: Fixture = sqlx::query_as::<_, FixtureRow>(&lock)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
-                .try_into()?;
+            let before: Fixture = super::lock_fixture!(self, tx, league, fixture);
             let versions: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM result_versions WHERE league_id = $1 AND fixture_id = $2",
             )

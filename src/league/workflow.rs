@@ -313,15 +313,17 @@ pub fn void(actor: Actor, fixture: FixtureState) -> Decision<FixtureStatus> {
     Ok(FixtureStatus::Void)
 }
 
+/// Whether a fixture in `status` can be reinstated: a walkover or a void.
+pub fn reinstatable(status: FixtureStatus) -> bool {
+    matches!(status, FixtureStatus::Void | FixtureStatus::Walkover)
+}
+
 /// A secretary takes back a walkover or a void (recorded by mistake, or a
 /// void cup tie to be played again): the fixture is played again when it
 /// has a result, else scheduled, and its result counts as before.
 pub fn reinstate(actor: Actor, fixture: FixtureState, has_result: bool) -> Decision<FixtureStatus> {
     secretary(actor, "Only a secretary may reinstate a fixture.")?;
-    if !matches!(
-        fixture.status,
-        FixtureStatus::Void | FixtureStatus::Walkover
-    ) {
+    if !reinstatable(fixture.status) {
         return Err(Refusal::NotNow(
             "Only a void fixture or a walkover can be reinstated.".into(),
         ));

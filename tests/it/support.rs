@@ -333,3 +333,19 @@ pub fn sample_result(l: &League) -> MatchResult {
         boards: vec![board1, board2, board3],
     }
 }
+
+/// A division JSON table row's numbers, in the order of a table line.
+pub const TABLE_JSON_KEYS: [&str; 12] = [
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "boards_for",
+    "boards_against",
+    "games_for",
+    "games_against",
+    "pegs_for",
+    "pegs_against",
+    "points_deducted",
+    "points",
+];

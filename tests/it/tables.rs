@@ -413,21 +413,7 @@ async fn served_table(db: &Db, s: &Setup, visitor: &mut Client) -> Vec<(TeamId, 
         .unwrap()
         .iter()
         .map(|row| {
-            let line = [
-                "played",
-                "won",
-                "drawn",
-                "lost",
-                "boards_for",
-                "boards_against",
-                "games_for",
-                "games_against",
-                "pegs_for",
-                "pegs_against",
-                "points_deducted",
-                "points",
-            ]
-            .map(|key| n(row, key));
+            let line = support::TABLE_JSON_KEYS.map(|key| n(row, key));
             (TeamId(n(&row["team"], "id")), line)
         })
         .collect()

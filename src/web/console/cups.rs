@@ -110,12 +110,7 @@ impl CupForm {
 
     /// The cup as asked, or the errors beside the fields.
     fn check(&self, season: &Season, errors: &mut Errors) -> Option<NewCup> {
-        let name = form::text(errors, "name", &self.name, true, 60);
-        if errors.get("name").is_none()
-            && let Some(why) = address_clash(&name, &[], &[])
-        {
-            errors.add("name", why);
-        }
+        let name = checked_name(errors, &self.name);
         let entrants: Option<EntrantKind> = match self.entrants.trim().parse() {
             Ok(kind) => Some(kind),
             Err(_) => {
@@ -255,6 +250,18 @@ async fn create(
 // ---------------------------------------------------------------------------
 // A cup's name, and deleting one made by mistake
 
+/// A cup's name as typed, or its error beside the field: it must also make
+/// a bracket address of its own.
+fn checked_name(errors: &mut Errors, typed: &str) -> String {
+    let name = form::text(errors, "name", typed, true, 60);
+    if errors.get("name").is_none()
+        && let Some(why) = address_clash(&name, &[], &[])
+    {
+        errors.add("name", why);
+    }
+    name
+}
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct NameForm {
@@ -274,15 +281,19 @@ struct EditPage {
     delete_errors: Errors,
 }
 
+/// The page, its name field holding `typed` (the cup's name when `None`).
 async fn edit_page(
     state: &AppState,
     sec: Secretary,
     cup: CupId,
-    form: NameForm,
+    typed: Option<NameForm>,
     errors: Errors,
     delete_errors: Errors,
 ) -> Result<Response> {
     let (data, _) = load(state, &sec.league, cup).await?;
+    let form = typed.unwrap_or_else(|| NameForm {
+        name: data.cup.name.clone(),
+    });
     let page = EditPage {
         ctx: sec.user.ctx(),
         league: sec.league.clone(),
@@ -305,16 +316,7 @@ async fn edit_form(
     State(state): State<AppState>,
     Path((_, cup)): Path<(String, CupId)>,
 ) -> Result<Response> {
-    let name = state.db().cup(sec.league.id, cup).await?.name;
-    edit_page(
-        &state,
-        sec,
-        cup,
-        NameForm { name },
-        Errors::default(),
-        Errors::default(),
-    )
-    .await
+    edit_page(&state, sec, cup, None, Errors::default(), Errors::default()).await
 }
 
 async fn rename(
@@ -325,19 +327,13 @@ async fn rename(
 ) -> Result<Response> {
     let db = state.db();
     let mut errors = Errors::default();
-    let name = form::text(&mut errors, "name", &input.name, true, 60);
-    if errors.get("name").is_none()
-        && let Some(why) = address_clash(&name, &[], &[])
-    {
-        errors.add("name", why);
-    }
+    let name = checked_name(&mut errors, &input.name);
     if errors.is_empty() {
-        let before = db.cup(sec.league.id, cup).await?;
         match db
             .rename_cup(sec.league.id, cup, &name, Some(sec.user.id))
             .await
         {
-            Ok(after) => {
+            Ok((before, after)) => {
                 return Ok(form::done(
                     &at(&sec.league, &format!("/cups/{cup}")),
                     format!("Cup {} renamed {}.", before.name, after.name),
@@ -346,7 +342,7 @@ async fn rename(
             Err(e) => form::refused(e, &mut errors, "name", DUPLICATE)?,
         }
     }
-    edit_page(&state, sec, cup, input, errors, Errors::default()).await
+    edit_page(&state, sec, cup, Some(input), errors, Errors::default()).await
 }
 
 async fn delete(
@@ -367,16 +363,7 @@ async fn delete(
         Err(e) => {
             let mut errors = Errors::default();
             form::refused(e, &mut errors, FORM, "")?;
-            let name = state.db().cup(sec.league.id, cup).await?.name;
-            edit_page(
-                &state,
-                sec,
-                cup,
-                NameForm { name },
-                Errors::default(),
-                errors,
-            )
-            .await
+            edit_page(&state, sec, cup, None, Errors::default(), errors).await
         }
     }
 }

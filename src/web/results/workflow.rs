@@ -572,10 +572,7 @@ async fn history_page(
         current,
         current_status,
         fixture_status: access.fixture.status.to_string(),
-        reinstatable: matches!(
-            access.fixture.status,
-            FixtureStatus::Void | FixtureStatus::Walkover
-        ),
+        reinstatable: crate::league::workflow::reinstatable(access.fixture.status),
     })
 }
 

@@ -1207,21 +1207,7 @@ async fn a_division_as_json_is_its_table_and_fixtures(db: Db) {
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(r["position"], i + 1);
         let line = shown[r["team"]["name"].as_str().unwrap()];
-        let keys = [
-            "played",
-            "won",
-            "drawn",
-            "lost",
-            "boards_for",
-            "boards_against",
-            "games_for",
-            "games_against",
-            "pegs_for",
-            "pegs_against",
-            "points_deducted",
-            "points",
-        ];
-        for (k, want) in keys.iter().zip(line) {
+        for (k, want) in support::TABLE_JSON_KEYS.iter().zip(line) {
             assert_eq!(r[*k], want, "{k} of {}", r["team"]["name"]);
         }
         assert!(r["form"].as_array().unwrap().len() <= 5);
