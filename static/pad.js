@@ -249,8 +249,10 @@
       } else if (body.refused) {
         state.taps = body.taps.slice();
         message = { error: true, text: "Tap " + (body.refused.index + 1) + " was refused by the server: " + body.refused.reason };
-      } else if (startsWith(mine, body.taps)) {
-        state.taps = mine; // taps made while this was on its way are kept
+      } else if (body.taps.length === sent.length && startsWith(mine, sent)) {
+        // Taken as sent; taps made while it was on its way are kept (the
+        // server's own words for the taps it holds).
+        state.taps = body.taps.concat(mine.slice(sent.length));
       } else {
         state.taps = body.taps.slice();
       }
@@ -286,7 +288,10 @@
         var o = { t: t, seat: num("seat"), points: f.get("points") !== null ? num("points") : 0 };
         if (f.get("left") !== null) o.left = num("left");
         return o;
-      case "blocked": return { t: t, pips: list("pips").map(Number) };
+      case "blocked":
+        // As the server writes it: no counts, no `pips`.
+        var pips = list("pips").map(Number);
+        return pips.length ? { t: t, pips: pips } : { t: t };
       case "abandoned": return { t: t };
       case "penalty":
         var p = { t: t, seat: num("seat"), kind: f.get("kind") };
