@@ -203,20 +203,59 @@
 
   // ---- what the phone keeps ----
 
-  var state = { taps: D.taps.slice(), revision: D.revision, saved: D.taps.length };
+  // Taps are compared by meaning: the same tap may be written with its keys
+  // in another order, or with an empty or absent list of pips.
+  function canon(v) {
+    if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
+    if (v && typeof v === "object") {
+      return "{" + Object.keys(v).filter(function (k) {
+        var x = v[k];
+        return x !== undefined && x !== null && !(k === "pips" && Array.isArray(x) && !x.length);
+      }).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(v[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(v);
+  }
+  function same(a, b) { return canon(a) === canon(b); }
+  // How many taps two logs share from the start.
+  function common(a, b) {
+    var i = 0;
+    while (i < a.length && i < b.length && same(a[i], b[i])) i++;
+    return i;
+  }
+
+  // `saved`: how many of `taps` the server is known to hold. `aside`: taps
+  // of this phone the server did not take (another phone's taps came first,
+  // a refusal, the match closed), kept until someone puts them back or
+  // discards them: a phone never throws away a tap silently.
+  var state = { taps: D.taps.slice(), revision: D.revision, saved: D.taps.length, aside: [] };
   var message = null, sending = false, offline = false, selected = null;
-  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
-  function startsWith(a, b) { return a.length >= b.length && same(a.slice(0, b.length), b); }
+  // Whether the server has answered since the page opened: until then the
+  // page (perhaps this phone's own copy, opened with no signal) may be old.
+  var confirmed = !D.open, offlineReady = false;
+  function setAside(taps, why, whole) {
+    if (!taps.length) return;
+    state.aside.push({ taps: taps, why: why, whole: whole, at: new Date().toISOString() });
+  }
   try {
     var kept = JSON.parse(localStorage.getItem(D.store) || "null");
-    if (kept && kept.taps && startsWith(kept.taps, state.taps)) {
-      state.taps = kept.taps;
-    } else if (kept && kept.taps && kept.taps.length > kept.saved && !startsWith(state.taps, kept.taps)) {
-      message = { error: true, text: "This board was changed on another phone; the taps this phone had not sent were not kept." };
+    if (kept && Array.isArray(kept.taps)) {
+      state.aside = Array.isArray(kept.aside) ? kept.aside : [];
+      var c = common(kept.taps, state.taps);
+      if (c === state.taps.length) {
+        // The phone holds what the page holds, and perhaps more.
+        state.taps = kept.taps;
+        state.saved = Math.max(state.saved, Math.min(kept.saved || 0, kept.taps.length));
+      } else if (c < kept.taps.length) {
+        // The board went another way on the server: this phone's own taps
+        // past the common start are kept aside, not lost.
+        setAside(kept.taps.slice(c), "The server holds other taps for this board (another phone kept it).", kept.taps);
+      }
     }
   } catch (e) { /* a broken store is started afresh */ }
   function keep() {
-    try { localStorage.setItem(D.store, JSON.stringify({ taps: state.taps, saved: state.saved })); } catch (e) { /* full */ }
+    try {
+      localStorage.setItem(D.store, JSON.stringify({ taps: state.taps, saved: state.saved, aside: state.aside }));
+    } catch (e) { /* full */ }
   }
   keep();
 
@@ -224,7 +263,7 @@
 
   function sync() {
     if (sending || !D.open) return;
-    if (state.taps.length === state.saved) { render(); return; }
+    if (confirmed && state.taps.length === state.saved) { render(); return; }
     sending = true;
     var sent = state.taps.slice();
     render();
@@ -239,23 +278,33 @@
       sending = false;
       offline = false;
       var body = res.body;
-      if (!body || !body.taps) throw new Error("bad reply");
-      var mine = state.taps;
+      if (!body || !Array.isArray(body.taps)) throw new Error("bad reply");
+      var mine = state.taps, server = body.taps, c = common(mine, server);
       state.revision = body.revision;
-      state.saved = body.taps.length;
-      if (body.conflict) {
-        state.taps = body.taps.slice();
-        message = { error: true, text: body.conflict };
-      } else if (body.refused) {
-        state.taps = body.taps.slice();
-        message = { error: true, text: "Tap " + (body.refused.index + 1) + " was refused by the server: " + body.refused.reason };
-      } else if (body.taps.length === sent.length && startsWith(mine, sent)) {
-        // Taken as sent; taps made while it was on its way are kept (the
-        // server's own words for the taps it holds).
-        state.taps = body.taps.concat(mine.slice(sent.length));
+      // Taps kept aside that the server holds after all are let go.
+      state.aside = state.aside.filter(function (g) { return !g.whole || common(server, g.whole) < g.whole.length; });
+      if (c === server.length && server.length < sent.length) {
+        // The server took only the start of what was sent.
+        var why = body.refused ? "Tap " + (body.refused.index + 1) + " was refused by the server: " + body.refused.reason
+          : (body.conflict || "The server did not take them.");
+        setAside(mine.slice(server.length), why, mine);
+        state.taps = server.slice();
+        message = { error: true, text: why + " The taps it did not take are kept on this phone, below." };
+      } else if (c === server.length) {
+        // Taken as sent; taps made while it was on its way are kept, after
+        // the server's own words for the taps it holds.
+        state.taps = server.concat(mine.slice(server.length));
+      } else if (c === mine.length) {
+        // The server holds this phone's taps and more (another phone's).
+        state.taps = server.slice();
       } else {
-        state.taps = body.taps.slice();
+        var text = body.conflict || "Another phone has been keeping this board.";
+        setAside(mine.slice(c), text, mine);
+        state.taps = server.slice();
+        message = { error: true, text: text + " This phone's taps that the server did not take are kept below: put them back or discard them." };
       }
+      state.saved = server.length;
+      confirmed = true;
       keep();
       render();
       if (state.taps.length > state.saved) sync();
@@ -267,6 +316,118 @@
     });
   }
   window.addEventListener("online", sync);
+
+  // The page and its files, kept on the phone from the first open, so that
+  // a reload with no signal opens this pad (the service worker answers
+  // with this copy; see /pad-sw.js).
+  function keepForOffline() {
+    if (!window.caches || !("serviceWorker" in navigator) || !D.open) return;
+    var files = [];
+    document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (el) {
+      var u = new URL(el.getAttribute("href") || el.getAttribute("src"), location.href);
+      if (u.origin === location.origin) files.push(u.href);
+    });
+    caches.open("boneyard-pad-v1").then(function (c) {
+      return Promise.all([
+        fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+          if (!r.ok) throw new Error("not kept");
+          return c.put(location.pathname, r);
+        }),
+        c.addAll(files),
+        navigator.serviceWorker.ready
+      ]);
+    }).then(function () {
+      offlineReady = true;
+      root.setAttribute("data-offline", "ready");
+      render();
+    }).catch(function () { /* it is kept on the next open instead */ });
+  }
+
+  // ---- taps kept aside ----
+
+  function putBack(i) {
+    var g = state.aside[i];
+    if (!g) return;
+    state.aside.splice(i, 1);
+    var left = g.taps.slice(), done = 0;
+    while (left.length) {
+      var r = replay(state.taps.concat([left[0]]));
+      if (r.error) break;
+      state.taps.push(left.shift());
+      done++;
+    }
+    if (left.length) {
+      var why = replay(state.taps.concat([left[0]])).error.reason;
+      setAside(left, "Could not be put back: " + why, null);
+      message = { error: true, text: "Put back " + done + " tap" + (done === 1 ? "" : "s") + "; the next could not be: " + why + "." };
+    } else {
+      message = { error: false, text: "Put back " + done + " tap" + (done === 1 ? "" : "s") + "." };
+    }
+    keep();
+    render();
+    sync();
+  }
+  function discard(i) {
+    var g = state.aside[i];
+    if (!g) return;
+    if (window.confirm && !window.confirm("Discard " + g.taps.length + " tap" + (g.taps.length === 1 ? "" : "s") + " that only this phone holds?")) return;
+    state.aside.splice(i, 1);
+    message = { error: false, text: "Discarded " + g.taps.length + " tap" + (g.taps.length === 1 ? "" : "s") + " kept aside." };
+    keep();
+    render();
+  }
+  // A tap in words, for taps kept aside (the board may have other players
+  // by now, so the names come from the registered players).
+  function looseWords(t) {
+    var r = replay(state.taps).board;
+    if (t.t === "players") {
+      var nm = function (list, ids) { return ids.map(function (id) { return nameOf(list, id) || "player " + id; }).join(" & "); };
+      return "players: " + nm(D.home, t.home) + " v " + nm(D.away, t.away);
+    }
+    return describe(r, t);
+  }
+  function renderAside() {
+    var box = document.getElementById("pad-aside");
+    if (!state.aside.length) { if (box) box.remove(); return; }
+    if (!box) {
+      box = document.createElement("section");
+      box.id = "pad-aside";
+      box.className = "pad-aside notice error";
+      box.setAttribute("aria-labelledby", "pad-aside-title");
+      var anchor = document.getElementById("pad-messages");
+      anchor.parentNode.insertBefore(box, anchor.nextSibling);
+    }
+    box.innerHTML = "";
+    var h = document.createElement("h2");
+    h.id = "pad-aside-title";
+    h.textContent = "Taps kept on this phone only";
+    box.appendChild(h);
+    state.aside.forEach(function (g, i) {
+      var p = document.createElement("p");
+      p.textContent = g.taps.length + " tap" + (g.taps.length === 1 ? "" : "s") + " the server did not take. " + g.why;
+      box.appendChild(p);
+      var ol = document.createElement("ol");
+      ol.className = "aside-taps";
+      g.taps.forEach(function (t) {
+        var li = document.createElement("li");
+        li.textContent = looseWords(t);
+        ol.appendChild(li);
+      });
+      box.appendChild(ol);
+      var row = document.createElement("p");
+      row.className = "row";
+      [["Put them back", putBack, ""], ["Discard them", discard, " secondary"]].forEach(function (b) {
+        var btn = document.createElement("button");
+        btn.type = "button";
+        btn.className = "pad-btn" + b[2];
+        btn.textContent = b[0];
+        btn.setAttribute("aria-label", b[0] + ": " + g.taps.length + " tap" + (g.taps.length === 1 ? "" : "s") + " kept aside");
+        btn.addEventListener("click", function () { b[1](i); });
+        row.appendChild(btn);
+      });
+      box.appendChild(row);
+    });
+  }
 
   // ---- taps ----
 
@@ -448,11 +609,22 @@
     var unsent = state.taps.length - state.saved;
     var status = document.getElementById("pad-sync");
     if (status) {
-      status.textContent = unsent === 0 ? "Saved on the server."
-        : (offline ? "No connection: " : sending ? "Sending: " : "Not sent yet: ") + unsent + " tap" +
+      var text;
+      if (unsent > 0) {
+        text = (offline ? "No connection: " : sending ? "Sending: " : "Not sent yet: ") + unsent + " tap" +
           (unsent === 1 ? "" : "s") + " kept on this phone only" + (offline ? "; they will be sent when the connection returns." : ".");
-      status.className = "sync" + (unsent ? " pending" : "");
+      } else if (confirmed) {
+        text = "Saved on the server.";
+      } else if (offline) {
+        text = "No connection: the board as this phone last had it. New taps are kept on this phone until the connection returns.";
+      } else {
+        text = "Checking with the server…";
+      }
+      if (offlineReady) text += " This pad opens on this phone without signal.";
+      status.textContent = text;
+      status.className = "sync" + (unsent || !confirmed ? " pending" : "");
     }
+    renderAside();
     var box = document.getElementById("pad-messages");
     if (box && message) {
       box.innerHTML = "";
@@ -470,4 +642,5 @@
   root.classList.add("live");
   render();
   sync();
+  keepForOffline();
 })();

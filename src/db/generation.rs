@@ -16,6 +16,14 @@ pub(crate) fn scope(league: LeagueId) -> i64 {
     league.0
 }
 
+/// The scope of a write that only the league's live pages show (a tap on
+/// a score pad): the live page, a match's page, the pub screens. Kept apart
+/// from the league's own scope so that a night of taps leaves the tables,
+/// fixtures and home pages kept. Negative, so it never meets a league's id.
+pub(crate) fn live(league: LeagueId) -> i64 {
+    -league.0
+}
+
 /// Raises a scope's generation ($1): run by `write_tx!` on its
 /// transaction, last thing before it commits (so the row's lock is held
 /// only for the commit). A league's row is made by its first write.
@@ -28,13 +36,21 @@ impl Db {
     /// of every page when `league` is None. It changes whenever anything
     /// such a page may show does (and sometimes when nothing does): the sum
     /// of numbers that only ever rise.
-    pub async fn page_generation(&self, league: Option<&str>) -> Result<i64> {
+    ///
+    /// `live`: the page also shows the league's boards in play, so it
+    /// follows the pads' taps too (see [`live`]).
+    pub async fn page_generation(&self, league: Option<&str>, live: bool) -> Result<i64> {
+        let of_league = if live {
+            "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
+             WHERE scope = 0 OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
+             UNION ALL SELECT -id FROM leagues WHERE short_name = $1)"
+        } else {
+            "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
+             WHERE scope = 0 OR scope = (SELECT id FROM leagues WHERE short_name = $1)"
+        };
         read_pool!(self, pool => {
             let generation: i64 = match league {
-                Some(short) => sqlx::query_scalar(
-                    "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
-                     WHERE scope = 0 OR scope = (SELECT id FROM leagues WHERE short_name = $1)",
-                )
+                Some(short) => sqlx::query_scalar(of_league)
                 .bind(short)
                 .fetch_one(pool)
                 .await?,

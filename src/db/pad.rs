@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 
 use super::{
     Db, FixtureId, LeagueId, Result, UserId, json_text, now, parse_json, read_pool, write_tx,
+    write_tx_with,
 };
 use crate::league::pad::{Summary, Tap};
 
@@ -21,6 +22,18 @@ pub struct PadBoard {
     pub revision: i64,
     pub summary: Summary,
     pub updated_at: DateTime<Utc>,
+}
+
+/// What became of a pad's write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PadSaved {
+    /// Saved, with the board's new revision.
+    Saved(i64),
+    /// Another write came first: nothing was saved.
+    Stale,
+    /// The match's result is in (or it was never to be played): nothing
+    /// was saved.
+    Closed,
 }
 
 /// A board being played in the league, with its fixture's teams.
@@ -121,8 +134,15 @@ impl Db {
     }
 
     /// Saves a board's taps if its revision is still `seen` (0: no taps
-    /// were saved yet). Returns the new revision, or `None` when another
-    /// write came first and nothing was saved.
+    /// were saved yet) and its fixture still takes taps (scheduled or
+    /// postponed: no result in). The fixture's row is read first, under a
+    /// share lock on Postgres, so a tap and a submission of the match take
+    /// turns: a tap that comes second finds the match closed.
+    ///
+    /// A tap changes what the live pages show (the live page, the match
+    /// page, the pub screen), not the league's tables: it raises the
+    /// league's live generation only, so the league's other kept pages stay
+    /// kept all night.
     #[allow(clippy::too_many_arguments)]
     pub async fn save_pad(
         &self,
@@ -133,46 +153,67 @@ impl Db {
         taps: &[Tap],
         summary: &Summary,
         by: Option<UserId>,
-    ) -> Result<Option<i64>> {
+    ) -> Result<PadSaved> {
         let (taps_json, summary_json) = (json_text(&taps), json_text(summary));
         let at = now();
-        Ok(write_tx!(self, league, tx => {
-            let done = if seen == 0 {
-                sqlx::query(
-                    "INSERT INTO pad_boards (league_id, fixture_id, board, taps, revision, summary, \
-                     updated_at, updated_by) \
-                     VALUES ($1, $2, $3, $4, 1, $5, $6, $7) ON CONFLICT DO NOTHING",
-                )
-                .bind(league)
-                .bind(fixture)
-                .bind(board)
-                .bind(&taps_json)
-                .bind(&summary_json)
-                .bind(at)
-                .bind(by)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-            } else {
-                sqlx::query(
-                    "UPDATE pad_boards SET taps = $4, revision = revision + 1, summary = $5, \
-                     updated_at = $6, updated_by = $7 \
-                     WHERE league_id = $1 AND fixture_id = $2 AND board = $3 AND revision = $8",
-                )
-                .bind(league)
-                .bind(fixture)
-                .bind(board)
-                .bind(&taps_json)
-                .bind(&summary_json)
-                .bind(at)
-                .bind(by)
-                .bind(seen)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-            };
-            (done == 1).then_some(seen + 1)
-        }))
+        let status_sql = match self {
+            Db::Sqlite(_) => "SELECT status FROM fixtures WHERE league_id = $1 AND id = $2",
+            Db::Postgres(_) => {
+                "SELECT status FROM fixtures WHERE league_id = $1 AND id = $2 FOR SHARE"
+            }
+        };
+        Ok(
+            write_tx_with!(self, Some(super::generation::live(league)), tx => {
+                let status: Option<String> = sqlx::query_scalar(status_sql)
+                    .bind(league)
+                    .bind(fixture)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let open = status
+                    .as_deref()
+                    .and_then(|s| s.parse::<super::FixtureStatus>().ok())
+                    .is_some_and(|s| s.is_open());
+                if !open {
+                    PadSaved::Closed
+                } else {
+                    let done = if seen == 0 {
+                        sqlx::query(
+                            "INSERT INTO pad_boards (league_id, fixture_id, board, taps, revision, summary, \
+                             updated_at, updated_by) \
+                             VALUES ($1, $2, $3, $4, 1, $5, $6, $7) ON CONFLICT DO NOTHING",
+                        )
+                        .bind(league)
+                        .bind(fixture)
+                        .bind(board)
+                        .bind(&taps_json)
+                        .bind(&summary_json)
+                        .bind(at)
+                        .bind(by)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected()
+                    } else {
+                        sqlx::query(
+                            "UPDATE pad_boards SET taps = $4, revision = revision + 1, summary = $5, \
+                             updated_at = $6, updated_by = $7 \
+                             WHERE league_id = $1 AND fixture_id = $2 AND board = $3 AND revision = $8",
+                        )
+                        .bind(league)
+                        .bind(fixture)
+                        .bind(board)
+                        .bind(&taps_json)
+                        .bind(&summary_json)
+                        .bind(at)
+                        .bind(by)
+                        .bind(seen)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected()
+                    };
+                    if done == 1 { PadSaved::Saved(seen + 1) } else { PadSaved::Stale }
+                }
+            }),
+        )
     }
 
     /// Boards of the league's unplayed fixtures tapped since `since`.

@@ -823,6 +823,10 @@ pub(super) enum Source<'a> {
     Entered(&'a MatchResult),
     /// A copy of an earlier version.
     Restore(i64),
+    /// A result read from the score pads, with each board's pad revision
+    /// (board, revision) as the review showed them: refused if any pad has
+    /// changed since.
+    Pads(&'a MatchResult, &'a [(i64, i64)]),
 }
 
 impl Db {
@@ -891,6 +895,22 @@ impl Db {
         );
         Ok(write_tx!(self, league, tx => {
             let f: super::Fixture = super::lock_fixture!(self, tx, league, fixture);
+            if let Source::Pads(_, shown) = &source {
+                // The pads' own writes read this fixture's row first (under
+                // a share lock on Postgres), so none lands between this
+                // read and the commit.
+                let now: Vec<(i64, i64)> = sqlx::query_as(
+                    "SELECT board, revision FROM pad_boards WHERE league_id = $1 AND fixture_id = $2",
+                )
+                .bind(league)
+                .bind(fixture)
+                .fetch_all(&mut *tx)
+                .await?;
+                let changed = crate::league::workflow::changed_pads(shown, &now);
+                if !changed.is_empty() {
+                    return Err(crate::league::workflow::Refusal::PadsChanged { boards: changed }.into());
+                }
+            }
             // Who played for which side on the fixture's date: transfers
             // after it do not move a player out of this match. A singles or
             // pairs cup tie is its two entrants' (who may share a team).
@@ -937,7 +957,7 @@ impl Db {
             };
 
             let (result, status, restored_from, action) = match source {
-                Source::Entered(result) => {
+                Source::Entered(result) | Source::Pads(result, _) => {
                     let action = if current.is_some() { "correct" } else { "enter" };
                     (result.clone(), ResultStatus::Entered, None, action)
                 }

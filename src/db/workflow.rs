@@ -67,6 +67,37 @@ impl Db {
         .await
     }
 
+    /// [`Db::submit_result`] for a result read from the score pads: refused
+    /// whole if any board's pad revision is no longer the one in `shown`
+    /// (board, revision; 0 for a board with no pad), so what is stored is
+    /// what the captain reviewed.
+    pub async fn submit_pads_result(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        result: &MatchResult,
+        shown: &[(i64, i64)],
+        actor: Actor,
+        lock_days: Option<u32>,
+    ) -> Result<ResultVersion> {
+        let at = now();
+        self.write_version(
+            league,
+            fixture,
+            Source::Pads(result, shown),
+            Some(actor.user),
+            |f, _| {
+                let done = flow::submit(actor, fixture_state(f, lock_days), at)?;
+                Ok(VersionPlan {
+                    status: Some(done.status),
+                    note: done.note.to_owned(),
+                    mark_played: done.mark_played,
+                })
+            },
+        )
+        .await
+    }
+
     /// Makes version `from` current again as a new version copying it, if
     /// the current version is still `shown`. One transaction.
     pub async fn restore_result_version(

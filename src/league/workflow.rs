@@ -112,6 +112,35 @@ pub enum Refusal {
     /// A dispute needs a note.
     #[error("Say what is wrong with the result: a dispute needs a note.")]
     NoNote,
+    /// The score pads' boards changed since the review that is being
+    /// submitted was shown (1-based board numbers).
+    #[error("{}", pads_changed(.boards))]
+    PadsChanged { boards: Vec<i64> },
+}
+
+fn pads_changed(boards: &[i64]) -> String {
+    let list: Vec<String> = boards.iter().map(i64::to_string).collect();
+    format!(
+        "Not submitted: board{} {} changed on the score pad since the review was shown. Check the boards as they stand now and submit again.",
+        if boards.len() == 1 { "" } else { "s" },
+        list.join(", ")
+    )
+}
+
+/// The boards (1-based) whose pad revision is not the one the review
+/// showed: `shown` and `now` list (board, revision), a board with no pad
+/// being revision 0.
+pub fn changed_pads(shown: &[(i64, i64)], now: &[(i64, i64)]) -> Vec<i64> {
+    let revision = |list: &[(i64, i64)], board: i64| {
+        list.iter()
+            .find(|(b, _)| *b == board)
+            .map_or(0, |(_, r)| *r)
+    };
+    let mut boards: Vec<i64> = shown.iter().chain(now).map(|(b, _)| *b).collect();
+    boards.sort_unstable();
+    boards.dedup();
+    boards.retain(|&b| revision(shown, b) != revision(now, b));
+    boards
 }
 
 pub type Decision<T> = Result<T, Refusal>;

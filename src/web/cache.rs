@@ -54,9 +54,10 @@ pub struct PageCache {
 
 struct Inner {
     db: Db,
-    /// Per league (None: every page outside the leagues), the last
-    /// generation read and when its read began.
-    generations: Mutex<HashMap<Option<String>, Arc<LastRead>>>,
+    /// Per league (None: every page outside the leagues) and whether the
+    /// pages follow the pads' taps, the last generation read and when its
+    /// read began.
+    generations: Mutex<HashMap<(Option<String>, bool), Arc<LastRead>>>,
     pages: Mutex<Pages>,
     /// Pages being rendered again, so that the requests that find a page
     /// stale at once (after a write, each minute) wait for one rendering
@@ -97,7 +98,12 @@ impl PageCache {
     /// no earlier than `asked`, so every write committed before the request
     /// arrived is counted. Requests that arrive while a read runs share the
     /// next one: under load one query serves many requests.
-    async fn generation(&self, league: Option<&str>, asked: Instant) -> crate::db::Result<i64> {
+    async fn generation(
+        &self,
+        league: Option<&str>,
+        live: bool,
+        asked: Instant,
+    ) -> crate::db::Result<i64> {
         let last = {
             let mut generations = self
                 .inner
@@ -108,7 +114,7 @@ impl PageCache {
                 generations.clear();
             }
             generations
-                .entry(league.map(str::to_owned))
+                .entry((league.map(str::to_owned), live))
                 .or_default()
                 .clone()
         };
@@ -119,7 +125,7 @@ impl PageCache {
             }
         }
         let began = Instant::now();
-        let generation = self.inner.db.page_generation(league).await?;
+        let generation = self.inner.db.page_generation(league, live).await?;
         *last = Some((began, generation));
         Ok(generation)
     }
@@ -185,8 +191,9 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     if request.method() != Method::GET || has_session(request.headers()) {
         return next.run(request).await;
     }
+    let path = request.uri().path();
     let generation = match cache
-        .generation(league_of(request.uri().path()), Instant::now())
+        .generation(league_of(path), follows_taps(path), Instant::now())
         .await
     {
         Ok(g) => g,
@@ -258,6 +265,20 @@ fn league_of(path: &str) -> Option<&str> {
     let rest = path.strip_prefix("/leagues/")?;
     let short = rest.split('/').next()?;
     (!short.is_empty()).then_some(short)
+}
+
+/// Whether the page shows boards in play, so changes with every tap on a
+/// score pad: the league's live page, a match's page and the pub screens.
+/// The league's other pages do not, and stay kept while the pads tap.
+fn follows_taps(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("/leagues/") else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('/').collect();
+    matches!(
+        parts.as_slice(),
+        [_, "live"] | [_, "screen"] | [_, "matches", _] | [_, "matches", _, "screen"]
+    )
 }
 
 /// The host (pages may hold absolute links) and the path with its query.
@@ -348,6 +369,19 @@ mod tests {
         assert_eq!(league_of("/leagues"), None);
         assert_eq!(league_of("/"), None);
         assert_eq!(league_of("/static/style.css"), None);
+    }
+
+    #[test]
+    fn only_the_live_pages_follow_the_taps() {
+        assert!(follows_taps("/leagues/wessex/live"));
+        assert!(follows_taps("/leagues/wessex/screen"));
+        assert!(follows_taps("/leagues/wessex/matches/12"));
+        assert!(follows_taps("/leagues/wessex/matches/12/screen"));
+        assert!(!follows_taps("/leagues/wessex"));
+        assert!(!follows_taps("/leagues/wessex/2026-27/one"));
+        assert!(!follows_taps("/leagues/wessex/matches/12/history"));
+        assert!(!follows_taps("/leagues/wessex/teams/3"));
+        assert!(!follows_taps("/live"));
     }
 
     #[test]

@@ -23,6 +23,11 @@ use super::super::csrf::CsrfForm;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{Keeper, MatchRules, PadAccess};
+use crate::db::pad::PadSaved;
+
+/// Why a tap is refused once the match's result is in.
+const CLOSED: &str =
+    "This match's result is in: the pad is closed. Corrections go through the match card.";
 
 /// Pip counts offered for a blocked hand or the opponents' pips.
 const MOST_PIPS: u32 = 90;
@@ -59,6 +64,25 @@ struct PadPage {
     revision: i64,
     can_undo: bool,
     data: String,
+}
+
+/// What the pad's script is given of the board.
+#[derive(Serialize)]
+struct PadData<'a> {
+    format: &'static str,
+    options: serde_json::Map<String, serde_json::Value>,
+    kind: &'static str,
+    best_of: u32,
+    home: &'a [(i64, String)],
+    away: &'a [(i64, String)],
+    home_team: &'a str,
+    away_team: &'a str,
+    taps: &'a [Tap],
+    revision: i64,
+    sync: String,
+    csrf: &'a str,
+    store: String,
+    open: bool,
 }
 
 struct ScoreView {
@@ -252,22 +276,27 @@ fn page(
         Phase::Play => "play",
         Phase::Over => "over",
     };
-    let data = serde_json::json!({
-        "format": format.as_str(),
-        "options": rules.ruleset.options(),
-        "kind": spec.kind.as_str(),
-        "best_of": spec.best_of,
-        "home": rules.home,
-        "away": rules.away,
-        "home_team": access.names[0],
-        "away_team": access.names[1],
-        "taps": taps,
-        "revision": revision,
-        "sync": access.path("/sync"),
-        "csrf": access.csrf,
-        "store": format!("boneyard-pad:{}:{}:{}", access.league.short_name, access.fixture.id, access.board),
-        "open": access.open(),
-    });
+    // Typed, so the taps are written in the page exactly as in every sync
+    // reply (a `serde_json::Value` would sort their keys).
+    let data = PadData {
+        format: format.as_str(),
+        options: rules.ruleset.options(),
+        kind: spec.kind.as_str(),
+        best_of: spec.best_of,
+        home: &rules.home,
+        away: &rules.away,
+        home_team: &access.names[0],
+        away_team: &access.names[1],
+        taps,
+        revision,
+        sync: access.path("/sync"),
+        csrf: &access.csrf,
+        store: format!(
+            "boneyard-pad:{}:{}:{}",
+            access.league.short_name, access.fixture.id, access.board
+        ),
+        open: access.open(),
+    };
     PadPage {
         ctx: access.ctx(),
         title: format!(
@@ -338,7 +367,7 @@ fn page(
         games,
         revision,
         can_undo: !board.effective.is_empty(),
-        data: data.to_string(),
+        data: serde_json::to_string(&data).unwrap_or_default(),
     }
 }
 
@@ -458,8 +487,7 @@ pub async fn tap(
             &board,
             &taps,
             revision,
-            "This match's result is in: the pad is closed. Corrections go through the match card."
-                .into(),
+            CLOSED.into(),
             StatusCode::CONFLICT,
         ));
     }
@@ -514,15 +542,28 @@ pub async fn tap(
             by,
         )
         .await?;
-    if saved.is_none() {
-        taps.pop();
-        return Ok(again(
-            &board,
-            &taps,
-            revision,
-            "This board changed on another phone at the same moment: your tap was not saved; tap again if it is still needed.".into(),
-            StatusCode::CONFLICT,
-        ));
+    match saved {
+        PadSaved::Saved(_) => {}
+        PadSaved::Stale => {
+            taps.pop();
+            return Ok(again(
+                &board,
+                &taps,
+                revision,
+                "This board changed on another phone at the same moment: your tap was not saved; tap again if it is still needed.".into(),
+                StatusCode::CONFLICT,
+            ));
+        }
+        PadSaved::Closed => {
+            taps.pop();
+            return Ok(again(
+                &board,
+                &taps,
+                revision,
+                CLOSED.into(),
+                StatusCode::CONFLICT,
+            ));
+        }
     }
     let to = access.path(&format!("?saved={}", taps.len()));
     Ok(Redirect::to(&to).into_response())
@@ -600,7 +641,7 @@ pub async fn sync(
             held,
             revision,
             None,
-            Some("This match's result is in: the pad is closed.".into()),
+            Some(CLOSED.into()),
             StatusCode::CONFLICT,
         ));
     }
@@ -631,8 +672,15 @@ pub async fn sync(
         )
         .await?;
     match saved {
-        Some(new) => Ok(reply(taps.to_vec(), new, refused, None, StatusCode::OK)),
-        None => {
+        PadSaved::Saved(new) => Ok(reply(taps.to_vec(), new, refused, None, StatusCode::OK)),
+        PadSaved::Closed => Ok(reply(
+            held,
+            revision,
+            None,
+            Some(CLOSED.into()),
+            StatusCode::CONFLICT,
+        )),
+        PadSaved::Stale => {
             // Another write came between our read and our write: the phone
             // sends again and is answered against the newer log.
             let now = db

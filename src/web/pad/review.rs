@@ -32,6 +32,8 @@ struct ReviewPage {
     ready: bool,
     missing: String,
     closed: bool,
+    /// (board, revision) of every board as shown, sent back on submit.
+    revisions: Vec<(i64, i64)>,
 }
 
 struct BoardLine {
@@ -61,6 +63,9 @@ pub struct ReviewQuery {
 struct Loaded {
     rules: MatchRules,
     boards: Vec<(i64, Board)>,
+    /// Each board's pad revision (board, revision; 0: nothing tapped), as
+    /// the page shows them: its submission carries them back.
+    revisions: Vec<(i64, i64)>,
 }
 
 async fn load(state: &AppState, access: &FixtureAccess) -> Result<Loaded> {
@@ -70,16 +75,19 @@ async fn load(state: &AppState, access: &FixtureAccess) -> Result<Loaded> {
         .pad_boards(access.league.id, access.fixture.id)
         .await?;
     let mut boards = Vec::new();
+    let mut revisions = Vec::new();
     for number in 1..=rules.format.boards.len() as i64 {
         let spec = rules.spec(number)?;
-        let taps = pads
-            .iter()
-            .find(|p| p.board == number)
-            .map(|p| p.taps.clone())
-            .unwrap_or_default();
+        let pad = pads.iter().find(|p| p.board == number);
+        let taps = pad.map(|p| p.taps.clone()).unwrap_or_default();
+        revisions.push((number, pad.map_or(0, |p| p.revision)));
         boards.push((number, rules.replay(spec, &taps).0));
     }
-    Ok(Loaded { rules, boards })
+    Ok(Loaded {
+        rules,
+        boards,
+        revisions,
+    })
 }
 
 pub async fn show(
@@ -220,6 +228,7 @@ async fn page(
         ready: missing.is_empty(),
         missing: missing.join(", "),
         closed: !access.fixture.status.is_open(),
+        revisions: loaded.revisions.clone(),
     })
 }
 
@@ -254,9 +263,24 @@ pub async fn submit(
     State(state): State<AppState>,
     access: FixtureAccess,
     headers: axum::http::HeaderMap,
-    CsrfForm(_): CsrfForm<Vec<(String, String)>>,
+    CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
     let loaded = load(&state, &access).await?;
+    // The revisions of the boards the captain saw: a board changed since
+    // (an undo on its way, another phone) is not stored unseen.
+    let shown: Vec<(i64, i64)> = form
+        .iter()
+        .filter_map(|(k, v)| {
+            let board = k.strip_prefix("revision")?.parse().ok()?;
+            Some((board, v.trim().parse().ok()?))
+        })
+        .collect();
+    let changed = crate::league::workflow::changed_pads(&shown, &loaded.revisions);
+    if !changed.is_empty() {
+        let notice = crate::league::workflow::Refusal::PadsChanged { boards: changed }.to_string();
+        let page = page(&state, &access, &headers, &loaded, Some(notice)).await?;
+        return Ok((axum::http::StatusCode::CONFLICT, html(&page)).into_response());
+    }
     let undecided: Vec<String> = loaded
         .boards
         .iter()
@@ -280,7 +304,30 @@ pub async fn submit(
             "This match's result is already in: corrections go through the match card.".into(),
         )));
     }
-    let version = super::super::results::store_result(&state, &access, &result_of(&loaded)).await?;
+    let version = state
+        .db()
+        .submit_pads_result(
+            access.league.id,
+            access.fixture.id,
+            &result_of(&loaded),
+            &loaded.revisions,
+            access.actor(),
+            access.settings().lock_days,
+        )
+        .await;
+    let version = match version {
+        Ok(v) => v,
+        Err(crate::db::DbError::Refused(
+            r @ crate::league::workflow::Refusal::PadsChanged { .. },
+        )) => {
+            // Changed between this request's read and its write: the
+            // review again, as the pads stand now.
+            let loaded = load(&state, &access).await?;
+            let page = page(&state, &access, &headers, &loaded, Some(r.to_string())).await?;
+            return Ok((axum::http::StatusCode::CONFLICT, html(&page)).into_response());
+        }
+        Err(e) => return Err(access.refused(e)),
+    };
     Ok(Redirect::to(&access.path(&format!(
         "/history?submitted=pad&version={}",
         version.version

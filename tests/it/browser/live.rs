@@ -37,10 +37,11 @@ async fn the_live_page_follows_a_board_without_a_reload() {
         let taps = taps[..k].to_vec();
         let fixture = s.fixture;
         async move {
-            db.save_pad(league, fixture, 1, revision, &taps, &summary, None)
+            let saved = db
+                .save_pad(league, fixture, 1, revision, &taps, &summary, None)
                 .await
-                .unwrap()
                 .unwrap();
+            assert_eq!(saved, boneyard::db::pad::PadSaved::Saved(revision + 1));
             summary.totals
         }
     };

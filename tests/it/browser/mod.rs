@@ -9,6 +9,7 @@ mod cup;
 mod formats;
 mod journeys;
 mod live;
+mod offline;
 mod pad;
 mod phone;
 mod rollover;
@@ -356,6 +357,67 @@ impl Browser {
         }
     }
 
+    /// A Chrome DevTools command to the page, through chromedriver.
+    pub async fn cdp(
+        &self,
+        cmd: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, String> {
+        self.client
+            .issue_cmd(Cdp {
+                cmd: cmd.to_owned(),
+                params,
+            })
+            .await
+            .map_err(|e| format!("{cmd}: {e}"))
+    }
+
+    /// The browser's own network conditions, as its developer tools set
+    /// them: `None` for a normal connection, `Some(0)` for no connection
+    /// at all, `Some(ms)` for a slow link with that much latency. Applied to
+    /// the page and to every service worker (whose fetches are its own: a
+    /// page put offline alone would still be answered through its worker).
+    pub async fn network(&self, latency: Option<u64>) -> Result<(), String> {
+        let conditions = serde_json::json!({
+            "offline": latency == Some(0),
+            "latency": latency.unwrap_or(0),
+            "downloadThroughput": -1,
+            "uploadThroughput": -1,
+        });
+        self.cdp("Network.enable", serde_json::json!({})).await?;
+        self.cdp("Network.emulateNetworkConditions", conditions.clone())
+            .await?;
+        let targets = self.cdp("Target.getTargets", serde_json::json!({})).await?;
+        for t in targets["targetInfos"].as_array().into_iter().flatten() {
+            if t["type"] != "service_worker" {
+                continue;
+            }
+            let attached = self
+                .cdp(
+                    "Target.attachToTarget",
+                    serde_json::json!({ "targetId": t["targetId"], "flatten": false }),
+                )
+                .await?;
+            let session = attached["sessionId"].clone();
+            for (id, (method, params)) in [
+                ("Network.enable", serde_json::json!({})),
+                ("Network.emulateNetworkConditions", conditions.clone()),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let message =
+                    serde_json::json!({ "id": id + 1, "method": method, "params": params });
+                self.cdp(
+                    "Target.sendMessageToTarget",
+                    serde_json::json!({ "sessionId": session, "message": message.to_string() }),
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
     pub async fn close(self) {
         let Browser {
             mut driver, client, ..
@@ -363,6 +425,31 @@ impl Browser {
         let _ = client.close().await;
         let _ = driver.kill();
         let _ = driver.wait();
+    }
+}
+
+/// A command chromedriver passes to the browser's DevTools protocol.
+#[derive(Debug)]
+struct Cdp {
+    cmd: String,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
     }
 }
 

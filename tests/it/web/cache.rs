@@ -197,9 +197,9 @@ async fn every_write_raises_the_page_generation(db: Db) {
     LeagueBuilder::new("other").build(&db).await;
     let generations = || async {
         (
-            db.page_generation(Some("card")).await.unwrap(),
-            db.page_generation(Some("other")).await.unwrap(),
-            db.page_generation(None).await.unwrap(),
+            db.page_generation(Some("card"), false).await.unwrap(),
+            db.page_generation(Some("other"), false).await.unwrap(),
+            db.page_generation(None, false).await.unwrap(),
         )
     };
     let (card, other, all) = generations().await;

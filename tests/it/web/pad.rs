@@ -20,6 +20,7 @@ on_both!(
     two_phones_on_one_board_never_mix_their_taps,
     a_play_past_61_is_shown_as_disregarded,
     a_played_match_keeps_its_pads_closed,
+    a_submission_never_stores_a_board_changed_since_the_review,
 );
 
 /// Two singles boards and a pairs board, one game each.
@@ -143,9 +144,7 @@ async fn a_match_kept_on_the_pads_without_a_script_submits_as_boneyard_score(db:
     assert!(!card.has("aria-invalid=\"true\""), "{}", card.body);
     let review = home.get(&m.path("/pad")).await;
     assert!(review.has("Every board is decided"), "{}", review.body);
-    let done = home
-        .post(&m.path("/pad"), &[("csrf", &review.csrf())])
-        .await;
+    let done = submit_review(&mut home, m, &review).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     let history = home.get(done.location.as_deref().unwrap()).await;
     assert!(history.has("Saved: the result from the score pads, as version 1"));
@@ -451,4 +450,144 @@ async fn a_played_match_keeps_its_pads_closed(db: Db) {
     assert!(refused.has("the pad is closed"));
     let review = captain.get(&m.path("/pad")).await;
     assert!(review.has("This match&#39;s result is in") || review.has("This match's result is in"));
+}
+
+/// The review page's hidden fields: each board's pad revision as shown.
+pub(crate) fn shown_revisions(review: &Page) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = review.body.as_str();
+    while let Some(at) = rest.find("name=\"revision") {
+        rest = &rest[at + "name=\"".len()..];
+        let name: String = rest.chars().take_while(|c| *c != '"').collect();
+        let value_at = rest.find("value=\"").expect("a value") + "value=\"".len();
+        let value: String = rest[value_at..].chars().take_while(|c| *c != '"').collect();
+        out.push((name, value));
+    }
+    out
+}
+
+/// Submits the match from the review page as it was shown.
+pub(crate) async fn submit_review(c: &mut Client, m: &Built, review: &Page) -> Page {
+    submit_review_at(c, &m.path("/pad"), review).await
+}
+
+async fn submit_review_at(c: &mut Client, action: &str, review: &Page) -> Page {
+    let shown = shown_revisions(review);
+    let csrf = review.csrf();
+    let mut fields: Vec<(&str, &str)> = vec![("csrf", &csrf)];
+    fields.extend(shown.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    c.post(action, &fields).await
+}
+
+/// Keeps every board of fixture `fixture` to its end through the sync, as
+/// the home captain's phone; returns each board's taps.
+async fn play_all_boards(
+    c: &mut Client,
+    m: &Built,
+    fixture: FixtureId,
+    seed: u64,
+) -> Vec<Vec<Tap>> {
+    let at = |rest: &str| format!("/leagues/{}/matches/{}{rest}", m.short, fixture);
+    let csrf = c.get(&at("/pad/1")).await.csrf();
+    let mut all = Vec::new();
+    for board in 0..m.format.boards.len() {
+        let (_, taps) = simulated(m, board, seed + board as u64);
+        let r = c
+            .post_json(
+                &at(&format!("/pad/{}/sync", board + 1)),
+                &json!({ "taps": taps }),
+                &csrf,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        all.push(taps);
+    }
+    all
+}
+
+async fn a_submission_never_stores_a_board_changed_since_the_review(db: Db) {
+    const ROUNDS: usize = 8;
+    // Weekly fixtures, the last of them tomorrow: each may take a result.
+    let first = chrono::Utc::now() - chrono::Duration::days(7 * ROUNDS as i64 - 1);
+    let app = TestApp::new(&db, board_league().fixtures(ROUNDS + 1).starting_at(first)).await;
+    let m = &app.league;
+    let mut home = app.with_captain(0).await;
+    let mut away = app.with_captain(1).await;
+    let at = |f: FixtureId, rest: &str| format!("/leagues/{}/matches/{}{rest}", m.short, f);
+
+    // Shown, then an undo on board 1, then submitted as shown: refused,
+    // with the review shown again as the pads stand, and nothing stored.
+    let f = m.fixtures[0];
+    let boards = play_all_boards(&mut home, m, f, 60).await;
+    let review = home.get(&at(f, "/pad")).await;
+    assert!(review.has("Every board is decided"), "{}", review.body);
+    let csrf = away.get(&at(f, "/pad/1")).await.csrf();
+    let mut undone = boards[0].clone();
+    undone.push(Tap::Undo);
+    let r = away
+        .post_json(&at(f, "/pad/1/sync"), &json!({ "taps": undone }), &csrf)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let refused = submit_review_at(&mut home, &at(f, "/pad"), &review).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert!(
+        refused.has("board 1 changed on the score pad"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.has("Not every board is decided yet (board 1)"),
+        "{}",
+        refused.body
+    );
+    assert!(db.result(m.id, f).await.unwrap().is_none());
+
+    // The same raced: the submission and the undo sent at once. Either the
+    // result is stored and the undo refused (the pad closed), or the undo
+    // is taken and the submission refused; never a result with board 1 as
+    // it was while its pad ends with the undo.
+    let (mut stored, mut undone_first) = (0, 0);
+    for (round, &f) in m.fixtures[1..].iter().enumerate() {
+        let boards = play_all_boards(&mut home, m, f, 100 + 10 * round as u64).await;
+        let review = home.get(&at(f, "/pad")).await;
+        let csrf = away.get(&at(f, "/pad/1")).await.csrf();
+        let mut undone = boards[0].clone();
+        undone.push(Tap::Undo);
+        let sync = at(f, "/pad/1/sync");
+        let undo_body = json!({ "taps": undone });
+        let action = at(f, "/pad");
+        let (submitted, undo) = tokio::join!(
+            submit_review_at(&mut home, &action, &review),
+            away.post_json(&sync, &undo_body, &csrf)
+        );
+        let result = db.result(m.id, f).await.unwrap();
+        let pad = db.pad_board(m.id, f, 1).await.unwrap().unwrap();
+        let pad_undone = pad.taps.last() == Some(&Tap::Undo);
+        match result {
+            Some(_) => {
+                stored += 1;
+                assert_eq!(
+                    submitted.status,
+                    StatusCode::SEE_OTHER,
+                    "{}",
+                    submitted.body
+                );
+                assert!(
+                    !pad_undone,
+                    "round {round}: a result stored while board 1's pad was undone"
+                );
+                assert_eq!(undo.status, StatusCode::CONFLICT, "{}", undo.body);
+                assert!(undo.body.contains("the pad is closed"), "{}", undo.body);
+            }
+            None => {
+                undone_first += 1;
+                assert!(
+                    pad_undone,
+                    "round {round}: neither the result nor the undo was kept"
+                );
+                assert_eq!(submitted.status, StatusCode::CONFLICT, "{}", submitted.body);
+            }
+        }
+    }
+    assert_eq!(stored + undone_first, ROUNDS);
 }
