@@ -463,7 +463,30 @@
     return null;
   }
 
+  // The line-up rule, against the other boards as the page was made (the
+  // server checks again against the boards as they are).
+  function lineUpClash(tap) {
+    if (tap.t !== "players" || !D.others) return null;
+    var most = (D.line_up || {})[D.kind] || 1, ids = tap.home.concat(tap.away);
+    for (var i = 0; i < ids.length; i++) {
+      var on = D.others.filter(function (o) { return o.kind === D.kind && o.players.indexOf(ids[i]) >= 0; })
+        .map(function (o) { return o.board; });
+      if (on.length >= most) {
+        var who = nameOf(D.home, ids[i]) || nameOf(D.away, ids[i]) || "A player";
+        return who + " already plays " + D.kind + " board" + (on.length === 1 ? " " : "s ") + on.join(", ") +
+          ": a player plays at most " + most + " " + D.kind + " board" + (most === 1 ? "" : "s") + " a match";
+      }
+    }
+    return null;
+  }
+
   function take(tap) {
+    var clash = lineUpClash(tap);
+    if (clash) {
+      message = { error: true, text: "Not taken: " + clash };
+      render();
+      return;
+    }
     var next = state.taps.concat([tap]);
     var r = replay(next);
     if (r.error) {

@@ -91,6 +91,10 @@ pub struct MatchFormat {
     pub points: Points,
     pub walkover: Walkover,
     pub pairings: Pairings,
+    /// Most boards of each kind one player may play in a match; formats
+    /// stored before it had the default.
+    #[serde(default)]
+    pub line_up: super::lineup::LineUp,
 }
 
 /// Most boards a fixture may have: a long card, not a typo of 90.
@@ -125,6 +129,7 @@ impl MatchFormat {
             },
             walkover: Walkover::AllBoards,
             pairings: Pairings::Captains,
+            line_up: super::lineup::LineUp::default(),
         }
     }
 
@@ -147,6 +152,7 @@ impl MatchFormat {
         if self.boards.len() > MAX_BOARDS {
             return Err(format!("a match has at most {MAX_BOARDS} boards"));
         }
+        self.line_up.check()?;
         if let Some(b) = self
             .boards
             .iter()

@@ -7,6 +7,7 @@ pub mod feats;
 pub mod fixtures;
 pub mod ical;
 pub mod import;
+pub mod lineup;
 pub mod match_format;
 pub mod pad;
 pub mod players;

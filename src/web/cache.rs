@@ -57,13 +57,17 @@ struct Inner {
     /// Per league (None: every page outside the leagues) and whether the
     /// pages follow the pads' taps, the last generation read and when its
     /// read began.
-    generations: Mutex<HashMap<(Option<String>, bool), Arc<LastRead>>>,
+    generations: Mutex<HashMap<GenerationKey, Arc<LastRead>>>,
     pages: Mutex<Pages>,
     /// Pages being rendered again, so that the requests that find a page
     /// stale at once (after a write, each minute) wait for one rendering
     /// instead of all rendering it.
     rendering: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
+
+/// A league's short name (None: pages outside the leagues), and whether
+/// the pages follow the pads' taps.
+type GenerationKey = (Option<String>, bool);
 
 /// The last generation read of one league, and when its read began.
 type LastRead = tokio::sync::Mutex<Option<(Instant, i64)>>;

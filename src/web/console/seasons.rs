@@ -90,6 +90,10 @@ pub struct SeasonForm {
     pub points_loss: String,
     pub losing_bonus: String,
     pub pairings: String,
+    /// The line-up rule: most singles and pairs boards a player plays in a
+    /// match (left empty: one of each).
+    pub lineup_singles: String,
+    pub lineup_pairs: String,
     pub tie_breaker_1: String,
     pub tie_breaker_2: String,
     pub tie_breaker_3: String,
@@ -210,6 +214,8 @@ impl SeasonForm {
                 Pairings::Secretary => "secretary",
             }
             .into(),
+            lineup_singles: mf.line_up.singles.to_string(),
+            lineup_pairs: mf.line_up.pairs.to_string(),
             tie_breaker_1: rule(0),
             tie_breaker_2: rule(1),
             tie_breaker_3: rule(2),
@@ -608,6 +614,18 @@ impl SeasonForm {
         let draw = point("points_draw", &self.points_draw);
         let loss = point("points_loss", &self.points_loss);
         let losing_bonus = point("losing_bonus", &self.losing_bonus);
+        let max_boards = MAX_BOARDS as i64;
+        let lineup_singles = form::optional_whole(
+            errors,
+            "lineup_singles",
+            &self.lineup_singles,
+            1,
+            max_boards,
+        )
+        .unwrap_or(1) as u32;
+        let lineup_pairs =
+            form::optional_whole(errors, "lineup_pairs", &self.lineup_pairs, 1, max_boards)
+                .unwrap_or(1) as u32;
         let pairings = match self.pairings.as_str() {
             "captains" => Pairings::Captains,
             "secretary" => Pairings::Secretary,
@@ -626,6 +644,8 @@ impl SeasonForm {
         mf.points.loss = loss;
         mf.points.losing_bonus = losing_bonus;
         mf.pairings = pairings;
+        mf.line_up.singles = lineup_singles;
+        mf.line_up.pairs = lineup_pairs;
         match mf.check() {
             Ok(()) => Some(mf),
             Err(why) => {

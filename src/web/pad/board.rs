@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::{Deserialize, Serialize};
 
 use crate::league::match_format::BoardSpec;
-use crate::league::pad::{Board, Phase, Tap, describe};
+use crate::league::pad::{Board, Phase, Refusal, Tap, describe};
 use crate::rules::ruleset::PoseRule;
 use crate::rules::tile::Tile;
 use crate::rules::{Format, points};
@@ -24,6 +24,7 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{Keeper, MatchRules, PadAccess};
 use crate::db::pad::PadSaved;
+use crate::league::lineup::{self, BoardPlayers, LineUp};
 
 /// Why a tap is refused once the match's result is in.
 const CLOSED: &str =
@@ -83,6 +84,10 @@ struct PadData<'a> {
     csrf: &'a str,
     store: String,
     open: bool,
+    /// The line-up rule, and who plays the match's other boards as the
+    /// page was made (the server checks again on every sync).
+    line_up: LineUp,
+    others: &'a [BoardPlayers],
 }
 
 struct ScoreView {
@@ -137,8 +142,9 @@ pub async fn show(
         Some(text)
     });
     let error = refused.map(|r| format!("Tap {} could not be read: {}", r.index + 1, r.reason));
+    let others = other_boards(&state, &access, &rules).await?;
     let page = page(
-        &access, &rules, spec, &board, &taps, revision, q.who, notice, error,
+        &access, &rules, spec, &board, &taps, revision, q.who, notice, error, &others,
     );
     Ok(html(&page))
 }
@@ -171,6 +177,7 @@ fn page(
     who: Option<usize>,
     notice: Option<String>,
     error: Option<String>,
+    others: &[BoardPlayers],
 ) -> PadPage {
     let n = spec.kind.players_a_side();
     let format = rules.ruleset.format;
@@ -296,6 +303,8 @@ fn page(
             access.league.short_name, access.fixture.id, access.board
         ),
         open: access.open(),
+        line_up: rules.format.line_up,
+        others,
     };
     PadPage {
         ctx: access.ctx(),
@@ -467,6 +476,7 @@ pub async fn tap(
 ) -> Result<Response> {
     let fields: HashMap<String, String> = form.into_iter().collect();
     let (rules, spec, mut taps, revision) = load(&state, &access).await?;
+    let others = other_boards(&state, &access, &rules).await?;
     let again = |board: &Board, taps: &[Tap], revision, error: String, status| {
         let page = page(
             &access,
@@ -478,6 +488,7 @@ pub async fn tap(
             None,
             None,
             Some(error),
+            &others,
         );
         (status, html(&page)).into_response()
     };
@@ -517,7 +528,10 @@ pub async fn tap(
         }
     };
     taps.push(tap);
-    let (board, refused) = rules.replay(spec, &taps);
+    let (board, mut refused) = rules.replay(spec, &taps);
+    if refused.is_none() {
+        refused = lineup_refusal(&state, &access, &rules, spec, &taps, taps.len() - 1).await?;
+    }
     if let Some(r) = refused {
         taps.pop();
         return Ok(again(
@@ -645,8 +659,22 @@ pub async fn sync(
             StatusCode::CONFLICT,
         ));
     }
-    let (board, refused) = rules.replay(spec, &req.taps);
-    let taken = refused.as_ref().map_or(req.taps.len(), |r| r.index);
+    let (mut board, mut refused) = rules.replay(spec, &req.taps);
+    let mut taken = refused.as_ref().map_or(req.taps.len(), |r| r.index);
+    if let Some(r) = lineup_refusal(
+        &state,
+        &access,
+        &rules,
+        spec,
+        &req.taps[..taken],
+        held.len(),
+    )
+    .await?
+    {
+        taken = r.index;
+        board = rules.replay(spec, &req.taps[..taken]).0;
+        refused = Some(r);
+    }
     if taken <= held.len() {
         // Nothing new could be taken.
         return Ok(reply(
@@ -697,6 +725,70 @@ pub async fn sync(
             ))
         }
     }
+}
+
+/// Who plays the match's other boards, as their pads hold them.
+async fn other_boards(
+    state: &AppState,
+    access: &PadAccess,
+    rules: &MatchRules,
+) -> Result<Vec<BoardPlayers>> {
+    let pads = state
+        .db()
+        .pad_boards(access.league.id, access.fixture.id)
+        .await?;
+    Ok(pads
+        .iter()
+        .filter(|p| p.board != access.board)
+        .filter_map(|p| {
+            let spec = rules.spec(p.board).ok()?;
+            let (board, _) = rules.replay(spec, &p.taps);
+            Some(BoardPlayers {
+                board: usize::try_from(p.board).ok()?,
+                kind: spec.kind,
+                players: board.home.iter().chain(&board.away).copied().collect(),
+            })
+        })
+        .filter(|b| !b.players.is_empty())
+        .collect())
+}
+
+/// The line-up rule over the players taps among `taps[from..]`: a refusal
+/// of the first that puts a player on more boards of its kind than the
+/// match allows, naming the other boards.
+async fn lineup_refusal(
+    state: &AppState,
+    access: &PadAccess,
+    rules: &MatchRules,
+    spec: BoardSpec,
+    taps: &[Tap],
+    from: usize,
+) -> Result<Option<Refusal>> {
+    let chosen: Vec<usize> = (from..taps.len())
+        .filter(|&i| matches!(taps[i], Tap::Players { .. }))
+        .collect();
+    if chosen.is_empty() {
+        return Ok(None);
+    }
+    let others = other_boards(state, access, rules).await?;
+    let board = usize::try_from(access.board).unwrap_or(0);
+    for index in chosen {
+        let (b, _) = rules.replay(spec, &taps[..=index]);
+        let players: Vec<i64> = b.home.iter().chain(&b.away).copied().collect();
+        if let Some(clash) = lineup::refuse(&rules.format, board, spec.kind, &players, &others) {
+            let name = rules
+                .home
+                .iter()
+                .chain(&rules.away)
+                .find(|p| p.0 == clash.player)
+                .map_or("A player", |p| p.1.as_str());
+            return Ok(Some(Refusal {
+                index,
+                reason: lineup::refusal_words(&clash, name),
+            }));
+        }
+    }
+    Ok(None)
 }
 
 fn common_prefix(a: &[Tap], b: &[Tap]) -> usize {

@@ -27,6 +27,7 @@ mod board;
 pub(super) mod live;
 mod qr;
 pub(super) mod review;
+mod screen;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -45,6 +46,11 @@ pub fn router() -> Router<AppState> {
         .route(
             "/leagues/{league}/matches/{fixture}/pad/{board}/sync",
             post(board::sync),
+        )
+        .route("/leagues/{league}/screen", get(screen::league_screen))
+        .route(
+            "/leagues/{league}/matches/{fixture}/screen",
+            get(screen::match_screen),
         )
         .route("/pad-sw.js", get(board::service_worker))
 }

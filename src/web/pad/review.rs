@@ -299,6 +299,40 @@ pub async fn submit(
             &page(&state, &access, &headers, &loaded, Some(notice)).await?,
         ));
     }
+    // Two phones may have chosen one player for two boards at once: the
+    // line-up rule again over the whole match.
+    let played: Vec<crate::league::lineup::BoardPlayers> = loaded
+        .boards
+        .iter()
+        .map(|(number, b)| crate::league::lineup::BoardPlayers {
+            board: *number as usize,
+            kind: loaded.rules.format.boards[(*number - 1) as usize].kind,
+            players: b.home.iter().chain(&b.away).copied().collect(),
+        })
+        .collect();
+    let clashes = crate::league::lineup::clashes(&loaded.rules.format, &played);
+    if !clashes.is_empty() {
+        let words: Vec<String> = clashes
+            .iter()
+            .map(|c| {
+                let name = loaded
+                    .rules
+                    .home
+                    .iter()
+                    .chain(&loaded.rules.away)
+                    .find(|p| p.0 == c.player)
+                    .map_or("A player", |p| p.1.as_str());
+                c.words(name)
+            })
+            .collect();
+        let notice = format!(
+            "Not submitted: {} Undo the players on one of those boards' pads and choose again.",
+            words.join(" ")
+        );
+        return Ok(invalid(
+            &page(&state, &access, &headers, &loaded, Some(notice)).await?,
+        ));
+    }
     if !access.fixture.status.is_open() {
         return Err(AppError::Db(crate::db::DbError::Conflict(
             "This match's result is already in: corrections go through the match card.".into(),

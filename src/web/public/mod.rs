@@ -79,7 +79,7 @@ pub fn router() -> Router<AppState> {
 
 /// The first segments after `/leagues/{league}/` that other pages use: a
 /// season whose name gave one of them would have no page of its own.
-pub const TAKEN_SEGMENTS: [&str; 15] = [
+pub const TAKEN_SEGMENTS: [&str; 16] = [
     "calendar",
     "console",
     "cups",
@@ -93,6 +93,7 @@ pub const TAKEN_SEGMENTS: [&str; 15] = [
     "print",
     "round-up",
     "schedule",
+    "screen",
     "seasons",
     "teams",
 ];

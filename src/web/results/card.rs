@@ -243,6 +243,40 @@ fn missing_notice(missing: &[usize]) -> String {
     )
 }
 
+/// The line-up rule: each player on more boards of a kind than the match
+/// allows is named on every board of that kind they are on.
+fn lineup_errors(format: &MatchFormat, home: &[Player], away: &[Player], boards: &mut [ReadBoard]) {
+    use crate::league::lineup::{BoardPlayers, clashes};
+    let played: Vec<BoardPlayers> = boards
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.conceded.is_none())
+        .filter_map(|(i, b)| {
+            Some(BoardPlayers {
+                board: i + 1,
+                kind: format.boards.get(i)?.kind,
+                players: b.home.iter().chain(&b.away).map(|p| p.0).collect(),
+            })
+        })
+        .collect();
+    for clash in clashes(format, &played) {
+        let name = home
+            .iter()
+            .chain(away)
+            .find(|p| p.id.0 == clash.player)
+            .map_or("A player", |p| p.name.as_str());
+        let words = clash.words(name);
+        for &n in &clash.boards {
+            if let Some(b) = boards.get_mut(n - 1) {
+                b.error = Some(match b.error.take() {
+                    Some(e) => format!("{e} {words}"),
+                    None => words.clone(),
+                });
+            }
+        }
+    }
+}
+
 /// A card read from its fields: each board's players and games.
 struct Card {
     format: MatchFormat,
@@ -390,6 +424,7 @@ impl Card {
                 empty,
             });
         }
+        lineup_errors(&format, &home, &away, &mut boards);
         Ok(Card {
             format,
             ruleset,

@@ -259,6 +259,10 @@ struct HistoryPage {
     fixture_status: String,
     /// A walkover or a void, which a secretary may take back.
     reinstatable: bool,
+    /// For the secretary: the current version's breaches of the line-up
+    /// rule (stored before the rule, or by a looser format), in words.
+    /// Shown, not changed.
+    lineup: Vec<String>,
 }
 
 struct VersionView {
@@ -558,7 +562,41 @@ async fn history_page(
         Some((n, e)) => (Some(n), e),
         None => (None, false),
     };
+    let lineup = match (&stored, access.is_secretary()) {
+        (Some(s), true) => {
+            let (_, format) = crate::web::pad::fixture_rules(
+                state,
+                &access.league,
+                &access.season,
+                &access.fixture,
+            )
+            .await?;
+            let boards: Vec<crate::league::lineup::BoardPlayers> = s
+                .result
+                .boards
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.conceded_by.is_none())
+                .map(|(i, b)| crate::league::lineup::BoardPlayers {
+                    board: i + 1,
+                    kind: b.kind,
+                    players: b.home.iter().chain(&b.away).map(|p| p.0).collect(),
+                })
+                .collect();
+            crate::league::lineup::clashes(&format, &boards)
+                .iter()
+                .map(|c| {
+                    let name = players
+                        .get(&PlayerId(c.player))
+                        .map_or("A player", String::as_str);
+                    c.words(name)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     Ok(HistoryPage {
+        lineup,
         ctx: access.user.ctx(),
         title: access.title(),
         match_path: access.path(""),

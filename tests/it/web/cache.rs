@@ -21,6 +21,7 @@ on_both!(
     every_write_raises_the_page_generation,
     a_write_in_one_league_leaves_the_others_pages_kept,
     visitors_finding_a_page_stale_together_all_get_the_new_one,
+    a_tap_moves_the_live_pages_and_leaves_the_tables_kept,
 );
 
 async fn league_id(db: &Db) -> LeagueId {
@@ -284,5 +285,44 @@ async fn visitors_finding_a_page_stale_together_all_get_the_new_one(db: Db) {
         let page = task.await.unwrap();
         assert_eq!(page.status, StatusCode::OK);
         assert!(page.has("Card League Renamed"), "{}", page.body);
+    }
+}
+
+async fn a_tap_moves_the_live_pages_and_leaves_the_tables_kept(db: Db) {
+    let m = setup(&db).await;
+    let league = league_id(&db).await;
+    let table = table_path(&db).await;
+    let home = "/leagues/card".to_owned();
+    let followers = [
+        "/leagues/card/live".to_owned(),
+        m.path(""),
+        m.path("/screen"),
+        "/leagues/card/screen".to_owned(),
+    ];
+    let mut visitor = Client::new(&db).await;
+    for path in followers.iter().chain([&table, &home]) {
+        visitor.get(path).await;
+        assert!(kept(&visitor.get(path).await), "{path} kept");
+    }
+    let tap = boneyard::league::pad::Tap::Players {
+        home: vec![m.home[0].0.0],
+        away: vec![m.away[0].0.0],
+    };
+    let summary = boneyard::league::pad::Summary::default();
+    let saved = db
+        .save_pad(league, m.fixture, 1, 0, &[tap], &summary, None)
+        .await
+        .unwrap();
+    assert_eq!(saved, boneyard::db::pad::PadSaved::Saved(1));
+    // The tables, fixtures and home do not show taps: still kept.
+    assert!(kept(&visitor.get(&table).await), "the table stays kept");
+    assert!(
+        kept(&visitor.get(&home).await),
+        "the league home stays kept"
+    );
+    // The pages that show boards in play are rendered again, once.
+    for path in &followers {
+        assert!(!kept(&visitor.get(path).await), "{path} follows the tap");
+        assert!(kept(&visitor.get(path).await), "{path} then kept again");
     }
 }

@@ -21,6 +21,9 @@ on_both!(
     a_play_past_61_is_shown_as_disregarded,
     a_played_match_keeps_its_pads_closed,
     a_submission_never_stores_a_board_changed_since_the_review,
+    the_pad_and_its_links_refuse_a_player_already_on_a_board_of_that_kind,
+    the_card_lists_every_line_up_clash,
+    a_stored_result_breaking_the_line_up_is_shown_to_the_secretary,
 );
 
 /// Two singles boards and a pairs board, one game each.
@@ -590,4 +593,167 @@ async fn a_submission_never_stores_a_board_changed_since_the_review(db: Db) {
         }
     }
     assert_eq!(stored + undone_first, ROUNDS);
+}
+
+async fn the_pad_and_its_links_refuse_a_player_already_on_a_board_of_that_kind(db: Db) {
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    let (home_p, away_p) = (&m.teams[0].players, &m.teams[1].players);
+    let players = |h: &[usize], a: &[usize]| Tap::Players {
+        home: h.iter().map(|&i| home_p[i].0.0).collect(),
+        away: a.iter().map(|&i| away_p[i].0.0).collect(),
+    };
+    let mut captain = app.with_captain(0).await;
+    let csrf = captain.get(&m.path("/pad/1")).await.csrf();
+    // Board 1 (singles): home player 0 against away player 0.
+    let r = captain
+        .post_json(
+            &m.path("/pad/1/sync"),
+            &json!({ "taps": [players(&[0], &[0])] }),
+            &csrf,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+
+    // The script's sync on board 2 (singles) with home player 0 again:
+    // refused, naming board 1, and nothing saved.
+    let r = captain
+        .post_json(
+            &m.path("/pad/2/sync"),
+            &json!({ "taps": [players(&[0], &[1])] }),
+            &csrf,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    let body: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    let why = body["refused"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        why.contains(&format!("{} already plays singles board 1", home_p[0].1)),
+        "{}",
+        r.body
+    );
+    assert_eq!(body["taps"].as_array().map(Vec::len), Some(0));
+    assert!(
+        db.pad_board(m.id, m.fixtures[0], 2)
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // The plain form on board 2, through a board link (no account): the
+    // same refusal, in words on the page.
+    let made = link_action(&mut captain, m, 2, "create").await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    let link = db
+        .pad_links(m.id, m.fixtures[0])
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
+    let mut holder = captain.stranger();
+    let pad = m.path(&format!("/pad/2?key={}", link.token));
+    let page = holder.get(&pad).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let mut fields = vec![
+        ("csrf".to_owned(), page.csrf()),
+        ("base".to_owned(), "0".to_owned()),
+    ];
+    fields.extend(form_fields(&players(&[1], &[0])));
+    let refs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let refused = holder.post(&pad, &refs).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.has("already plays singles board 1"),
+        "{}",
+        refused.body
+    );
+    // Others are free, and a singles player may still play one pairs board.
+    form_tap(&mut holder, &pad, &players(&[1], &[1])).await;
+    let r = captain
+        .post_json(
+            &m.path("/pad/3/sync"),
+            &json!({ "taps": [players(&[0, 2], &[0, 2])] }),
+            &csrf,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+}
+
+async fn the_card_lists_every_line_up_clash(db: Db) {
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    let mut captain = app.with_captain(0).await;
+    let card = captain.get(&m.path("/card")).await;
+    assert_eq!(card.status, StatusCode::OK, "{}", card.body);
+    // Both singles boards with the same two players; board 3 conceded.
+    let (h, a) = (
+        m.teams[0].players[0].0.0.to_string(),
+        m.teams[1].players[0].0.0.to_string(),
+    );
+    let csrf = card.csrf();
+    let fields: Vec<(&str, &str)> = vec![
+        ("csrf", &csrf),
+        ("action", "check"),
+        ("b0.home0", &h),
+        ("b0.away0", &a),
+        ("b0.g0", "6-6 A"),
+        ("b1.home0", &h),
+        ("b1.away0", &a),
+        ("b1.g0", "6-6 B"),
+    ];
+    let checked = captain.post(&m.path("/card"), &fields).await;
+    assert_eq!(
+        checked.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        checked.body
+    );
+    for p in [&m.teams[0].players[0].1, &m.teams[1].players[0].1] {
+        assert!(
+            checked.has(&format!("{p} is on singles boards 1 and 2 (2); a player plays at most 1 singles board a match.")),
+            "{p}: {}",
+            checked.body
+        );
+    }
+}
+
+async fn a_stored_result_breaking_the_line_up_is_shown_to_the_secretary(db: Db) {
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    // Stored as a league had it before the rule: one player on both
+    // singles boards.
+    let mut result =
+        crate::harness::builder::simulated_result(m.rules, &m.format, &m.teams[0], &m.teams[1], 5);
+    result.boards[1] = result.boards[0].clone();
+    db.write_result(m.id, m.fixtures[0], &result, None)
+        .await
+        .unwrap();
+    let mut secretary = app.with_secretary().await;
+    let page = secretary.get(&m.path("/history")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(
+        page.has("This result breaks the line-up rule"),
+        "{}",
+        page.body
+    );
+    let name = &m.teams[0].players[0].1;
+    assert!(
+        page.has(&format!("{name} is on singles boards 1 and 2")),
+        "{}",
+        page.body
+    );
+    // Shown, not changed.
+    let stored = db.result(m.id, m.fixtures[0]).await.unwrap().unwrap();
+    assert_eq!(stored.result.boards[1].home, result.boards[0].home);
+    // The captains' history says nothing of it.
+    let mut captain = app.with_captain(1).await;
+    assert!(!captain.get(&m.path("/history")).await.has("line-up rule"));
 }
