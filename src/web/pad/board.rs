@@ -636,7 +636,7 @@ pub async fn sync(
             None
         } else {
             Some(format!(
-                "Another phone has been keeping this board: it holds {} taps that this phone did not have. This phone's own taps since then were not saved; the board is shown as the server holds it.",
+                "Another phone has been keeping this board: it holds {} taps that this phone did not have, and the board is shown as the server holds it. This phone's own taps since then were not saved there.",
                 held.len().saturating_sub(common_prefix(&held, &req.taps))
             ))
         };

@@ -226,6 +226,19 @@ async fn a_second_phones_unsent_taps_are_shown_and_put_back() {
                 ));
             }
             b.wait_text("#pad-sync", "Saved on the server").await?;
+            if std::env::var_os("BONEYARD_BROWSER_SHOTS").is_some() {
+                let _ = b
+                    .client
+                    .execute(
+                        "document.getElementById('pad-aside').scrollIntoView();",
+                        vec![],
+                    )
+                    .await;
+                b.screenshot("pad-taps-kept-aside").await;
+            }
+            if b.scrolls_sideways().await? {
+                return Err("the taps kept aside push the pad wider than the phone".into());
+            }
             b.click_named("#pad-aside", "Put them back").await?;
             b.wait_text("#pad-messages", "Put back 2 taps").await?;
             b.wait_text("#pad-sync", "Saved on the server").await?;
