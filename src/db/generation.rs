@@ -6,7 +6,7 @@
 //! account). Shared by every app server on the database, so a write
 //! through any of them is seen by all.
 
-use super::{Db, LeagueId, Result, read_pool};
+use super::{Db, FixtureId, LeagueId, Result, read_pool};
 
 /// The scope of a write that any page may show.
 pub(crate) const INSTALLATION: i64 = 0;
@@ -17,11 +17,30 @@ pub(crate) fn scope(league: LeagueId) -> i64 {
 }
 
 /// The scope of a write that only the league's live pages show (a tap on
-/// a score pad): the live page, a match's page, the pub screens. Kept apart
-/// from the league's own scope so that a night of taps leaves the tables,
+/// a score pad): the live page and the league's pub screen. Kept apart from
+/// the league's own scope so that a night of taps leaves the tables,
 /// fixtures and home pages kept. Negative, so it never meets a league's id.
 pub(crate) fn live(league: LeagueId) -> i64 {
     -league.0
+}
+
+/// The scope of a tap on one fixture's pads, which its match page and its
+/// pub screen show: a night's ten matches are each rendered again for
+/// their own taps only. Below every league's live scope (league ids stay
+/// under 2^32).
+pub(crate) fn live_fixture(fixture: FixtureId) -> i64 {
+    -(1_i64 << 32) - fixture.0
+}
+
+/// Which taps a page follows besides its league's records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Follows {
+    /// None: the tables, fixtures, home, every page but these.
+    Records,
+    /// Every board of the league: the live page and the league's screen.
+    League,
+    /// One fixture's boards: its match page and its screen.
+    Fixture(FixtureId),
 }
 
 /// Raises a scope's generation ($1): run by `write_tx!` on its
@@ -37,20 +56,28 @@ impl Db {
     /// such a page may show does (and sometimes when nothing does): the sum
     /// of numbers that only ever rise.
     ///
-    /// `live`: the page also shows the league's boards in play, so it
-    /// follows the pads' taps too (see [`live`]).
-    pub async fn page_generation(&self, league: Option<&str>, live: bool) -> Result<i64> {
-        let of_league = if live {
-            "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
-             WHERE scope = 0 OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
-             UNION ALL SELECT -id FROM leagues WHERE short_name = $1)"
-        } else {
-            "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
-             WHERE scope = 0 OR scope = (SELECT id FROM leagues WHERE short_name = $1)"
+    /// `follows`: the taps the page shows too (see [`live`] and
+    /// [`live_fixture`]).
+    pub async fn page_generation(&self, league: Option<&str>, follows: Follows) -> Result<i64> {
+        const SUM: &str =
+            "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations";
+        let of_league = match follows {
+            Follows::Records => format!(
+                "{SUM} WHERE scope = 0 OR scope = (SELECT id FROM leagues WHERE short_name = $1)"
+            ),
+            Follows::League => format!(
+                "{SUM} WHERE scope = 0 OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
+                 UNION ALL SELECT -id FROM leagues WHERE short_name = $1)"
+            ),
+            Follows::Fixture(f) => format!(
+                "{SUM} WHERE scope = 0 OR scope = {} \
+                 OR scope = (SELECT id FROM leagues WHERE short_name = $1)",
+                live_fixture(f)
+            ),
         };
         read_pool!(self, pool => {
             let generation: i64 = match league {
-                Some(short) => sqlx::query_scalar(of_league)
+                Some(short) => sqlx::query_scalar(&of_league)
                 .bind(short)
                 .fetch_one(pool)
                 .await?,

@@ -210,7 +210,17 @@ impl Db {
                         .await?
                         .rows_affected()
                     };
-                    if done == 1 { PadSaved::Saved(seen + 1) } else { PadSaved::Stale }
+                    if done == 1 {
+                    // The match's own live pages too (the league's live
+                    // scope is raised as the transaction commits).
+                    sqlx::query(super::generation::RAISE)
+                        .bind(super::generation::live_fixture(fixture))
+                        .execute(&mut *tx)
+                        .await?;
+                    PadSaved::Saved(seen + 1)
+                } else {
+                    PadSaved::Stale
+                }
                 }
             }),
         )

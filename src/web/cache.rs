@@ -33,7 +33,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use crate::db::Db;
+use crate::db::generation::Follows;
+use crate::db::{Db, FixtureId};
 
 /// Most memory the kept pages take; past it they are all let go.
 const BUDGET: usize = 64 << 20;
@@ -65,9 +66,9 @@ struct Inner {
     rendering: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
-/// A league's short name (None: pages outside the leagues), and whether
-/// the pages follow the pads' taps.
-type GenerationKey = (Option<String>, bool);
+/// A league's short name (None: pages outside the leagues), and which of
+/// the pads' taps the pages follow.
+type GenerationKey = (Option<String>, Follows);
 
 /// The last generation read of one league, and when its read began.
 type LastRead = tokio::sync::Mutex<Option<(Instant, i64)>>;
@@ -105,7 +106,7 @@ impl PageCache {
     async fn generation(
         &self,
         league: Option<&str>,
-        live: bool,
+        follows: Follows,
         asked: Instant,
     ) -> crate::db::Result<i64> {
         let last = {
@@ -118,7 +119,7 @@ impl PageCache {
                 generations.clear();
             }
             generations
-                .entry((league.map(str::to_owned), live))
+                .entry((league.map(str::to_owned), follows))
                 .or_default()
                 .clone()
         };
@@ -129,7 +130,7 @@ impl PageCache {
             }
         }
         let began = Instant::now();
-        let generation = self.inner.db.page_generation(league, live).await?;
+        let generation = self.inner.db.page_generation(league, follows).await?;
         *last = Some((began, generation));
         Ok(generation)
     }
@@ -271,18 +272,22 @@ fn league_of(path: &str) -> Option<&str> {
     (!short.is_empty()).then_some(short)
 }
 
-/// Whether the page shows boards in play, so changes with every tap on a
-/// score pad: the league's live page, a match's page and the pub screens.
-/// The league's other pages do not, and stay kept while the pads tap.
-fn follows_taps(path: &str) -> bool {
+/// Which boards in play the page shows, so which pad taps it changes
+/// with: the league's live page and screen every board's, a match's page
+/// and screen its own boards'. The league's other pages show none, and stay
+/// kept while the pads tap.
+fn follows_taps(path: &str) -> Follows {
     let Some(rest) = path.strip_prefix("/leagues/") else {
-        return false;
+        return Follows::Records;
     };
     let parts: Vec<&str> = rest.split('/').collect();
-    matches!(
-        parts.as_slice(),
-        [_, "live"] | [_, "screen"] | [_, "matches", _] | [_, "matches", _, "screen"]
-    )
+    match parts.as_slice() {
+        [_, "live"] | [_, "screen"] => Follows::League,
+        [_, "matches", id] | [_, "matches", id, "screen"] => id
+            .parse()
+            .map_or(Follows::Records, |id| Follows::Fixture(FixtureId(id))),
+        _ => Follows::Records,
+    }
 }
 
 /// The host (pages may hold absolute links) and the path with its query.
@@ -377,15 +382,22 @@ mod tests {
 
     #[test]
     fn only_the_live_pages_follow_the_taps() {
-        assert!(follows_taps("/leagues/wessex/live"));
-        assert!(follows_taps("/leagues/wessex/screen"));
-        assert!(follows_taps("/leagues/wessex/matches/12"));
-        assert!(follows_taps("/leagues/wessex/matches/12/screen"));
-        assert!(!follows_taps("/leagues/wessex"));
-        assert!(!follows_taps("/leagues/wessex/2026-27/one"));
-        assert!(!follows_taps("/leagues/wessex/matches/12/history"));
-        assert!(!follows_taps("/leagues/wessex/teams/3"));
-        assert!(!follows_taps("/live"));
+        let league = Follows::League;
+        let twelve = Follows::Fixture(FixtureId(12));
+        assert_eq!(follows_taps("/leagues/wessex/live"), league);
+        assert_eq!(follows_taps("/leagues/wessex/screen"), league);
+        assert_eq!(follows_taps("/leagues/wessex/matches/12"), twelve);
+        assert_eq!(follows_taps("/leagues/wessex/matches/12/screen"), twelve);
+        for records in [
+            "/leagues/wessex",
+            "/leagues/wessex/2026-27/one",
+            "/leagues/wessex/matches/12/history",
+            "/leagues/wessex/matches/nonsense",
+            "/leagues/wessex/teams/3",
+            "/live",
+        ] {
+            assert_eq!(follows_taps(records), Follows::Records, "{records}");
+        }
     }
 
     #[test]

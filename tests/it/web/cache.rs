@@ -198,9 +198,15 @@ async fn every_write_raises_the_page_generation(db: Db) {
     LeagueBuilder::new("other").build(&db).await;
     let generations = || async {
         (
-            db.page_generation(Some("card"), false).await.unwrap(),
-            db.page_generation(Some("other"), false).await.unwrap(),
-            db.page_generation(None, false).await.unwrap(),
+            db.page_generation(Some("card"), boneyard::db::generation::Follows::Records)
+                .await
+                .unwrap(),
+            db.page_generation(Some("other"), boneyard::db::generation::Follows::Records)
+                .await
+                .unwrap(),
+            db.page_generation(None, boneyard::db::generation::Follows::Records)
+                .await
+                .unwrap(),
         )
     };
     let (card, other, all) = generations().await;
@@ -293,6 +299,25 @@ async fn a_tap_moves_the_live_pages_and_leaves_the_tables_kept(db: Db) {
     let league = league_id(&db).await;
     let table = table_path(&db).await;
     let home = "/leagues/card".to_owned();
+    // Another match of the league, on the same night.
+    let f = db.fixture(league, m.fixture).await.unwrap();
+    let other = db
+        .create_fixture(
+            league,
+            &NewFixture {
+                season_id: f.season_id,
+                division_id: f.division_id.unwrap(),
+                round: 2,
+                starts_at: f.starts_at,
+                home_team_id: f.away_team_id,
+                away_team_id: f.home_team_id,
+                venue_id: None,
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let other_match = format!("/leagues/card/matches/{other}");
     let followers = [
         "/leagues/card/live".to_owned(),
         m.path(""),
@@ -300,7 +325,7 @@ async fn a_tap_moves_the_live_pages_and_leaves_the_tables_kept(db: Db) {
         "/leagues/card/screen".to_owned(),
     ];
     let mut visitor = Client::new(&db).await;
-    for path in followers.iter().chain([&table, &home]) {
+    for path in followers.iter().chain([&table, &home, &other_match]) {
         visitor.get(path).await;
         assert!(kept(&visitor.get(path).await), "{path} kept");
     }
