@@ -6,6 +6,8 @@
 //! account). Shared by every app server on the database, so a write
 //! through any of them is seen by all.
 
+use std::collections::HashMap;
+
 use super::{Db, FixtureId, LeagueId, Result, read_pool};
 
 /// The scope of a write that any page may show.
@@ -49,45 +51,94 @@ pub enum Follows {
 pub(crate) const RAISE: &str = "INSERT INTO page_generations (scope, generation) VALUES ($1, 1) \
      ON CONFLICT (scope) DO UPDATE SET generation = page_generations.generation + 1";
 
+/// The generations a league's pages are kept under, read at once: one
+/// query serves the records pages, the live pages and every match page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageGenerations {
+    /// The installation's and the league's: what every page of the league
+    /// follows (outside the leagues: every scope's).
+    pub records: i64,
+    /// The league's live scope: every tap of the league.
+    pub live: i64,
+    /// Each asked fixture's live scope (0: never tapped).
+    pub fixtures: HashMap<FixtureId, i64>,
+}
+
+impl PageGenerations {
+    /// The generation of a page that follows `follows`: a sum of numbers
+    /// that only ever rise, so it changes whenever one of them does.
+    pub fn of(&self, follows: Follows) -> i64 {
+        match follows {
+            Follows::Records => self.records,
+            Follows::League => self.records + self.live,
+            Follows::Fixture(f) => self.records + self.fixtures.get(&f).copied().unwrap_or(0),
+        }
+    }
+}
+
 impl Db {
-    /// The generation of the pages of the league whose short name is
-    /// `league` (they show that league and the installation's names), or
-    /// of every page when `league` is None. It changes whenever anything
-    /// such a page may show does (and sometimes when nothing does): the sum
-    /// of numbers that only ever rise.
-    ///
-    /// `follows`: the taps the page shows too (see [`live`] and
-    /// [`live_fixture`]).
-    pub async fn page_generation(&self, league: Option<&str>, follows: Follows) -> Result<i64> {
-        const SUM: &str =
-            "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations";
-        let of_league = match follows {
-            Follows::Records => format!(
-                "{SUM} WHERE scope = 0 OR scope = (SELECT id FROM leagues WHERE short_name = $1)"
-            ),
-            Follows::League => format!(
-                "{SUM} WHERE scope = 0 OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
-                 UNION ALL SELECT -id FROM leagues WHERE short_name = $1)"
-            ),
-            Follows::Fixture(f) => format!(
-                "{SUM} WHERE scope = 0 OR scope = {} \
-                 OR scope = (SELECT id FROM leagues WHERE short_name = $1)",
-                live_fixture(f)
-            ),
+    /// The generations of the pages of the league whose short name is
+    /// `league` (they show that league and the installation's names), with
+    /// the live scopes of the league and of `fixtures`; or, when `league`
+    /// is None, of every page. One query. They change whenever anything
+    /// such a page may show does (and sometimes when nothing does).
+    pub async fn page_generations(
+        &self,
+        league: Option<&str>,
+        fixtures: &[FixtureId],
+    ) -> Result<PageGenerations> {
+        let Some(short) = league else {
+            let records: i64 = read_pool!(self, pool => sqlx::query_scalar(
+                "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations",
+            )
+            .fetch_one(pool)
+            .await?);
+            return Ok(PageGenerations {
+                records,
+                ..PageGenerations::default()
+            });
         };
-        read_pool!(self, pool => {
-            let generation: i64 = match league {
-                Some(short) => sqlx::query_scalar(&of_league)
-                .bind(short)
-                .fetch_one(pool)
-                .await?,
-                None => sqlx::query_scalar(
-                    "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations",
-                )
-                .fetch_one(pool)
-                .await?,
-            };
-            Ok(generation)
-        })
+        // The fixtures' scopes are numbers made here from parsed ids.
+        let scopes: Vec<String> = fixtures
+            .iter()
+            .map(|f| live_fixture(*f).to_string())
+            .collect();
+        let of_fixtures = if scopes.is_empty() {
+            String::new()
+        } else {
+            format!(" OR scope IN ({})", scopes.join(", "))
+        };
+        let sql = format!(
+            "SELECT scope, generation FROM page_generations WHERE scope = 0 \
+             OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
+             UNION ALL SELECT -id FROM leagues WHERE short_name = $1){of_fixtures}"
+        );
+        let rows: Vec<(i64, i64)> = read_pool!(self, pool => sqlx::query_as(&sql)
+            .bind(short)
+            .fetch_all(pool)
+            .await?);
+        let mut out = PageGenerations::default();
+        // Every fixture asked is answered, a fixture never tapped with 0.
+        out.fixtures.extend(fixtures.iter().map(|f| (*f, 0)));
+        for (scope, generation) in rows {
+            if scope >= 0 {
+                out.records += generation;
+            } else if scope > -(1_i64 << 32) {
+                out.live += generation;
+            } else {
+                out.fixtures
+                    .insert(FixtureId(-(1_i64 << 32) - scope), generation);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The generation of one kind of page (see [`Db::page_generations`]).
+    pub async fn page_generation(&self, league: Option<&str>, follows: Follows) -> Result<i64> {
+        let fixtures: Vec<FixtureId> = match follows {
+            Follows::Fixture(f) => vec![f],
+            _ => Vec::new(),
+        };
+        Ok(self.page_generations(league, &fixtures).await?.of(follows))
     }
 }

@@ -33,7 +33,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use crate::db::generation::Follows;
+use crate::db::generation::{Follows, PageGenerations};
 use crate::db::{Db, FixtureId};
 
 /// Most memory the kept pages take; past it they are all let go.
@@ -55,10 +55,9 @@ pub struct PageCache {
 
 struct Inner {
     db: Db,
-    /// Per league (None: every page outside the leagues) and whether the
-    /// pages follow the pads' taps, the last generation read and when its
-    /// read began.
-    generations: Mutex<HashMap<GenerationKey, Arc<LastRead>>>,
+    /// Per league (None: every page outside the leagues), the last
+    /// generations read and when their read began.
+    generations: Mutex<HashMap<Option<String>, Arc<LeagueReads>>>,
     pages: Mutex<Pages>,
     /// Pages being rendered again, so that the requests that find a page
     /// stale at once (after a write, each minute) wait for one rendering
@@ -66,12 +65,18 @@ struct Inner {
     rendering: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
-/// A league's short name (None: pages outside the leagues), and which of
-/// the pads' taps the pages follow.
-type GenerationKey = (Option<String>, Follows);
+/// Most match pages of one league whose live generations each read takes
+/// along (a night's matches, and some).
+const MOST_FIXTURES: usize = 64;
 
-/// The last generation read of one league, and when its read began.
-type LastRead = tokio::sync::Mutex<Option<(Instant, i64)>>;
+/// One league's generations: the last read (when it began, what it read),
+/// and the fixtures whose match pages have been asked for, which every read
+/// asks about too, so one query serves all the league's pages.
+#[derive(Default)]
+struct LeagueReads {
+    fixtures: Mutex<Vec<FixtureId>>,
+    last: tokio::sync::Mutex<Option<(Instant, PageGenerations)>>,
+}
 
 #[derive(Default)]
 struct Pages {
@@ -109,7 +114,7 @@ impl PageCache {
         follows: Follows,
         asked: Instant,
     ) -> crate::db::Result<i64> {
-        let last = {
+        let reads = {
             let mut generations = self
                 .inner
                 .generations
@@ -119,19 +124,39 @@ impl PageCache {
                 generations.clear();
             }
             generations
-                .entry((league.map(str::to_owned), follows))
+                .entry(league.map(str::to_owned))
                 .or_default()
                 .clone()
         };
-        let mut last = last.lock().await;
-        if let Some((began, generation)) = *last {
-            if began >= asked {
-                return Ok(generation);
+        let fixtures = {
+            let mut fixtures = reads
+                .fixtures
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if let Follows::Fixture(f) = follows {
+                if !fixtures.contains(&f) {
+                    if fixtures.len() >= MOST_FIXTURES {
+                        fixtures.remove(0);
+                    }
+                    fixtures.push(f);
+                }
+            }
+            fixtures.clone()
+        };
+        let mut last = reads.last.lock().await;
+        if let Some((began, generations)) = &*last {
+            let answers = match follows {
+                Follows::Fixture(f) => generations.fixtures.contains_key(&f),
+                _ => true,
+            };
+            if *began >= asked && answers {
+                return Ok(generations.of(follows));
             }
         }
         let began = Instant::now();
-        let generation = self.inner.db.page_generation(league, follows).await?;
-        *last = Some((began, generation));
+        let generations = self.inner.db.page_generations(league, &fixtures).await?;
+        let generation = generations.of(follows);
+        *last = Some((began, generations));
         Ok(generation)
     }
 
