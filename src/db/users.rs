@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
+use super::dialect;
 use super::{
     Db, DbError, LeagueId, PlayerId, Result, RoleId, SeasonId, TeamId, UserId, now, read_pool,
     text_enum, write_tx,
@@ -137,6 +138,53 @@ impl Db {
             .bind(now())
             .fetch_one(&mut *tx)
             .await?))
+    }
+
+    /// The installation's first user, made its administrator, in one
+    /// transaction that first makes sure there is no user yet: two set-ups
+    /// posted at once make one administrator (the other gets `None`), and a
+    /// set-up cut short leaves nothing behind.
+    pub async fn create_first_administrator(
+        &self,
+        username: &str,
+        password_hash: &str,
+    ) -> Result<Option<User>> {
+        let insert = format!(
+            "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
+             RETURNING {COLUMNS}"
+        );
+        // SQLite's writes take turns already (BEGIN IMMEDIATE); on Postgres
+        // a lock on the table that set-ups take in turn.
+        let lock = dialect!(self,
+            sqlite: None,
+            postgres: Some("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE"));
+        Ok(write_tx!(self, tx => {
+            if let Some(lock) = lock {
+                sqlx::query(lock).execute(&mut *tx).await?;
+            }
+            let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users")
+                .fetch_one(&mut *tx)
+                .await?;
+            if users > 0 {
+                None
+            } else {
+                let user = sqlx::query_as::<_, User>(&insert)
+                    .bind(username)
+                    .bind(password_hash)
+                    .bind(now())
+                    .fetch_one(&mut *tx)
+                    .await?;
+                sqlx::query(
+                    "INSERT INTO roles (user_id, kind, granted_at) VALUES ($1, $2, $3)",
+                )
+                .bind(user.id)
+                .bind(RoleKind::Administrator.as_str())
+                .bind(now())
+                .execute(&mut *tx)
+                .await?;
+                Some(user)
+            }
+        }))
     }
 
     pub async fn user(&self, id: UserId) -> Result<User> {

@@ -10,8 +10,6 @@ use axum::{Router, http::StatusCode};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use crate::db::NewRole;
-
 use super::auth::{self, ClientAddr, MaybeUser, USER_KEY};
 use super::csrf::{self, CsrfForm, session_error};
 use super::error::Result;
@@ -114,11 +112,14 @@ async fn setup(
         return Ok(invalid(&page));
     }
     let hash = auth::hash_password(form.password).await?;
-    let user = state.db().create_user(&page.username, &hash).await?;
-    state
+    // Someone else's set-up may have come first since the check above.
+    let Some(user) = state
         .db()
-        .grant_role(&NewRole::administrator(user.id), Some(user.id))
-        .await?;
+        .create_first_administrator(&page.username, &hash)
+        .await?
+    else {
+        return Ok(Redirect::to("/").into_response());
+    };
     start_session(&session, user.id).await?;
     tracing::info!(username = %user.username, "administrator account created");
     Ok(Redirect::to("/").into_response())

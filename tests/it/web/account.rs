@@ -10,6 +10,7 @@ use crate::support::on_both;
 on_both!(
     a_new_installation_asks_for_the_administrator,
     setup_keeps_what_was_typed_and_says_what_is_wrong,
+    two_first_set_ups_at_once_make_one_administrator,
     sign_in_renews_the_session_and_sign_out_ends_it,
     forms_without_the_token_are_refused,
     failed_sign_ins_are_throttled,
@@ -323,4 +324,43 @@ async fn a_nul_byte_anywhere_is_no_server_error(db: Db) {
         )
         .await;
     assert!(page.status.is_client_error(), "{}", page.status);
+}
+
+async fn two_first_set_ups_at_once_make_one_administrator(db: Db) {
+    // Two browsers open the set-up page of a new installation; both post.
+    let mut a = Client::new(&db).await;
+    let mut b = a.stranger();
+    let (form_a, form_b) = (a.get("/setup").await, b.get("/setup").await);
+    let (csrf_a, csrf_b) = (form_a.csrf(), form_b.csrf());
+    let fields = |csrf: &str, name: &str| {
+        vec![
+            ("csrf".to_owned(), csrf.to_owned()),
+            ("username".to_owned(), name.to_owned()),
+            ("password".to_owned(), ADMIN_PASSWORD.to_owned()),
+            ("confirm".to_owned(), ADMIN_PASSWORD.to_owned()),
+        ]
+    };
+    let (fa, fb) = (fields(&csrf_a, "first"), fields(&csrf_b, "second"));
+    let refs = |f: &[(String, String)]| -> Vec<(String, String)> { f.to_vec() };
+    let (fa, fb) = (refs(&fa), refs(&fb));
+    let pa: Vec<(&str, &str)> = fa.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let pb: Vec<(&str, &str)> = fb.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let (ra, rb) = tokio::join!(a.post("/setup", &pa), b.post("/setup", &pb));
+    assert_eq!(ra.status, StatusCode::SEE_OTHER, "{}", ra.body);
+    assert_eq!(rb.status, StatusCode::SEE_OTHER, "{}", rb.body);
+    // One account, and it is the administrator; the other browser is not
+    // signed in as anyone.
+    assert_eq!(db.user_count().await.unwrap(), 1);
+    let signed_in: Vec<bool> = [a.get("/").await, b.get("/").await]
+        .iter()
+        .map(|p| p.has("Sign out"))
+        .collect();
+    assert_eq!(signed_in.iter().filter(|s| **s).count(), 1, "{signed_in:?}");
+    let winner = if signed_in[0] { "first" } else { "second" };
+    let roles = db
+        .user_roles(db.user_by_username(winner).await.unwrap().id)
+        .await
+        .unwrap();
+    assert_eq!(roles.len(), 1);
+    assert_eq!(roles[0].kind, boneyard::db::RoleKind::Administrator);
 }
