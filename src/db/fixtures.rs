@@ -282,6 +282,48 @@ impl Db {
 
     /// Changes a fixture (postpone, new date, walkover, void), with an audit
     /// entry holding it before and after.
+    /// Gives a fixture a new date (or none) and a status of scheduled or
+    /// postponed, if [`crate::league::workflow::reschedule`] allows it on
+    /// the fixture as it is once locked: a result submitted meanwhile is
+    /// never left on a postponed fixture. One transaction, audited.
+    pub async fn reschedule_fixture(
+        &self,
+        league: LeagueId,
+        id: FixtureId,
+        starts_at: Option<DateTime<Utc>>,
+        status: FixtureStatus,
+        by: Option<UserId>,
+    ) -> Result<Fixture> {
+        let update = format!(
+            "UPDATE fixtures SET starts_at = $3, status = $4 WHERE league_id = $1 AND id = $2 \
+             RETURNING {COLUMNS}"
+        );
+        Ok(write_tx!(self, league, tx => {
+            let before: Fixture = super::lock_fixture!(self, tx, league, id);
+            crate::league::workflow::reschedule(before.status, status)?;
+            check_change(&FixtureChange {
+                starts_at,
+                status,
+                ..FixtureChange::from(&before)
+            })?;
+            let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
+                .bind(league)
+                .bind(id)
+                .bind(starts_at)
+                .bind(status.as_str())
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+            insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", id.0, "change")
+                .before(Some(&before))
+                .after(Some(&after)));
+            if let Some(cup) = after.cup_id {
+                tx.advance_cup(league, cup, by).await?;
+            }
+            after
+        }))
+    }
+
     pub async fn update_fixture(
         &self,
         league: LeagueId,

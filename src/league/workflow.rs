@@ -118,6 +118,25 @@ pub enum Refusal {
     PadsChanged { boards: Vec<i64> },
 }
 
+/// A fixture given a new date, or postponed, or scheduled again: only
+/// while its result may yet come in (a played, conceded or void fixture
+/// keeps its date), and only to scheduled or postponed. Decided on the
+/// fixture as it is inside the write, so a result that came in meanwhile
+/// wins.
+pub fn reschedule(now: FixtureStatus, to: FixtureStatus) -> Decision<()> {
+    if !now.is_open() {
+        return Err(Refusal::NotNow(format!(
+            "This fixture is {now}: only a scheduled or postponed fixture can be given a new date."
+        )));
+    }
+    if !to.is_open() {
+        return Err(Refusal::NotNow(format!(
+            "A new date leaves a fixture scheduled or postponed, not {to}."
+        )));
+    }
+    Ok(())
+}
+
 fn pads_changed(boards: &[i64]) -> String {
     let list: Vec<String> = boards.iter().map(i64::to_string).collect();
     format!(
@@ -702,6 +721,17 @@ mod tests {
                         Err(Refusal::NotYours(_))
                     ));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn only_an_open_fixture_is_rescheduled_and_only_to_open() {
+        use FixtureStatus::*;
+        for now in [Scheduled, Postponed, Played, Walkover, Void] {
+            for to in [Scheduled, Postponed, Played, Walkover, Void] {
+                let got = super::reschedule(now, to);
+                assert_eq!(got.is_ok(), now.is_open() && to.is_open(), "{now} -> {to}");
             }
         }
     }

@@ -21,8 +21,8 @@ use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{
-    Division, DivisionId, FixtureChange, FixtureHistory, FixtureId, FixtureMoment, FixtureStatus,
-    League, NewFixture, PlayerId, Season, TeamId, VenueId,
+    Division, DivisionId, FixtureHistory, FixtureId, FixtureMoment, FixtureStatus, League,
+    NewFixture, PlayerId, Season, TeamId, VenueId,
 };
 use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
 use crate::league::ical::{self, Change, Event, EventState, FixtureFacts};
@@ -935,14 +935,8 @@ async fn postpone(
         );
     }
     if let (true, Some(status)) = (errors.is_empty(), status) {
-        let current = db.fixture(sec.league.id, fixture).await?;
-        let change = FixtureChange {
-            starts_at,
-            status,
-            ..FixtureChange::from(&current)
-        };
         match db
-            .update_fixture(sec.league.id, fixture, &change, Some(sec.user.id))
+            .reschedule_fixture(sec.league.id, fixture, starts_at, status, Some(sec.user.id))
             .await
         {
             Ok(_) => {
@@ -950,6 +944,12 @@ async fn postpone(
                     &fixtures_of(&sec.league, &line).href,
                     "Fixture saved: its new date and status are shown below.",
                 ));
+            }
+            // A result came in since the page was read: the fixture keeps
+            // its date, and the page says why.
+            Err(crate::db::DbError::Refused(why)) => {
+                errors.add(FORM, why.to_string());
+                return Ok(form::conflict(&postpone_page(sec, &line, input, errors)));
             }
             Err(e) => form::refused(e, &mut errors, FORM, "That change was refused.")?,
         }

@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 use boneyard::league::match_format::MatchFormat;
 use boneyard::league::pad::{Tap, taps_for_board};
+use boneyard::league::workflow;
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 use serde_json::json;
@@ -24,6 +25,7 @@ on_both!(
     the_pad_and_its_links_refuse_a_player_already_on_a_board_of_that_kind,
     the_card_lists_every_line_up_clash,
     a_stored_result_breaking_the_line_up_is_shown_to_the_secretary,
+    a_postponement_racing_a_result_never_leaves_a_played_fixture_postponed,
 );
 
 /// Two singles boards and a pairs board, one game each.
@@ -756,4 +758,61 @@ async fn a_stored_result_breaking_the_line_up_is_shown_to_the_secretary(db: Db) 
     // The captains' history says nothing of it.
     let mut captain = app.with_captain(1).await;
     assert!(!captain.get(&m.path("/history")).await.has("line-up rule"));
+}
+
+async fn a_postponement_racing_a_result_never_leaves_a_played_fixture_postponed(db: Db) {
+    const ROUNDS: usize = 12;
+    let first = chrono::Utc::now() - chrono::Duration::days(7 * ROUNDS as i64);
+    let app = TestApp::new(&db, board_league().fixtures(ROUNDS).starting_at(first)).await;
+    let m = &app.league;
+    let mut secretary = app.with_secretary().await;
+    let sec_id = db.user_by_username(&m.secretary).await.unwrap().id;
+    let (mut played, mut postponed) = (0, 0);
+    for (round, &f) in m.fixtures.iter().enumerate() {
+        let fixture = db.fixture(m.id, f).await.unwrap();
+        let (home, away) = if fixture.home_team_id == m.teams[0].id {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        let result = crate::harness::builder::simulated_result(
+            m.rules,
+            &m.format,
+            &m.teams[home],
+            &m.teams[away],
+            300 + round as u64,
+        );
+        let path = format!("/leagues/{}/fixtures/{f}/postpone", m.short);
+        let form = secretary.get(&path).await;
+        assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+        let csrf = form.csrf();
+        let fields = [
+            ("csrf", csrf.as_str()),
+            ("status", "postponed"),
+            ("date", ""),
+            ("time", ""),
+        ];
+        let (moved, stored) = tokio::join!(
+            secretary.post(&path, &fields),
+            db.submit_result(m.id, f, &result, workflow::Actor::secretary(sec_id), None)
+        );
+        stored.unwrap();
+        let now = db.fixture(m.id, f).await.unwrap();
+        // The result is in either way: the fixture is played, whichever
+        // came first; a postponement that came second is refused, saying why.
+        assert_eq!(
+            now.status,
+            FixtureStatus::Played,
+            "round {round}: {}",
+            moved.body
+        );
+        if moved.status == StatusCode::CONFLICT {
+            assert!(moved.has("This fixture is played"), "{}", moved.body);
+            played += 1;
+        } else {
+            assert_eq!(moved.status, StatusCode::SEE_OTHER, "{}", moved.body);
+            postponed += 1;
+        }
+    }
+    assert_eq!(played + postponed, ROUNDS);
 }
