@@ -157,19 +157,21 @@ impl Db {
         .await
     }
 
-    /// A secretary approves version `shown`. One transaction.
+    /// A secretary approves version `shown`, if it is still as it was shown
+    /// (`shown_status`, when the form said). One transaction.
     pub async fn approve_result(
         &self,
         league: LeagueId,
         fixture: FixtureId,
         shown: i64,
+        shown_status: Option<ResultStatus>,
         note: &str,
         actor: Actor,
     ) -> Result<ResultVersion> {
         self.change_status(league, fixture, actor, |current| {
             Ok((
                 ResultStatus::Approved,
-                flow::approve(actor, current, shown, note)?,
+                flow::approve(actor, current, shown, shown_status, note)?,
             ))
         })
         .await

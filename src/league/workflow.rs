@@ -112,6 +112,16 @@ pub enum Refusal {
     /// A dispute needs a note.
     #[error("Say what is wrong with the result: a dispute needs a note.")]
     NoNote,
+    /// The version shown is still current but its state has changed since
+    /// (disputed, confirmed): the step is not taken on what was not seen.
+    #[error(
+        "Version {version} was {was} when the page was shown and is {now} now: check it, then act on it."
+    )]
+    Changed {
+        version: i64,
+        was: ResultStatus,
+        now: ResultStatus,
+    },
     /// The score pads' boards changed since the review that is being
     /// submitted was shown (1-based board numbers).
     #[error("{}", pads_changed(.boards))]
@@ -301,10 +311,22 @@ pub fn approve(
     actor: Actor,
     current: Option<&VersionState>,
     shown: i64,
+    shown_status: Option<ResultStatus>,
     note: &str,
 ) -> Decision<String> {
     secretary(actor, "Only a secretary may approve a result.")?;
     let current = seen(current, shown)?;
+    // The number and the state the secretary saw: a dispute since is seen
+    // before anything is approved.
+    if let Some(was) = shown_status {
+        if was != current.status {
+            return Err(Refusal::Changed {
+                version: current.version,
+                was,
+                now: current.status,
+            });
+        }
+    }
     if current.status == ResultStatus::Approved {
         return Err(Refusal::NotNow(format!(
             "Version {} is approved already.",
@@ -616,7 +638,7 @@ mod tests {
     fn a_secretary_approves_any_version_not_yet_approved() {
         for status in ALL_RESULTS {
             let v = by_home(2, status);
-            let got = approve(sec(), Some(&v), 2, " checked ");
+            let got = approve(sec(), Some(&v), 2, None, " checked ");
             if status == ResultStatus::Approved {
                 assert!(matches!(got, Err(Refusal::NotNow(_))), "{got:?}");
             } else {
@@ -625,9 +647,23 @@ mod tests {
         }
         let v = by_home(2, ResultStatus::Confirmed);
         assert!(matches!(
-            approve(away(), Some(&v), 2, ""),
+            approve(away(), Some(&v), 2, None, ""),
             Err(Refusal::NotYours(_))
         ));
+    }
+
+    #[test]
+    fn an_approval_acts_on_the_state_the_secretary_saw() {
+        let v = by_home(2, ResultStatus::Disputed);
+        assert_eq!(
+            approve(sec(), Some(&v), 2, Some(ResultStatus::Entered), ""),
+            Err(Refusal::Changed {
+                version: 2,
+                was: ResultStatus::Entered,
+                now: ResultStatus::Disputed,
+            })
+        );
+        assert!(approve(sec(), Some(&v), 2, Some(ResultStatus::Disputed), "").is_ok());
     }
 
     #[test]
@@ -639,12 +675,12 @@ mod tests {
         });
         assert_eq!(confirm(away(), Some(&v), 2, false).map(|_| ()), stale);
         assert_eq!(dispute(away(), Some(&v), 2, "x").map(|_| ()), stale);
-        assert_eq!(approve(sec(), Some(&v), 2, "").map(|_| ()), stale);
+        assert_eq!(approve(sec(), Some(&v), 2, None, "").map(|_| ()), stale);
         assert_eq!(restore(sec(), Some(&v), 2, 1), stale);
         // And there must be a result at all.
         assert_eq!(confirm(away(), None, 1, false), Err(Refusal::NoResult));
         assert_eq!(dispute(away(), None, 1, "x"), Err(Refusal::NoResult));
-        assert_eq!(approve(sec(), None, 1, ""), Err(Refusal::NoResult));
+        assert_eq!(approve(sec(), None, 1, None, ""), Err(Refusal::NoResult));
         assert_eq!(restore(sec(), None, 1, 1), Err(Refusal::NoResult));
     }
 

@@ -62,7 +62,7 @@ impl IntoResponse for AppError {
             AppError::Db(DbError::Conflict(_)) => (StatusCode::CONFLICT, "That did not work"),
             AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "Too large"),
             AppError::Db(DbError::Refused(r)) => match r {
-                Refusal::Stale { .. } | Refusal::PadsChanged { .. } => {
+                Refusal::Stale { .. } | Refusal::PadsChanged { .. } | Refusal::Changed { .. } => {
                     (StatusCode::CONFLICT, "Not saved")
                 }
                 Refusal::NotYours(_) | Refusal::Locked { .. } => {

@@ -35,6 +35,8 @@ struct Row {
     /// "6-3" in boards, or empty when no board is decided.
     boards: String,
     status: &'static str,
+    /// The status as the approval form sends it back.
+    state: &'static str,
     note: String,
 }
 
@@ -97,6 +99,7 @@ async fn approvals(
                     .map(|s| format!("{}-{}", s.boards[0], s.boards[1]))
                     .unwrap_or_default(),
                 status: status_words(p.status),
+                state: p.status.as_str(),
                 note: p.status_note.clone(),
             })
         })

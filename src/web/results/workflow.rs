@@ -32,6 +32,10 @@ pub struct NoteForm {
     /// `approvals`: go back to the list of results awaiting approval.
     #[serde(default)]
     back: String,
+    /// The state the version was in as the form showed it (an approval
+    /// acts on the number and the state seen).
+    #[serde(default)]
+    status: String,
 }
 
 #[derive(Deserialize)]
@@ -137,12 +141,14 @@ pub async fn approve(
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
     let shown = shown(&form.version)?;
+    let shown_status = form.status.trim().parse::<crate::db::ResultStatus>().ok();
     match state
         .db()
         .approve_result(
             access.league.id,
             access.fixture.id,
             shown,
+            shown_status,
             &form.note,
             access.actor(),
         )

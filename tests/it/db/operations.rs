@@ -101,7 +101,7 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
             .await
     ));
     assert!(stale(
-        db.approve_result(l.league, l.fixture, 1, "", Actor::secretary(sec))
+        db.approve_result(l.league, l.fixture, 1, None, "", Actor::secretary(sec))
             .await
     ));
     assert!(stale(
@@ -123,7 +123,14 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
     );
     assert!(v.status_at.is_some());
     let v = db
-        .approve_result(l.league, l.fixture, 2, "checked", Actor::secretary(sec))
+        .approve_result(
+            l.league,
+            l.fixture,
+            2,
+            None,
+            "checked",
+            Actor::secretary(sec),
+        )
         .await
         .unwrap();
     assert_eq!((v.status, v.status_by), (ResultStatus::Approved, Some(sec)));

@@ -17,6 +17,7 @@ on_both!(
     a_stale_confirm_gets_409_with_the_newer_version_to_act_on,
     the_confirming_captain_sees_what_was_submitted_and_each_step_says_so,
     a_result_more_than_a_day_ahead_is_refused_with_its_date,
+    an_approval_of_a_version_disputed_since_the_page_was_shown_is_refused,
 );
 
 /// How many racing pairs each test sends.
@@ -460,4 +461,86 @@ async fn a_result_more_than_a_day_ahead_is_refused_with_its_date(db: Db) {
         db.fixture(built.id, m.fixture).await.unwrap().status,
         FixtureStatus::Scheduled
     );
+}
+
+/// The hidden fields of the form posting to `action` on `page`.
+fn hidden_fields(page: &Page, action: &str) -> Vec<(String, String)> {
+    let start = page
+        .body
+        .find(&format!("action=\"{action}\""))
+        .expect("the form");
+    let form = &page.body[start..start + page.body[start..].find("</form>").unwrap()];
+    let mut out = Vec::new();
+    let mut rest = form;
+    while let Some(at) = rest.find("type=\"hidden\" name=\"") {
+        rest = &rest[at + "type=\"hidden\" name=\"".len()..];
+        let name: String = rest.chars().take_while(|c| *c != '"').collect();
+        let v = rest.find("value=\"").unwrap() + "value=\"".len();
+        let value: String = rest[v..].chars().take_while(|c| *c != '"').collect();
+        out.push((name, value));
+    }
+    out
+}
+
+async fn an_approval_of_a_version_disputed_since_the_page_was_shown_is_refused(db: Db) {
+    let m = setup(&db).await;
+    let (mut home, mut away, mut sec) = (
+        client(&db, "home").await,
+        client(&db, "away").await,
+        client(&db, "sec").await,
+    );
+    let (fields, _) = simulated_card(&m, 21);
+    let saved = submit_card(&mut home, &m, &fields, "submit").await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    // The secretary opens the history: version 1, entered.
+    let seen = sec.get(&m.path("/history")).await;
+    let approve = hidden_fields(&seen, &m.path("/approve"));
+    assert!(
+        approve.contains(&("status".to_owned(), "entered".to_owned())),
+        "{approve:?}"
+    );
+    // Meanwhile the other captain disputes it.
+    let page = away.get(&m.path("/history")).await;
+    let disputed = away
+        .post(
+            &m.path("/dispute"),
+            &[
+                ("csrf", &page.csrf()),
+                ("version", "1"),
+                ("note", "Board 2 was 61-40"),
+            ],
+        )
+        .await;
+    assert_eq!(disputed.status, StatusCode::SEE_OTHER, "{}", disputed.body);
+    // The approval as the page showed it: refused, saying what changed.
+    let refs: Vec<(&str, &str)> = approve
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let refused = sec.post(&m.path("/approve"), &refs).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert!(
+        refused.has("Version 1 was entered when the page was shown and is disputed now"),
+        "{}",
+        refused.body
+    );
+    let stored = db
+        .result(m_league(&db).await, m.fixture)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.version.status, ResultStatus::Disputed);
+    // Shown again, the disputed version can be approved knowingly.
+    let again = sec.get(&m.path("/history")).await;
+    let approve = hidden_fields(&again, &m.path("/approve"));
+    let refs: Vec<(&str, &str)> = approve
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let done = sec.post(&m.path("/approve"), &refs).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+}
+
+async fn m_league(db: &Db) -> LeagueId {
+    db.league_by_short_name("card").await.unwrap().id
 }
