@@ -27,6 +27,7 @@ mod error;
 pub mod approvals;
 pub mod audit;
 pub mod backup;
+mod counted;
 pub mod cups;
 pub mod fixtures;
 pub mod generation;

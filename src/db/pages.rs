@@ -52,9 +52,9 @@ pub enum FixtureScope {
 }
 
 /// The current result version's status of fixture `f`, as a column.
-const RESULT_STATUS: &str = "(SELECT rv.status FROM result_versions rv \
-     WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id \
-     ORDER BY rv.version DESC LIMIT 1)";
+const RESULT_STATUS: &str = "(SELECT v.status FROM result_versions v \
+     WHERE v.fixture_id = f.id AND v.league_id = f.league_id \
+     ORDER BY v.version DESC LIMIT 1)";
 
 impl FixtureScope {
     /// The condition on `f` (a fixture of league `$1`), with placeholders
@@ -545,7 +545,7 @@ pub struct RosterLine {
     pub team_id: TeamId,
 }
 
-use super::results::CURRENT;
+use super::counted::{COUNTED_GAMES, CURRENT_VERSION as CURRENT};
 
 impl Db {
     /// The fixtures of `scope` with the names a listing shows, by round,
@@ -763,8 +763,7 @@ impl Db {
              FROM game_players gp JOIN games g ON g.id = gp.game_id \
              JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
              JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
-             WHERE v.league_id = $1 AND gp.player_id = $2 AND v.status = 'approved' \
-             AND {CURRENT} AND g.finished = TRUE \
+             WHERE v.league_id = $1 AND gp.player_id = $2 AND {COUNTED_GAMES} \
              GROUP BY f.season_id, (f.cup_id IS NOT NULL) ORDER BY f.season_id DESC"
         );
         Ok(
@@ -797,7 +796,7 @@ impl Db {
              JOIN teams ht ON ht.id = f.home_team_id AND ht.league_id = f.league_id \
              JOIN teams aw ON aw.id = f.away_team_id AND aw.league_id = f.league_id \
              LEFT JOIN cups c ON c.id = f.cup_id AND c.league_id = f.league_id \
-             WHERE v.league_id = $1 AND gp.player_id = $2 AND {CURRENT} \
+             WHERE v.league_id = $1 AND gp.player_id = $2 AND {CURRENT} AND f.status <> 'void' \
              ORDER BY f.starts_at IS NULL, f.starts_at DESC, f.id DESC, b.number, g.number LIMIT $3"
         );
         read_pool!(self, pool => sqlx::query_as::<_, PlayerGameRow>(&sql)

@@ -1295,9 +1295,8 @@ pub struct PlayerGames {
     pub won: i64,
 }
 
-/// The current version of each fixture, as a condition on `v`.
-pub(crate) const CURRENT: &str = "v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
-                       WHERE v2.fixture_id = v.fixture_id)";
+use super::counted::COUNTED_GAMES;
+pub(crate) use super::counted::CURRENT_VERSION as CURRENT;
 
 impl Db {
     /// The current result of every fixture of a season that has one, by
@@ -1404,7 +1403,7 @@ impl Db {
              JOIN boards b ON b.id = g.board_id JOIN result_versions v ON v.id = b.version_id \
              JOIN fixtures f ON f.id = v.fixture_id AND f.league_id = v.league_id \
              WHERE v.league_id = $1 AND f.season_id = $2 AND f.cup_id IS NULL \
-             AND v.status = 'approved' AND {CURRENT} AND g.finished = TRUE \
+             AND {COUNTED_GAMES} \
              GROUP BY gp.player_id ORDER BY gp.player_id"
         );
         Ok(

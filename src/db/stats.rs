@@ -11,25 +11,18 @@
 //! go down through each one's current version to its games, so their work
 //! grows with the season, not with the league's history.
 
+use super::counted::COUNTED_GAMES;
 use super::{LeagueId, PlayerId, Result, SeasonId, TeamId, read_pool};
 use crate::db::Db;
 
-/// The games a sum counts: joins over `f`, `v` (the fixture's current
-/// version, the highest: looked up once per fixture in
-/// `result_versions (fixture_id, version)`), `b`, `g` and `gp` (a
-/// player's seat), then [`COUNTED_WHERE`].
+/// The games a sum counts: joins over `f`, `v` (a version of its result),
+/// `b`, `g` and `gp` (a player's seat), then a `WHERE` with
+/// [`COUNTED_GAMES`] for league `$1` and season `$2`.
 const COUNTED_JOINS: &str = "FROM fixtures f \
      JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
-       AND v.version = (SELECT MAX(v2.version) FROM result_versions v2 \
-         WHERE v2.fixture_id = f.id) \
      JOIN boards b ON b.version_id = v.id \
      JOIN games g ON g.board_id = b.id \
      JOIN game_players gp ON gp.game_id = g.id";
-
-/// The conditions on the games a sum counts, for league `$1` and season
-/// `$2`, before [`Counted::condition`].
-const COUNTED_WHERE: &str = "WHERE f.league_id = $1 AND f.season_id = $2 AND f.status NOT IN ('void', 'walkover') \
-     AND v.status = 'approved' AND g.finished = TRUE";
 
 /// Which games a player table counts: the league's (divisions), the
 /// cups', or both. Cup games never count as league games.
@@ -135,7 +128,7 @@ impl Db {
                CAST(SUM(seat.score_only) AS BIGINT) AS score_only \
                FROM (SELECT gp.player_id, {SEAT_FACTS}, \
                  CAST(CASE WHEN g.score_only = TRUE THEN 1 ELSE 0 END AS BIGINT) AS score_only \
-                 {COUNTED_JOINS} {COUNTED_WHERE} {which}) seat \
+                 {COUNTED_JOINS} WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which}) seat \
                GROUP BY seat.player_id) s \
              LEFT JOIN (SELECT gp.player_id, \
                SUM(CASE WHEN pl.points = 8 THEN 1 ELSE 0 END) AS eights, \
@@ -143,7 +136,7 @@ impl Db {
                {COUNTED_JOINS} \
                JOIN hands h ON h.game_id = g.id \
                JOIN plays pl ON pl.hand_id = h.id AND pl.player_id = gp.player_id \
-               {COUNTED_WHERE} {which} AND {SCORING_PLAY} \
+               WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which} AND {SCORING_PLAY} \
                GROUP BY gp.player_id) k ON k.player_id = s.player_id \
              JOIN players p ON p.id = s.player_id AND p.league_id = $1 \
              LEFT JOIN registrations r ON r.league_id = $1 AND r.season_id = $2 \
@@ -174,7 +167,7 @@ impl Db {
              CAST(pen.minutes AS BIGINT) AS minutes, {SEAT_FACTS} \
              {COUNTED_JOINS} \
              JOIN game_penalties pen ON pen.game_id = g.id AND pen.player_id = gp.player_id \
-             {COUNTED_WHERE} {which} AND pen.kind IN ('late', 'violation') \
+             WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which} AND pen.kind IN ('late', 'violation') \
              ORDER BY g.id, pen.number"
         );
         Ok(

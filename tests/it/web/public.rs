@@ -14,6 +14,7 @@ use boneyard::rules::score_record;
 use serde_json::json;
 
 use crate::harness::client::{Client, Page};
+use crate::harness::{LeagueBuilder, TestApp};
 use crate::support::{self, on_both, record};
 
 on_both!(
@@ -24,6 +25,7 @@ on_both!(
     the_table_counts_approved_results_walkovers_and_deductions,
     a_match_page_shows_every_hand_and_what_was_disregarded,
     unknown_and_other_leagues_records_are_not_found,
+    a_voided_fixtures_games_count_on_no_page,
 );
 
 // ---------------------------------------------------------------------------
@@ -1236,4 +1238,127 @@ async fn a_division_as_json_is_its_table_and_fixtures(db: Db) {
         ))
         .await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+// ---------------------------------------------------------------------------
+// What counts
+
+/// A player's games played, won and 8-point plays in `results` (approved
+/// current versions), counted here from the records: a game counts when
+/// the engine finds it over, and is won when its winning side names them.
+fn counted_here(results: &[StoredResult], player: PlayerId, name: &str) -> (usize, usize, usize) {
+    let (mut played, mut won, mut eights) = (0, 0, 0);
+    for r in results {
+        for board in &r.result.boards {
+            if !board.home.contains(&player) && !board.away.contains(&player) {
+                continue;
+            }
+            for game in &board.games {
+                let outcome = score_record(&game.record).unwrap();
+                let (true, Some(w)) = (outcome.finished, outcome.winner) else {
+                    continue;
+                };
+                played += 1;
+                if game.record.sides[w].iter().any(|n| n == name) {
+                    won += 1;
+                }
+                eights += game
+                    .record
+                    .hands
+                    .iter()
+                    .flat_map(|h| &h.plays)
+                    .filter(|p| p.points == 8 && p.by == name)
+                    .count();
+            }
+        }
+    }
+    (played, won, eights)
+}
+
+/// The played, won and 8-point plays a player page, the player table (all
+/// columns) and the round-up's text of the first fixture's week show.
+async fn shown(c: &mut Client, app: &TestApp, player: PlayerId, name: &str) -> [(usize, usize); 2] {
+    let l = &app.league;
+    let href = format!("/leagues/{}/players/{}-{}", l.short, player, slug(name));
+    let page = ok(c, &href).await;
+    let season = rows(&page, "<table>")
+        .into_iter()
+        .find(|r| r[0] == "2026/27")
+        .expect("the season's row");
+    let on_page = (season[3].parse().unwrap(), season[4].parse().unwrap());
+    let table = ok(
+        c,
+        &format!(
+            "/leagues/{}/players-table/{}?min=0&cols=all",
+            l.short, l.season
+        ),
+    )
+    .await;
+    let row = rows(&table, "<table")
+        .into_iter()
+        .find(|r| r[1] == name)
+        .unwrap_or_else(|| panic!("{name} in the player table: {}", table.body));
+    let in_table = (row[3].parse().unwrap(), row[4].parse().unwrap());
+    [on_page, in_table]
+}
+
+async fn a_voided_fixtures_games_count_on_no_page(db: Db) {
+    // Two matches a week apart, both played and approved; the first then
+    // voided by the secretary.
+    let monday = chrono::NaiveDate::from_ymd_opt(2026, 8, 31).unwrap();
+    let app = TestApp::new(
+        &db,
+        LeagueBuilder::new("vd")
+            .played(2)
+            .starting_at("2026-09-01T18:30:00Z".parse().unwrap()),
+    )
+    .await;
+    let l = &app.league;
+    let (player, name) = l.teams[0].players[0].clone();
+    let mut c = app.anonymous().await;
+    let results = db.season_results(l.id, l.season, true).await.unwrap();
+    assert_eq!(results.len(), 2);
+    let both = counted_here(&results, player, &name);
+    assert!(both.0 > 0);
+    assert_eq!(
+        shown(&mut c, &app, player, &name).await,
+        [(both.0, both.1); 2]
+    );
+    let week = format!("/leagues/{}/round-up/{monday}.txt", l.short);
+    let before = ok(&mut c, &week).await.body;
+    let first_week: Vec<StoredResult> = results
+        .iter()
+        .filter(|r| r.version.fixture_id == l.fixtures[0])
+        .cloned()
+        .collect();
+    let eights_before: usize = l
+        .teams
+        .iter()
+        .flat_map(|t| &t.players)
+        .map(|(id, n)| counted_here(&first_week, *id, n).2)
+        .sum();
+    assert_eq!(shown_feats(&before).eights, eights_before);
+
+    let mut sec = app.with_secretary().await;
+    let history = sec.get(&l.path("/history")).await;
+    let void = sec
+        .post(&l.path("/void"), &[("csrf", &history.csrf())])
+        .await;
+    assert_eq!(void.status, StatusCode::SEE_OTHER, "{}", void.body);
+
+    // What is left counts alike everywhere: the second match's games.
+    let second: Vec<StoredResult> = results
+        .iter()
+        .filter(|r| r.version.fixture_id == l.fixtures[1])
+        .cloned()
+        .collect();
+    let left = counted_here(&second, player, &name);
+    assert!(left.0 < both.0, "the voided match had games of theirs");
+    assert_eq!(
+        shown(&mut c, &app, player, &name).await,
+        [(left.0, left.1); 2]
+    );
+    // The round-up of the voided match's week names none of its feats.
+    let after = ok(&mut c, &week).await.body;
+    assert_eq!(shown_feats(&after), WeekFeats::default(), "{after}");
 }

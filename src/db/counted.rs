@@ -1,0 +1,31 @@
+//! What a figure counts, written once for every query that counts: the
+//! current version of a fixture's result, and the games a player's figures
+//! are made of. The player page, the player table and the round-up all
+//! count through these, so a voided fixture cannot count on one and not
+//! on another.
+
+/// The current version of each fixture's result (the highest), as a
+/// condition on `v` (a `result_versions` row), looked up once per fixture
+/// in the `(fixture_id, version)` index.
+pub(crate) const CURRENT_VERSION: &str = "v.version = (SELECT MAX(v2.version) \
+     FROM result_versions v2 WHERE v2.fixture_id = v.fixture_id)";
+
+/// The games a player's figures count, as a condition on `f` (the
+/// fixture), `v` (its result version) and `g` (the game): finished games of
+/// the current, approved version of a fixture that is neither void nor a
+/// walkover. Written out in full (SQL text cannot be built from two
+/// constants at compile time); a test holds it to [`CURRENT_VERSION`].
+pub(crate) const COUNTED_GAMES: &str = "f.status NOT IN ('void', 'walkover') \
+     AND v.status = 'approved' AND g.finished = TRUE \
+     AND v.version = (SELECT MAX(v2.version) \
+     FROM result_versions v2 WHERE v2.fixture_id = v.fixture_id)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counted_games_are_of_the_current_version() {
+        assert!(COUNTED_GAMES.ends_with(CURRENT_VERSION));
+    }
+}
