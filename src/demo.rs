@@ -44,6 +44,7 @@ use crate::db::{
 use crate::league::fixtures::{self, FixtureRequest, TeamSlot};
 use crate::league::match_format::{BoardSpec, MatchFormat};
 use crate::league::pad::{PadRules, replay, taps_for_board};
+use crate::league::penalties::{DefaultKind, FINE, LATE_CARD, TEAM_LATE, kinds_for};
 use crate::league::time::Zone;
 use crate::rules::ruleset::PoseRule;
 use crate::rules::simulate::{Rng, Style, simulate_board};
@@ -506,93 +507,10 @@ fn division_names(format: Format, count: usize) -> Vec<String> {
 // ---------------------------------------------------------------------------
 // Penalty kinds
 
-/// A kind of the league's penalty list, by its code.
-struct KindSpec {
-    code: &'static str,
-    name: &'static str,
-    effect: PenaltyEffect,
-    amount: i64,
-    /// Given inside game records (by the simulator), not as penalty rows.
-    in_game: bool,
-}
-
-const TALKING: KindSpec = KindSpec {
-    code: "talking",
-    name: "Talking to partner",
-    effect: PenaltyEffect::GamePoints,
-    amount: 50,
-    in_game: true,
-};
-const EXPOSED: KindSpec = KindSpec {
-    code: "exposed",
-    name: "Exposed tile",
-    effect: PenaltyEffect::GamePoints,
-    amount: 50,
-    in_game: true,
-};
-const VIOLATION: KindSpec = KindSpec {
-    code: "violation",
-    name: "Rules violation",
-    effect: PenaltyEffect::PenaltyGames,
-    amount: 1,
-    in_game: true,
-};
-const LATE: KindSpec = KindSpec {
-    code: "late",
-    name: "Late arrival",
-    effect: PenaltyEffect::PenaltyGames,
-    amount: 1,
-    in_game: true,
-};
-const WARNING: KindSpec = KindSpec {
-    code: "warning",
-    name: "Phone or drinking at the table",
-    effect: PenaltyEffect::Warning,
-    amount: 0,
-    in_game: false,
-};
-const CARD_LATE: KindSpec = KindSpec {
-    code: "card-late",
-    name: "Result card late",
-    effect: PenaltyEffect::LeaguePoints,
-    amount: 1,
-    in_game: false,
-};
-const TEAM_LATE: KindSpec = KindSpec {
-    code: "team-late",
-    name: "Team late",
-    effect: PenaltyEffect::LeaguePoints,
-    amount: 1,
-    in_game: false,
-};
-const UNREGISTERED: KindSpec = KindSpec {
-    code: "unregistered",
-    name: "Unregistered player fielded",
-    effect: PenaltyEffect::LeaguePoints,
-    amount: 2,
-    in_game: false,
-};
-const FINE: KindSpec = KindSpec {
-    code: "fine",
-    name: "Fine",
-    effect: PenaltyEffect::Fine,
-    amount: 500,
-    in_game: false,
-};
-
-/// LEAGUE.md's penalty list as it applies to a format: the in-game kinds
-/// of the format, then those every league has.
-fn penalty_kinds(format: Format) -> Vec<&'static KindSpec> {
-    let in_game: &[&KindSpec] = match format {
-        Format::FivesAndThrees => &[],
-        Format::AllFives => &[&TALKING, &EXPOSED],
-        Format::HandsWon => &[&VIOLATION, &LATE],
-    };
-    in_game
-        .iter()
-        .copied()
-        .chain([&WARNING, &CARD_LATE, &TEAM_LATE, &UNREGISTERED, &FINE])
-        .collect()
+/// The kinds a demo league of `format` starts with: LEAGUE.md's list as
+/// the console has it ([`DEFAULT_KINDS`](crate::league::penalties::DEFAULT_KINDS)).
+fn penalty_kinds(format: Format) -> impl Iterator<Item = &'static DefaultKind> {
+    kinds_for(format)
 }
 
 // ---------------------------------------------------------------------------
@@ -1322,7 +1240,7 @@ impl<'a> LeagueWriter<'a> {
                     fixture_id: Some(id),
                     team_id: Some(self.teams[team].id),
                     player_id: None,
-                    kind_id: self.kinds[FINE.code],
+                    kind_id: self.kinds[FINE],
                     amount: 1000,
                     note: "Fine: conceded the match, could not raise a team".into(),
                 };
@@ -1377,7 +1295,10 @@ impl<'a> LeagueWriter<'a> {
         }
         let each = (played.len() / 30).max(1);
         for spec in penalty_kinds(self.plan.format) {
-            if spec.in_game {
+            // In-game kinds are in the records; the penalty for a repeat
+            // at the table is what a second warning stands for (the
+            // repeat rule), so the demo gives only the warnings.
+            if spec.in_game.is_some() || spec.effect == PenaltyEffect::PenaltyGames {
                 continue;
             }
             for _ in 0..each {
@@ -1396,12 +1317,12 @@ impl<'a> LeagueWriter<'a> {
                             [rng.below(2) as usize];
                         (None, player, 0, format!("{what}: warned"))
                     }
-                    PenaltyEffect::LeaguePoints if spec.code == CARD_LATE.code => {
+                    PenaltyEffect::LeaguePoints if spec.code == LATE_CARD => {
                         let days = 3 + rng.below(9);
                         let note = format!("Result card reached the secretary {days} days late");
                         (Some(self.teams[p.home].id), None, spec.amount, note)
                     }
-                    PenaltyEffect::LeaguePoints if spec.code == TEAM_LATE.code => {
+                    PenaltyEffect::LeaguePoints if spec.code == TEAM_LATE => {
                         let minutes = 10 + 5 * rng.below(6);
                         let note = format!("Not ready to start until {minutes} minutes past 8pm");
                         (team, None, spec.amount, note)

@@ -8,31 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, FineId, FixtureId, LeagueId, PenaltyId, PenaltyKindId, PlayerId, Result, SeasonId,
-    TeamId, UserId, now, read_pool, text_enum, write_tx,
+    TeamId, UserId, now, read_pool, write_tx,
 };
 
-/// What a kind of penalty does by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PenaltyEffect {
-    /// Points to the opponents in that game (`all-fives`).
-    GamePoints,
-    /// Penalty games on the player's own tally (`hands-won`).
-    PenaltyGames,
-    /// League points deducted from the team.
-    LeaguePoints,
-    /// Money owed (amount in pence): goes to the fines ledger.
-    Fine,
-    Warning,
-}
-
-text_enum!(PenaltyEffect {
-    GamePoints = "game_points",
-    PenaltyGames = "penalty_games",
-    LeaguePoints = "league_points",
-    Fine = "fine",
-    Warning = "warning",
-});
+pub use crate::league::penalties::PenaltyEffect;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct PenaltyKind {

@@ -15,6 +15,7 @@ use crate::db::{
     FineId, FixtureId, NewPenalty, PenaltyEffect, PenaltyId, PenaltyKindId, PlayerId, SeasonId,
     TeamId, now,
 };
+use crate::league::penalties::repeat_warnings;
 
 use super::AppState;
 use super::auth::Secretary;
@@ -80,9 +81,7 @@ struct PenaltyRow {
     repeat_warning: bool,
 }
 
-pub fn money(pence: i64) -> String {
-    format!("£{}.{:02}", pence / 100, pence.rem_euclid(100))
-}
+pub use crate::league::penalties::money;
 
 /// Pounds as typed (`5`, `5.5`, `5.50`, `£5`) to pence.
 pub(crate) fn parse_pence(s: &str) -> Option<i64> {
@@ -142,20 +141,16 @@ async fn page(
             })
             .unwrap_or_default()
     };
-    // A player's second warning of a kind in a season turns into a penalty.
-    let mut warnings: HashMap<(PlayerId, PenaltyKindId), usize> = HashMap::new();
+    let repeats = repeat_warnings(penalties.iter().map(|p| {
+        let warning = kind_of
+            .get(&p.kind_id)
+            .is_some_and(|k| k.effect == PenaltyEffect::Warning);
+        (p.player_id, p.kind_id, warning, p.voided_at.is_none())
+    }));
     let mut rows = Vec::new();
-    for p in &penalties {
+    for (p, repeat_warning) in penalties.iter().zip(repeats) {
         let kind = kind_of.get(&p.kind_id);
         let effect = kind.map(|k| k.effect);
-        let mut repeat_warning = false;
-        if let (Some(PenaltyEffect::Warning), Some(player), None) =
-            (effect, p.player_id, p.voided_at)
-        {
-            let n = warnings.entry((player, p.kind_id)).or_default();
-            *n += 1;
-            repeat_warning = *n > 1;
-        }
         rows.push(PenaltyRow {
             id: p.id.0,
             when: iso_day(sec.league.time_zone, p.recorded_at),
@@ -165,13 +160,7 @@ async fn page(
                 _ => String::new(),
             },
             kind: kind.map_or("?".into(), |k| k.name.clone()),
-            amount: match effect {
-                Some(PenaltyEffect::Fine) => money(p.amount),
-                Some(PenaltyEffect::LeaguePoints) => format!("{} league points", p.amount),
-                Some(PenaltyEffect::PenaltyGames) => format!("{} penalty games", p.amount),
-                Some(PenaltyEffect::GamePoints) => format!("{} game points", p.amount),
-                Some(PenaltyEffect::Warning) | None => "warning".into(),
-            },
+            amount: effect.map_or_else(String::new, |e| e.amount_words(p.amount)),
             note: p.note.clone(),
             fixture: p.fixture_id.map(fixture_label).unwrap_or_default(),
             voided: p.voided_at.is_some(),

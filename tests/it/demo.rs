@@ -64,7 +64,13 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
             .into_iter()
             .map(|k| (k.id, k.code))
             .collect();
-        for code in ["warning", "card-late", "team-late", "unregistered", "fine"] {
+        for code in [
+            "table-warning",
+            "late-card",
+            "team-late",
+            "unregistered",
+            "fine",
+        ] {
             assert!(
                 kinds.values().any(|c| c == code),
                 "{}: no penalty kind `{code}`",
@@ -91,7 +97,13 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
                 .iter()
                 .map(|p| kinds[&p.kind_id].as_str())
                 .collect();
-            for code in ["warning", "card-late", "team-late", "unregistered", "fine"] {
+            for code in [
+                "table-warning",
+                "late-card",
+                "team-late",
+                "unregistered",
+                "fine",
+            ] {
                 assert!(
                     codes.contains(code),
                     "{} {}: no `{code}` penalty",

@@ -49,13 +49,13 @@ mod transfers;
 
 /// LEAGUE.md's list of penalty kinds, which a new league starts with.
 pub fn default_penalty_kinds() -> Vec<crate::db::NewPenaltyKind> {
-    penalty_kinds::DEFAULT_KINDS
+    crate::league::penalties::DEFAULT_KINDS
         .iter()
-        .map(|(code, name, effect, amount)| crate::db::NewPenaltyKind {
-            code: (*code).into(),
-            name: (*name).into(),
-            effect: *effect,
-            amount: *amount,
+        .map(|d| crate::db::NewPenaltyKind {
+            code: d.code.into(),
+            name: d.name.into(),
+            effect: d.effect,
+            amount: d.amount,
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use crate::db::{DbError, League, NewPenaltyKind, PenaltyEffect, PenaltyKind, PenaltyKindId};
+use crate::league::penalties::DEFAULT_KINDS;
 use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
@@ -33,67 +34,6 @@ pub fn router() -> Router<AppState> {
 }
 
 const DUPLICATE: &str = "A penalty kind with this code already exists.";
-
-const EFFECTS: [(PenaltyEffect, &str); 5] = [
-    (
-        PenaltyEffect::GamePoints,
-        "Points to the opponents in that game",
-    ),
-    (
-        PenaltyEffect::PenaltyGames,
-        "Penalty games on the player's own tally",
-    ),
-    (
-        PenaltyEffect::LeaguePoints,
-        "League points deducted from the team",
-    ),
-    (PenaltyEffect::Fine, "A fine (amount in pence)"),
-    (PenaltyEffect::Warning, "A warning"),
-];
-
-/// LEAGUE.md's penalty list: code, name, effect, default amount.
-pub const DEFAULT_KINDS: [(&str, &str, PenaltyEffect, i64); 10] = [
-    (
-        "talking",
-        "Talking to partner",
-        PenaltyEffect::GamePoints,
-        50,
-    ),
-    ("exposed", "Exposed tile", PenaltyEffect::GamePoints, 50),
-    (
-        "violation",
-        "Rules violation",
-        PenaltyEffect::PenaltyGames,
-        1,
-    ),
-    ("late", "Late arrival", PenaltyEffect::PenaltyGames, 1),
-    (
-        "table-warning",
-        "Phone or drinking at the table (first time)",
-        PenaltyEffect::Warning,
-        0,
-    ),
-    (
-        "table",
-        "Phone or drinking at the table",
-        PenaltyEffect::PenaltyGames,
-        1,
-    ),
-    (
-        "late-card",
-        "Result card late",
-        PenaltyEffect::LeaguePoints,
-        1,
-    ),
-    ("team-late", "Team late", PenaltyEffect::LeaguePoints, 1),
-    (
-        "unregistered",
-        "Fielding an unregistered player",
-        PenaltyEffect::LeaguePoints,
-        2,
-    ),
-    ("fine", "Fine", PenaltyEffect::Fine, 500),
-];
 
 #[derive(Debug, Deserialize)]
 #[serde(default)]
@@ -143,15 +83,15 @@ impl KindForm {
     }
 
     fn effects(&self) -> Vec<Choice> {
-        form::choices(EFFECTS.map(|(e, label)| (e.as_str(), label)), &self.effect)
+        form::choices(
+            PenaltyEffect::ALL.map(|e| (e.as_str(), e.label())),
+            &self.effect,
+        )
     }
 }
 
 fn effect_label(effect: &PenaltyEffect) -> &'static str {
-    EFFECTS
-        .iter()
-        .find(|(e, _)| e == effect)
-        .map_or("", |(_, label)| *label)
+    effect.label()
 }
 
 #[derive(Template)]
@@ -185,8 +125,8 @@ async fn list_page(
     let kinds = state.db().penalty_kinds(sec.league.id).await?;
     let missing = DEFAULT_KINDS
         .iter()
-        .filter(|d| !kinds.iter().any(|k| k.code == d.0))
-        .map(|d| d.1)
+        .filter(|d| !kinds.iter().any(|k| k.code == d.code))
+        .map(|d| d.name)
         .collect();
     let page = KindsPage {
         ctx: sec.user.ctx(),
@@ -232,15 +172,15 @@ async fn add_defaults(
     let db = state.db();
     let kinds = db.penalty_kinds(sec.league.id).await?;
     let mut added = 0;
-    for (code, name, effect, amount) in DEFAULT_KINDS {
-        if kinds.iter().any(|k| k.code == code) {
+    for d in DEFAULT_KINDS {
+        if kinds.iter().any(|k| k.code == d.code) {
             continue;
         }
         let new = NewPenaltyKind {
-            code: code.into(),
-            name: name.into(),
-            effect,
-            amount,
+            code: d.code.into(),
+            name: d.name.into(),
+            effect: d.effect,
+            amount: d.amount,
         };
         match db.add_penalty_kind(sec.league.id, &new).await {
             Ok(_) => added += 1,

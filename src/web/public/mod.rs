@@ -499,23 +499,8 @@ pub struct PenaltyView {
     pub withdrawn: bool,
 }
 
-fn plural(n: i64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn penalty_amount(effect: PenaltyEffect, amount: i64) -> String {
-    match effect {
-        PenaltyEffect::LeaguePoints => {
-            format!(
-                "{} deducted",
-                plural(amount, "league point", "league points")
-            )
-        }
-        PenaltyEffect::GamePoints => format!("{} in the game", plural(amount, "point", "points")),
-        PenaltyEffect::PenaltyGames => plural(amount, "penalty game", "penalty games"),
-        PenaltyEffect::Fine => format!("fine of £{}.{:02}", amount / 100, amount % 100),
-        PenaltyEffect::Warning => "warning".to_owned(),
-    }
+    effect.amount_words(amount)
 }
 
 fn penalty_view(league: &League, p: &PenaltyLine) -> PenaltyView {

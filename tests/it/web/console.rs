@@ -27,6 +27,7 @@ on_both!(
     players_are_created_renamed_and_registered,
     captains_are_named_and_removed,
     penalty_kinds_are_created_edited_and_defaulted,
+    the_penalty_kinds_are_one_list,
     users_are_given_roles_and_accounts,
     every_route_checks_the_role,
     nothing_typed_yields_a_500,
@@ -1698,4 +1699,49 @@ async fn nothing_typed_yields_a_500(db: Db) {
         let page = admin.get(&path).await;
         assert!(page.status.as_u16() < 500, "GET {path}: {}", page.body);
     }
+}
+
+/// The kinds a demo league starts with are the console's defaults, word for
+/// word: one list, not two that drift apart.
+async fn the_penalty_kinds_are_one_list(db: Db) {
+    let (mut sec, l) = setup(&db).await;
+    let list = console(&l, "/penalty-kinds");
+    redirected(
+        &sec.submit(&list, &format!("{list}/defaults"), &[]).await,
+        &list,
+    );
+    let key = |k: &PenaltyKind| (k.code.clone(), k.name.clone(), k.effect, k.amount);
+    let defaults: Vec<_> = db
+        .penalty_kinds(l.league)
+        .await
+        .unwrap()
+        .iter()
+        .map(key)
+        .collect();
+    let options = boneyard::demo::DemoOptions {
+        leagues: 3,
+        teams: 4,
+        seasons: 1,
+        divisions: Some(1),
+        seed: 3,
+    };
+    boneyard::demo::fill(&db, &options).await.unwrap();
+    let mut formats = std::collections::HashSet::new();
+    for league in db.leagues().await.unwrap() {
+        if league.id == l.league {
+            continue;
+        }
+        let kinds = db.penalty_kinds(league.id).await.unwrap();
+        assert!(kinds.len() >= 5, "{}", league.short_name);
+        for k in &kinds {
+            assert!(
+                defaults.contains(&key(k)),
+                "{}: {:?} is not among the console's defaults",
+                league.short_name,
+                key(k)
+            );
+        }
+        formats.insert(db.seasons(league.id).await.unwrap()[0].format);
+    }
+    assert_eq!(formats.len(), 3, "the demo's leagues play every format");
 }

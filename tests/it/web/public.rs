@@ -791,7 +791,7 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
         .add_penalty_kind(
             l.league,
             &NewPenaltyKind {
-                code: "card-late".into(),
+                code: "late-card".into(),
                 name: "Result card late".into(),
                 effect: PenaltyEffect::LeaguePoints,
                 amount: 2,
