@@ -1,6 +1,7 @@
 //! Boneyard: a league manager for dominoes pub leagues.
 #![forbid(unsafe_code)]
 
+pub mod app;
 pub mod cli;
 pub mod db;
 pub mod demo;

@@ -1,5 +1,6 @@
 //! Seasons (with their ruleset and match format) and their divisions.
 
+use crate::league::season::{BadSeason, SeasonRules};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -50,6 +51,18 @@ impl Season {
     /// The season's settings, missing ones at their defaults.
     pub fn settings(&self) -> std::result::Result<SeasonSettings, String> {
         SeasonSettings::parse(&self.settings)
+    }
+
+    /// The season's ruleset, match format and settings, read once: the one
+    /// way pages and commands read a season.
+    pub fn rules(&self) -> std::result::Result<SeasonRules, BadSeason> {
+        SeasonRules::read(
+            &self.name,
+            self.format,
+            &self.options,
+            &self.match_format,
+            &self.settings,
+        )
     }
 }
 

@@ -14,6 +14,7 @@ pub mod penalties;
 pub mod players;
 pub mod rollover;
 pub mod roster;
+pub mod season;
 pub mod settings;
 pub mod sheet;
 pub mod standings;

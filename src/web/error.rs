@@ -32,6 +32,10 @@ pub enum AppError {
     Csrf,
     #[error(transparent)]
     Db(#[from] DbError),
+    /// A season record that cannot be read: every page that needs it says
+    /// so, naming the season and the part.
+    #[error(transparent)]
+    BadSeason(#[from] crate::league::season::BadSeason),
     #[error("{0}")]
     Internal(String),
 }
@@ -74,6 +78,15 @@ impl IntoResponse for AppError {
                 | Refusal::NoNote => (StatusCode::BAD_REQUEST, "That did not work"),
             },
             AppError::Csrf => (StatusCode::FORBIDDEN, "Form expired"),
+            AppError::BadSeason(why) => {
+                tracing::error!(error = %why, "a season record cannot be read");
+                let page = ErrorPage {
+                    ctx: Ctx::default(),
+                    title: "A season cannot be read",
+                    message: format!("{why}."),
+                };
+                return (StatusCode::INTERNAL_SERVER_ERROR, html(&page)).into_response();
+            }
             AppError::Db(_) | AppError::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong")
             }

@@ -109,8 +109,8 @@ pub async fn for_user(db: &Db, user: &CurrentUser) -> Result<Vec<TeamMatches>> {
             let lock_days = db
                 .season(league_id, season)
                 .await?
-                .settings()
-                .unwrap_or_default()
+                .rules()?
+                .settings
                 .lock_days;
             // By date, not round: a postponed fixture goes where it now is.
             lines.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id));

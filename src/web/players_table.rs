@@ -19,13 +19,13 @@ use crate::db::{DbError, League, PlayerId, Season, SeasonId};
 use crate::league::players::{
     GameFacts, IndividualPenalty, PlayerRow, Tally, apply_penalties, table,
 };
-use crate::rules::{Format, Ruleset};
+use crate::rules::Format;
 
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::{AppError, Result, urlencode};
 use super::page::{Ctx, html};
-use super::public::{settings, slug};
+use super::public::slug;
 
 pub fn router() -> Router<AppState> {
     Router::new().route(
@@ -198,16 +198,13 @@ async fn players_table(
             DbError::NotFound(_) => season_missing(),
             other => other.into(),
         })?;
-    let setting = settings(&season).min_games;
+    let setting = season.rules()?.settings.min_games;
     let min = parse_min(&q, setting)?;
     let counted = parse_games(&q)?;
     let lines = db.player_stat_lines(league.id, season.id, counted).await?;
     let penalties = db.game_penalty_lines(league.id, season.id, counted).await?;
 
-    let ruleset = season.ruleset().unwrap_or_else(|why| {
-        tracing::warn!(season = %season.id, %why, "unreadable ruleset; using the default");
-        Ruleset::new(season.format)
-    });
+    let ruleset = season.rules()?.ruleset;
     let mut tallies: BTreeMap<PlayerId, Tally> =
         lines.iter().map(|l| (l.player_id, tally(l))).collect();
     apply_penalties(&mut tallies, &ruleset, penalties.iter().filter_map(penalty));

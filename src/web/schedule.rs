@@ -26,10 +26,9 @@ use crate::db::{
 };
 use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
 use crate::league::ical::{self, Change, Event, EventState, FixtureFacts};
-use crate::league::match_format::{BoardKind, MatchFormat};
+use crate::league::match_format::BoardKind;
 use crate::league::sheet::{self, Example, HandBoxes, Seat};
 use crate::league::time::{NoSuchTime, Zone};
-use crate::rules::ruleset::Ruleset;
 
 use super::AppState;
 use super::auth::{MaybeUser, Secretary, league_from_path};
@@ -1272,16 +1271,9 @@ async fn score_sheet(
     )
     .await?;
     let season = state.db().season(league.id, line.season_id).await?;
-    let format = line.cup_format.clone().unwrap_or_else(|| {
-        MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
-            tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
-            MatchFormat::default_for(season.format)
-        })
-    });
-    let ruleset = Ruleset::parse(season.format, Some(&season.options)).unwrap_or_else(|why| {
-        tracing::warn!(season = %season.id, %why, "unreadable ruleset; using the defaults");
-        Ruleset::new(season.format)
-    });
+    let rules = season.rules()?;
+    let format = rules.fixture_format(line.cup_format.as_ref()).clone();
+    let ruleset = rules.ruleset;
     let boxes = sheet::hand_boxes(season.format);
     let kinds: Vec<BoardKind> = format.boards.iter().map(|b| b.kind).collect();
     let boards = format

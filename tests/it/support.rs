@@ -158,7 +158,6 @@ pub async fn league(db: &Db, short_name: &str) -> League {
         .rules_summary("Fives and threes to 61.")
         .contact("secretary@example.org")
         .options(serde_json::json!({"target": 61}))
-        .match_format_json(serde_json::json!({"singles": 6, "pairs": 3}))
         .division("Premier")
         .venue(&format!("The {short_name} Arms"), 2)
         .teams(&[&home, &away])

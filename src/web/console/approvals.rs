@@ -3,6 +3,7 @@
 //! from here with one button (the version shown, so a correction entered
 //! since is not approved unseen).
 
+use crate::app::formats::{match_formats, scores_by_season};
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
@@ -16,7 +17,6 @@ use crate::web::auth::Secretary;
 use crate::web::dates;
 use crate::web::error::Result;
 use crate::web::page::{Ctx, html};
-use crate::web::public::{match_formats, scores_by_season};
 
 use super::PREFIX;
 
@@ -80,7 +80,7 @@ async fn approvals(
     let lines = db.fixture_lines(league.id, &scope).await?;
     let boards = db.board_lines(league.id, &scope, false).await?;
     let seasons = db.seasons(league.id).await?;
-    let scores = scores_by_season(&lines, &boards, &match_formats(&seasons));
+    let scores = scores_by_season(&lines, &boards, &match_formats(&seasons)?);
     let zone = league.time_zone;
     let rows = pending
         .iter()

@@ -3,6 +3,7 @@
 //! the roll-over itself: the next season started from this one in one
 //! step, every move and every team's roster overridable before saving.
 
+use crate::app::formats::match_formats;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -26,7 +27,7 @@ use crate::web::csrf::CsrfForm;
 use crate::web::dates;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
-use crate::web::public::{and_list, match_formats, settings};
+use crate::web::public::and_list;
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};
@@ -142,15 +143,15 @@ async fn load(state: &AppState, league: &League, id: SeasonId) -> Result<SeasonE
     let deductions = db.deduction_lines(league.id, id).await?;
     let registrations = db.registrations(league.id, id).await?;
     let captains = db.season_captains(league.id, id).await?;
-    let format = match_formats(std::slice::from_ref(&season))
+    let format = match_formats(std::slice::from_ref(&season))?
         .remove(&season.id)
         .unwrap_or_else(|| MatchFormat::default_for(season.format));
-    let rules = settings(&season).tie_breakers;
+    let rules = season.rules()?.settings.tie_breakers;
     let scores = scores_from_boards(&boards, &format);
     let tables = divisions
         .iter()
         .map(|d| {
-            crate::web::public::division_rows(
+            crate::app::division_table::division_rows(
                 d.id,
                 &fixtures,
                 &scores,
@@ -321,7 +322,7 @@ async fn show(
     Path((_, season)): Path<(String, SeasonId)>,
 ) -> Result<Response> {
     let end = load(&state, &sec.league, season).await?;
-    let places = settings(&end.season).promotion_places;
+    let places = end.season.rules()?.settings.promotion_places;
     let name = next_name(&end.season.name);
     let page = end.page(
         &sec,
@@ -421,7 +422,7 @@ async fn save(
             name: name.clone(),
             settings: SeasonSettings {
                 promotion_places: places,
-                ..settings(&end.season)
+                ..end.season.rules()?.settings
             },
             teams,
         };
@@ -567,7 +568,7 @@ async fn add_playoff(
             Err(e) => form::refused(e, &mut errors, "playoff", "")?,
         }
     }
-    let places = settings(&end.season).promotion_places;
+    let places = end.season.rules()?.settings.promotion_places;
     let name = next_name(&end.season.name);
     let page = end.page(&sec, name, places, None, Errors::default(), errors);
     Ok(form::page(&page, &page.playoff_errors))

@@ -115,7 +115,7 @@ async fn page(
         .collect();
     team_choices.sort_by(|a, b| a.label.cmp(&b.label));
     team_choices.insert(0, blank("Choose the new team"));
-    let settings = season.settings().unwrap_or_default();
+    let settings = season.rules()?.settings;
     let on_day = if input.on_day.is_empty() {
         sec.league
             .time_zone

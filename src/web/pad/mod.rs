@@ -284,18 +284,13 @@ pub async fn fixture_rules(
     season: &Season,
     fixture: &Fixture,
 ) -> Result<(Ruleset, MatchFormat)> {
-    let ruleset = Ruleset::parse(season.format, Some(&season.options))
-        .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?;
+    let rules = season.rules()?;
     let own = match fixture.cup_id {
         Some(cup) => app.db().cup(league.id, cup).await?.match_format,
         None => None,
     };
-    let mf = match own {
-        Some(mf) => mf,
-        None => MatchFormat::parse(season.format, &season.match_format)
-            .map_err(|e| AppError::Internal(format!("season {}: {e}", season.id)))?,
-    };
-    Ok((ruleset, mf))
+    let mf = rules.fixture_format(own.as_ref()).clone();
+    Ok((rules.ruleset, mf))
 }
 
 /// What a fixture's boards are played under, with the teams' registered

@@ -3,6 +3,7 @@
 //! screen (and on paper, one A4 sheet) they stand side by side as a
 //! bracket, each tie beside the two it is drawn from. No JavaScript.
 
+use crate::app::formats::{match_formats, scores_by_season};
 use std::collections::HashMap;
 
 use askama::Template;
@@ -22,8 +23,8 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    Link, cup_href, datetime, day, find_league, league_href, match_formats, match_href, not_found,
-    player_href, scores_by_season, season_href, slug, split_id_slug, team_href, when,
+    Link, cup_href, datetime, day, find_league, league_href, match_href, not_found, player_href,
+    season_href, slug, split_id_slug, team_href, when,
 };
 
 #[derive(Deserialize)]
@@ -86,7 +87,7 @@ pub(crate) fn describe(cup: &Cup, season: &Season, entrants: usize) -> String {
     let format = cup
         .match_format
         .clone()
-        .or_else(|| match_formats(std::slice::from_ref(season)).remove(&season.id));
+        .or_else(|| season.rules().ok().map(|r| r.format));
     let played = match (cup.entrants, format) {
         (EntrantKind::Teams, Some(f)) if cup.match_format.is_none() => {
             format!("ties in the season's match format ({})", f.describe())
@@ -124,7 +125,7 @@ pub(crate) async fn bracket(
     let scores = scores_by_season(
         &lines,
         &boards,
-        &match_formats(std::slice::from_ref(season)),
+        &match_formats(std::slice::from_ref(season))?,
     );
     let lines: HashMap<FixtureId, &FixtureLine> = lines.iter().map(|l| (l.id, l)).collect();
     let facts: HashMap<FixtureId, TieMatch> = lines

@@ -10,16 +10,14 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use crate::db::pages::{
-    DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, deductions, match_lines,
-    playoff_lines, scores_from_boards,
+    DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, match_lines, scores_from_boards,
 };
 use crate::db::{Division, DivisionId, FixtureId, League, Season, TeamId};
 use crate::league::match_format::MatchFormat;
 use crate::league::rollover::{exchanges, ties_in};
-use crate::league::standings::{
-    MatchLine, MatchOutcome, Row, Separation, TieBreaker, form, settle_by_playoffs,
-    table as standings_table,
-};
+use crate::league::standings::{MatchLine, MatchOutcome, Row, Separation, TieBreaker, form};
+
+use crate::app::division_table::division_rows;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -27,7 +25,7 @@ use super::super::error::{AppError, Result, urlencode};
 use super::super::page::{Ctx, html};
 use super::{
     FixtureView, Link, day, division_href, find_division, find_season, fixture_views, league_href,
-    match_format, season_href, settings, team_href,
+    season_href, team_href,
 };
 
 #[derive(Deserialize)]
@@ -165,7 +163,7 @@ impl DivisionData {
         division: DivisionId,
     ) -> Result<DivisionData> {
         let db = state.db();
-        let format = match_format(season);
+        let format = season.rules()?.format;
         let scope = FixtureScope::Division(division);
         let fixtures = db.fixture_lines(league.id, &scope).await?;
         let boards = db.board_lines(league.id, &scope, false).await?;
@@ -181,7 +179,7 @@ impl DivisionData {
             scores,
             entries,
             deductions,
-            rules: settings(season).tie_breakers,
+            rules: season.rules()?.settings.tie_breakers,
             format,
             played,
         })
@@ -254,44 +252,6 @@ pub(super) async fn resolve(
     Ok((league, season, division))
 }
 
-/// A division's table after `after` (all rounds: `None`) from the season's
-/// (or the division's) fixtures, scores, entries and deductions: the
-/// matches counted, then the play-offs settling teams level on every rule.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn division_rows(
-    division: DivisionId,
-    fixtures: &[FixtureLine],
-    scores: &HashMap<FixtureId, Score>,
-    entries: &[EntryLine],
-    deduction_lines: &[DeductionLine],
-    format: &MatchFormat,
-    rules: &[TieBreaker],
-    after: Option<u32>,
-) -> Vec<Row> {
-    let ours: Vec<FixtureLine> = fixtures
-        .iter()
-        .filter(|f| f.division_id == Some(division))
-        .cloned()
-        .collect();
-    let teams: Vec<(i64, &str)> = entries
-        .iter()
-        .filter(|e| e.division_id == division)
-        .map(|e| (e.team_id.0, e.team_name.as_str()))
-        .collect();
-    let cut: Vec<DeductionLine> = deduction_lines
-        .iter()
-        .filter(|d| teams.iter().any(|(t, _)| *t == d.team_id.0))
-        .cloned()
-        .collect();
-    let lines = match_lines(&ours, scores, format);
-    let playoffs: Vec<_> = playoff_lines(&ours, scores, format)
-        .into_iter()
-        .filter(|m| after.is_none_or(|a| m.round <= a))
-        .collect();
-    let rows = standings_table(&teams, &lines, &deductions(&cut), format, rules, after);
-    settle_by_playoffs(rows, &playoffs)
-}
-
 fn crumbs(league: &League, season: &Season) -> Vec<Link> {
     vec![
         Link::new(league.name.clone(), league_href(league)),
@@ -328,7 +288,7 @@ pub async fn table(
         .filter(|d| names.contains_key(&d.team_id.0))
         .cloned()
         .collect();
-    let season_settings = settings(&season);
+    let season_settings = season.rules()?.settings;
     let rules = data.rules.clone();
     let rows = data.rows(after);
     // The lines that decide something: the title, and the places up and
@@ -556,7 +516,7 @@ pub async fn fixtures(
 ) -> Result<Response> {
     let (league, season, division) = resolve(&state, &p).await?;
     let db = state.db();
-    let format = match_format(&season);
+    let format = season.rules()?.format;
     let scope = FixtureScope::Division(division.id);
     let lines = db.fixture_lines(league.id, &scope).await?;
     let boards = db.board_lines(league.id, &scope, false).await?;

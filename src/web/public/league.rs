@@ -1,5 +1,6 @@
 //! A league's home, a season's page, and the matches in progress.
 
+use crate::app::formats::{match_formats, scores_by_season};
 use std::collections::HashMap;
 
 use askama::Template;
@@ -19,7 +20,7 @@ use super::super::error::Result;
 use super::super::page::{Ctx, html};
 use super::{
     FixtureView, Link, division_href, find_league, find_season, fixture_views, league_href,
-    match_format, match_formats, scores_by_season, season_href, today,
+    season_href, today,
 };
 
 /// Results and fixtures the league's home lists.
@@ -134,7 +135,7 @@ pub async fn home(
     let boards = db
         .board_lines(league.id, &FixtureScope::Ids(ids), false)
         .await?;
-    let formats = HashMap::from([(season.id, match_format(season))]);
+    let formats = HashMap::from([(season.id, season.rules()?.format)]);
     let one = std::slice::from_ref(season);
     let recent: Vec<_> = recent.into_iter().cloned().collect();
     let next: Vec<_> = next.into_iter().cloned().collect();
@@ -211,8 +212,8 @@ pub async fn season(
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         cups,
         format: season.format.title(),
-        rules: describe_rules(&season),
-        match_format: describe_match_format(&match_format(&season)),
+        rules: describe_rules(&season.rules()?.ruleset),
+        match_format: describe_match_format(&season.rules()?.format),
         divisions,
         others: seasons
             .iter()
@@ -226,11 +227,7 @@ pub async fn season(
 }
 
 /// The season's ruleset in sentences.
-fn describe_rules(season: &Season) -> Vec<String> {
-    let r = match season.ruleset() {
-        Ok(r) => r,
-        Err(why) => return vec![format!("The ruleset cannot be read: {why}")],
-    };
+fn describe_rules(r: &Ruleset) -> Vec<String> {
     let mut out = Vec::new();
     match r.format {
         Format::FivesAndThrees => {
@@ -362,7 +359,7 @@ pub async fn live(
     let boards = db
         .board_lines(league.id, &FixtureScope::Ids(ids), false)
         .await?;
-    let formats = match_formats(&seasons);
+    let formats = match_formats(&seasons)?;
     let scores = scores_by_season(&lines, &boards, &formats);
     let mut lines = lines;
     lines.sort_by_key(|f| (f.starts_at, f.id));

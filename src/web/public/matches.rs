@@ -24,9 +24,8 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    ColsQuery, Link, PenaltyView, competition_link, datetime, find_league, league_href,
-    match_format, match_href, not_found, penalty_views, pending_words, player_href, season_href,
-    team_href, when,
+    ColsQuery, Link, PenaltyView, competition_link, datetime, find_league, league_href, match_href,
+    not_found, penalty_views, pending_words, player_href, season_href, team_href, when,
 };
 
 #[derive(Deserialize)]
@@ -160,10 +159,8 @@ pub async fn page(
         .season(league.id, line.season_id)
         .await
         .map_err(|e| not_found(e, "The match's season".into()))?;
-    let format = line
-        .cup_format
-        .clone()
-        .unwrap_or_else(|| match_format(&season));
+    let rules = season.rules()?;
+    let format = rules.fixture_format(line.cup_format.as_ref()).clone();
     let stored = db.result(league.id, line.id).await?;
     let mut roster: HashMap<PlayerId, String> = db
         .fixture_roster(

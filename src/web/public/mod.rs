@@ -17,16 +17,15 @@ use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::db::pages::{
-    BoardLine, FixtureLine, PenaltyLine, Score, fixture_score, scores_from_boards,
-};
+use crate::db::pages::{FixtureLine, PenaltyLine, Score, fixture_score};
 use crate::db::{
     CupId, Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, PlayerId,
     ResultStatus, Season, SeasonId, Side, TeamId,
 };
 use crate::league::match_format::MatchFormat;
-use crate::league::settings::SeasonSettings;
 use crate::league::time::Zone;
+
+use crate::app::formats::line_format;
 
 use super::AppState;
 use super::dates;
@@ -37,7 +36,7 @@ mod cup;
 pub(crate) use cup::{Bracket, bracket, describe as describe_cup, entrant_name};
 mod division;
 mod export;
-pub(crate) use division::{and_list, division_rows};
+pub(crate) use division::and_list;
 mod league;
 mod matches;
 mod player;
@@ -276,41 +275,6 @@ fn find_division<'a>(divisions: &'a [Division], division_slug: &str) -> Result<&
         .ok_or_else(|| AppError::NotFound(format!("The division `{division_slug}`")))
 }
 
-/// A season's match format; one that cannot be read (written by hand, or
-/// by an older version) is logged and read as its format's default, so
-/// the pages still show.
-fn match_format(season: &Season) -> MatchFormat {
-    MatchFormat::parse(season.format, &season.match_format).unwrap_or_else(|why| {
-        tracing::warn!(season = %season.id, %why, "unreadable match format; using the default");
-        MatchFormat::default_for(season.format)
-    })
-}
-
-/// A season's settings; unreadable ones are logged and read as the
-/// defaults, so the pages still show.
-pub(crate) fn settings(season: &Season) -> SeasonSettings {
-    season.settings().unwrap_or_else(|why| {
-        tracing::warn!(season = %season.id, %why, "unreadable season settings; using the defaults");
-        SeasonSettings::default()
-    })
-}
-
-/// Every season's match format, for listings that span seasons.
-pub(crate) fn match_formats(seasons: &[Season]) -> HashMap<SeasonId, MatchFormat> {
-    seasons.iter().map(|s| (s.id, match_format(s))).collect()
-}
-
-/// The match format a fixture is played in: its cup's own, or its
-/// season's (from `formats`, by season).
-pub(crate) fn line_format<'a>(
-    line: &'a FixtureLine,
-    formats: &'a HashMap<SeasonId, MatchFormat>,
-) -> Option<&'a MatchFormat> {
-    line.cup_format
-        .as_ref()
-        .or_else(|| formats.get(&line.season_id))
-}
-
 // ---------------------------------------------------------------------------
 // Dates
 
@@ -436,29 +400,6 @@ fn fixture_view(
             .map(|s| pending_words(s).to_owned())
             .unwrap_or_default(),
     }
-}
-
-/// Each fixture's score from its board lines, under its own match format
-/// ([`line_format`]: a listing may span seasons and cups).
-pub(crate) fn scores_by_season(
-    lines: &[FixtureLine],
-    boards: &[BoardLine],
-    formats: &HashMap<SeasonId, MatchFormat>,
-) -> HashMap<FixtureId, Score> {
-    let line_of: HashMap<FixtureId, &FixtureLine> = lines.iter().map(|f| (f.id, f)).collect();
-    let mut by_fixture: HashMap<FixtureId, Vec<BoardLine>> = HashMap::new();
-    for b in boards {
-        by_fixture.entry(b.fixture_id).or_default().push(b.clone());
-    }
-    by_fixture
-        .into_iter()
-        .filter_map(|(id, boards)| {
-            let format = line_format(line_of.get(&id)?, formats)?;
-            scores_from_boards(&boards, format)
-                .remove(&id)
-                .map(|s| (id, s))
-        })
-        .collect()
 }
 
 /// Fixture lines of possibly several seasons as views.

@@ -1,6 +1,7 @@
 //! A player's page: teams by season, games played and won, recent games,
 //! penalties.
 
+use crate::app::formats::{match_formats, scores_by_season};
 use std::collections::HashMap;
 
 use askama::Template;
@@ -18,8 +19,8 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
     CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league,
-    fixture_views, league_href, match_formats, match_href, not_found, penalty_views, pending_words,
-    player_href, scores_by_season, season_href, slug, split_id_slug, team_href, today, when,
+    fixture_views, league_href, match_href, not_found, penalty_views, pending_words, player_href,
+    season_href, slug, split_id_slug, team_href, today, when,
 };
 
 /// Games the page lists.
@@ -315,7 +316,7 @@ pub async fn page(
     let ties = db.fixture_lines(league.id, &scope).await?;
     let boards = db.board_lines(league.id, &scope, false).await?;
     let all_seasons = db.seasons(league.id).await?;
-    let formats = match_formats(&all_seasons);
+    let formats = match_formats(&all_seasons)?;
     let scores = scores_by_season(&ties, &boards, &formats);
     let cup_ties = fixture_views(&league, &all_seasons, &formats, &ties, &scores);
     let page = PlayerPage {

@@ -10,6 +10,8 @@
 //! (one, rarely two) its fixtures, boards, entries and deductions for the
 //! tables.
 
+use crate::app::division_table::division_rows;
+use crate::app::formats::scores_by_season;
 use std::collections::{BTreeSet, HashMap};
 
 use askama::Template;
@@ -27,10 +29,7 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::{
-    Link, day, division_href, division_rows, find_league, league_href, match_format, match_href,
-    scores_by_season, settings,
-};
+use super::{Link, day, division_href, find_league, league_href, match_href};
 
 #[derive(Deserialize)]
 pub struct LeaguePath {
@@ -140,7 +139,7 @@ pub async fn week(
         return Ok(Redirect::to(&href).into_response());
     }
     let seasons = db.seasons(league.id).await?;
-    let formats = super::match_formats(&seasons);
+    let formats = crate::app::formats::match_formats(&seasons)?;
     let mut lines = db
         .fixture_lines(league.id, &FixtureScope::Between { from, to })
         .await?;
@@ -163,7 +162,7 @@ pub async fn week(
         .filter(|r| r.version.status == ResultStatus::Approved)
         .filter_map(|r| {
             let line = lines.iter().find(|f| f.id == r.version.fixture_id)?;
-            let format = super::line_format(line, &formats)?;
+            let format = crate::app::formats::line_format(line, &formats)?;
             let score = scores.get(&line.id)?;
             Some(week_match(line, &r.result, &names, score.boards, format))
         })
@@ -267,8 +266,8 @@ async fn division_weeks(
     let mut out = Vec::new();
     let in_week: BTreeSet<SeasonId> = lines.iter().map(|f| f.season_id).collect();
     for season in seasons.iter().filter(|s| in_week.contains(&s.id)) {
-        let format = match_format(season);
-        let rules = settings(season).tie_breakers;
+        let format = season.rules()?.format;
+        let rules = season.rules()?.settings.tie_breakers;
         let scope = FixtureScope::Season(season.id);
         let all = db.fixture_lines(league.id, &scope).await?;
         let all_scores =
@@ -356,7 +355,7 @@ fn cup_weeks(
             let results = ties
                 .iter()
                 .filter_map(|f| {
-                    let format = super::line_format(f, formats)?;
+                    let format = crate::app::formats::line_format(f, formats)?;
                     Some(result_line(league, f, scores, format))
                 })
                 .collect();

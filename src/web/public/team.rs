@@ -1,6 +1,7 @@
 //! A team's page: venue, captains, this season's players, fixtures and
 //! results, and the penalties against it.
 
+use crate::app::formats::{match_formats, scores_by_season};
 use std::collections::HashMap;
 
 use askama::Template;
@@ -20,8 +21,8 @@ use super::charts::PositionChart;
 use super::division::DivisionData;
 use super::{
     CalendarLinks, FixtureView, Link, PenaltyView, division_href, find_league, fixture_views,
-    league_href, match_formats, not_found, penalty_views, player_href, scores_by_season,
-    season_href, slug, split_id_slug, team_href,
+    league_href, not_found, penalty_views, player_href, season_href, slug, split_id_slug,
+    team_href,
 };
 
 #[derive(Deserialize)]
@@ -132,7 +133,7 @@ pub async fn page(
         .collect();
 
     let seasons = db.seasons(league.id).await?;
-    let formats = match_formats(&seasons);
+    let formats = match_formats(&seasons)?;
     let scope = FixtureScope::Team {
         season: season_id,
         team: team.id,

@@ -305,11 +305,7 @@ impl Card {
         let (ruleset, format) =
             crate::web::pad::fixture_rules(state, &access.league, &access.season, &access.fixture)
                 .await?;
-        let final_scores = access
-            .season
-            .settings()
-            .map_err(AppError::Internal)?
-            .final_scores;
+        let final_scores = access.settings().final_scores;
         let db = state.db();
         // Who played for each team on the fixture's date (transfers).
         let (home, away) = db.fixture_sides(access.league.id, &access.fixture).await?;

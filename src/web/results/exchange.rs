@@ -166,11 +166,11 @@ pub async fn season_csv(
     let db = state.db();
     let league = db.league_by_short_name(&league).await?;
     let season = db.season(league.id, SeasonId(season)).await?;
-    let formats = crate::web::public::match_formats(std::slice::from_ref(&season));
+    let formats = crate::app::formats::match_formats(std::slice::from_ref(&season))?;
     let scope = FixtureScope::Season(season.id);
     let fixtures = db.fixture_lines(league.id, &scope).await?;
     let boards = db.board_lines(league.id, &scope, false).await?;
-    let scores = crate::web::public::scores_by_season(&fixtures, &boards, &formats);
+    let scores = crate::app::formats::scores_by_season(&fixtures, &boards, &formats);
     let penalties = db
         .penalty_lines(league.id, PenaltyScope::Season(season.id))
         .await?;
@@ -205,7 +205,7 @@ pub async fn season_csv(
     .collect();
     write(&mut out, &header)?;
     for f in &fixtures {
-        let score = crate::web::public::line_format(f, &formats)
+        let score = crate::app::formats::line_format(f, &formats)
             .and_then(|format| pages::fixture_score(f, &scores, format));
         let num = |v: Option<u32>| v.map_or_else(String::new, |v| v.to_string());
         write(

@@ -155,6 +155,8 @@ pub struct FixtureAccess {
     pub league: League,
     pub fixture: Fixture,
     pub season: Season,
+    /// The season's ruleset, match format and settings, read once.
+    pub rules: crate::league::season::SeasonRules,
     /// The sides as the pages call them ([`side_names`]).
     pub names: [String; 2],
     pub standing: Standing,
@@ -205,11 +207,13 @@ where
             )));
         }
         let names = side_names(&app, &league, &fixture).await?;
+        let rules = season.rules()?;
         Ok(FixtureAccess {
             user,
             league,
             fixture,
             season,
+            rules,
             names,
             standing,
         })
@@ -242,9 +246,9 @@ impl FixtureAccess {
         }
     }
 
-    /// The season's settings (a stored season always has readable ones).
-    pub fn settings(&self) -> crate::league::settings::SeasonSettings {
-        crate::league::settings::SeasonSettings::parse(&self.season.settings).unwrap_or_default()
+    /// The season's settings.
+    pub fn settings(&self) -> &crate::league::settings::SeasonSettings {
+        &self.rules.settings
     }
 
     /// When this fixture's result locked for its captains, if it has: the

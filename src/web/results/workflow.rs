@@ -96,7 +96,7 @@ pub async fn confirm(
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
     let shown = shown(&form.version)?;
-    let settings = access.season.settings().map_err(AppError::Internal)?;
+    let settings = access.settings().clone();
     match state
         .db()
         .confirm_result(

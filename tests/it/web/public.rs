@@ -26,6 +26,7 @@ on_both!(
     a_match_page_shows_every_hand_and_what_was_disregarded,
     unknown_and_other_leagues_records_are_not_found,
     a_voided_fixtures_games_count_on_no_page,
+    a_season_that_cannot_be_read_is_refused_alike_everywhere,
 );
 
 // ---------------------------------------------------------------------------
@@ -1361,4 +1362,53 @@ async fn a_voided_fixtures_games_count_on_no_page(db: Db) {
     // The round-up of the voided match's week names none of its feats.
     let after = ok(&mut c, &week).await.body;
     assert_eq!(shown_feats(&after), WeekFeats::default(), "{after}");
+}
+
+/// A season record no form would store (written by hand, or by an older
+/// version) is refused the same way by every page that reads it: saying
+/// which season and which part, never a guessed default on one page and a
+/// bare error on another.
+async fn a_season_that_cannot_be_read_is_refused_alike_everywhere(db: Db) {
+    let app = TestApp::new(&db, LeagueBuilder::new("bad")).await;
+    let l = &app.league;
+    let season = db.season(l.id, l.season).await.unwrap();
+    let stored = db
+        .set_season_rules(
+            l.id,
+            l.season,
+            season.format,
+            &season.options,
+            &json!({"boards": "many"}),
+            None,
+        )
+        .await;
+    assert!(
+        stored.is_ok(),
+        "the record is written as a test's damage: {stored:?}"
+    );
+    let mut sec = app.with_secretary().await;
+    let mut anyone = app.anonymous().await;
+    let base = format!("/leagues/{}", l.short);
+    for (secretary, path) in [
+        (false, format!("{base}/2026-27/one")),
+        (false, format!("{base}/matches/{}", l.fixtures[0])),
+        (false, format!("{base}/players-table/{}", l.season)),
+        (true, l.path("/card")),
+        (true, l.path("/pad")),
+    ] {
+        let c = if secretary { &mut sec } else { &mut anyone };
+        let page = c.get(&path).await;
+        assert_eq!(
+            page.status,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "{path}: {}",
+            page.body
+        );
+        assert!(
+            page.has("the season 2026/27&#39;s match format cannot be read")
+                || page.has("the season 2026/27's match format cannot be read"),
+            "{path}: {}",
+            page.body
+        );
+    }
 }

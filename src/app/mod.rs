@@ -1,0 +1,7 @@
+//! The use cases between the pages and the records: what a page's data is
+//! made of when more than one page (or a page and a command) need it, so
+//! each concept is worked out in one place. Handlers in `web/` parse, call
+//! one of these and render; `db/` stores; `league/` and `rules/` decide.
+
+pub mod division_table;
+pub mod formats;
