@@ -271,7 +271,7 @@ fn describe_rules(r: &Ruleset) -> Vec<String> {
                 }
                 Derby::Growing => "Each tied hand in a row adds 1 to the worth of the next.".into(),
             });
-            out.push(late_rule(&r));
+            out.push(late_rule(r));
         }
     }
     out.push(match r.pose {
