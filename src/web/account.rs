@@ -1,12 +1,13 @@
 //! The first administrator, signing in and out.
 
+use crate::web::routes::Routes;
 use askama::Template;
 use axum::Extension;
 use axum::extract::{Query, State};
+use axum::http::StatusCode;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Router, http::StatusCode};
 use serde::Deserialize;
 use tower_sessions::Session;
 
@@ -17,8 +18,8 @@ use super::page::{Ctx, html, invalid};
 use super::redirect::SitePath;
 use super::{AppState, Settings, throttle};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router() -> Routes {
+    Routes::new()
         .route("/setup", get(setup_form).post(setup))
         .route("/sign-in", get(sign_in_form).post(sign_in))
         .route("/sign-out", post(sign_out))

@@ -1,8 +1,8 @@
 //! The administrator's pages: the installation's leagues, and each
 //! league's secretaries. Every handler takes [`Admin`].
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -22,8 +22,8 @@ use super::csrf::{CsrfForm, random_token};
 use super::error::{AppError, Result};
 use super::page::Ctx;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router() -> Routes {
+    Routes::new()
         .route("/admin", get(leagues).post(create_league))
         .route(
             "/admin/leagues/{league}/secretaries",

@@ -1,8 +1,8 @@
 //! The installation's home page: its leagues. A new installation sends its
 //! first visitor to create the administrator's account.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
@@ -15,8 +15,8 @@ use super::error::Result;
 use super::my_matches::{self, OwnRecord, TeamMatches};
 use super::page::{Ctx, html};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router() -> Routes {
+    Routes::new()
         .route("/", get(home))
         .route("/leagues", get(leagues))
 }

@@ -2,8 +2,8 @@
 //! link, chooses a username and their own password, and is signed in with
 //! the role. Whoever named them never sees the password.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -21,8 +21,8 @@ use super::csrf::{self, CsrfForm};
 use super::error::{AppError, Result};
 use super::page::{Ctx, html, invalid};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/invitations/{token}", get(show).post(accept))
+pub fn router() -> Routes {
+    Routes::new().route("/invitations/{token}", get(show).post(accept))
 }
 
 #[derive(Template, Default)]

@@ -38,6 +38,7 @@ mod players_table;
 mod public;
 mod redirect;
 mod results;
+pub mod routes;
 mod schedule;
 pub mod throttle;
 
@@ -114,18 +115,8 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
             SESSION_IDLE_DAYS,
         )));
     let cache = cache::PageCache::new(state.db().clone());
-    let app = Router::new()
-        .merge(home::router())
-        .merge(account::router())
-        .merge(invitations::router())
-        .merge(public::router())
-        .merge(results::router())
-        .merge(pad::router())
-        .merge(penalties::router())
-        .merge(players_table::router())
-        .merge(admin::router())
-        .merge(console::router())
-        .merge(schedule::router())
+    let app = routes::table()
+        .into_router()
         .nest("/static", assets::router())
         .fallback(error::not_found)
         .with_state(state)

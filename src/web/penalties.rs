@@ -2,10 +2,10 @@
 //! off the table (league points, fines, warnings) against a team or a
 //! player, in a fixture or not. In-game penalties go on the match card.
 
+use crate::web::routes::Routes;
 use std::collections::HashMap;
 
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -24,12 +24,12 @@ use super::dates::iso_day;
 use super::error::{AppError, Result};
 use super::page::{Ctx, html, invalid};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/leagues/{league}/penalties", get(show).post(record))
-        .route("/leagues/{league}/penalties/{id}/void", post(void))
-        .route("/leagues/{league}/fines", get(fines))
-        .route("/leagues/{league}/fines/{id}/paid", post(paid))
+pub fn router() -> Routes {
+    Routes::new()
+        .league("/penalties", get(show).post(record))
+        .league("/penalties/{id}/void", post(void))
+        .league("/fines", get(fines))
+        .league("/fines/{id}/paid", post(paid))
 }
 
 #[derive(Deserialize, Default)]

@@ -5,10 +5,10 @@
 //! queries (the players' sums and their individual penalties), whatever
 //! the number of players or matches.
 
+use crate::web::routes::Routes;
 use std::collections::BTreeMap;
 
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -27,11 +27,8 @@ use super::error::{AppError, Result, urlencode};
 use super::page::{Ctx, html};
 use super::public::slug;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(
-        "/leagues/{league}/players-table/{season}",
-        get(players_table),
-    )
+pub fn router() -> Routes {
+    Routes::new().league("/players-table/{season}", get(players_table))
 }
 
 #[derive(Deserialize)]

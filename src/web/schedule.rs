@@ -7,10 +7,10 @@
 //! time (its time zone, summer time and all), and every page shows times in
 //! that zone; the calendar feeds give the UTC instants.
 
+use crate::web::routes::Routes;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use askama::Template;
-use axum::Router;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::header;
 use axum::http::request::Parts;
@@ -39,34 +39,22 @@ use super::error::{AppError, Result};
 use super::page::{Ctx, html};
 use super::public::Link;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/leagues/{league}/schedule/{division}",
-            get(schedule).post(generate_season),
-        )
-        .route(
-            "/leagues/{league}/schedule/{division}/discard",
+pub fn router() -> Routes {
+    Routes::new()
+        .league("/schedule/{division}", get(schedule).post(generate_season))
+        .league(
+            "/schedule/{division}/discard",
             axum::routing::post(discard_season),
         )
-        .route(
-            "/leagues/{league}/fixtures/{fixture}/postpone",
+        .league(
+            "/fixtures/{fixture}/postpone",
             get(postpone_form).post(postpone),
         )
-        .route("/leagues/{league}/calendar/team/{file}", get(team_calendar))
-        .route(
-            "/leagues/{league}/calendar/player/{file}",
-            get(player_calendar),
-        )
-        .route(
-            "/leagues/{league}/calendar/division/{file}",
-            get(division_calendar),
-        )
-        .route("/leagues/{league}/print/team/{team}", get(team_card))
-        .route(
-            "/leagues/{league}/print/fixture/{fixture}",
-            get(score_sheet),
-        )
+        .league("/calendar/team/{file}", get(team_calendar))
+        .league("/calendar/player/{file}", get(player_calendar))
+        .league("/calendar/division/{file}", get(division_calendar))
+        .league("/print/team/{team}", get(team_card))
+        .league("/print/fixture/{fixture}", get(score_sheet))
 }
 
 /// How long a match evening is taken to last, for a calendar's end time.

@@ -4,8 +4,8 @@
 //! since is not approved unseen).
 
 use crate::app::formats::{match_formats, scores_by_season};
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
@@ -20,8 +20,8 @@ use crate::web::page::{Ctx, html};
 
 use super::PREFIX;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(&format!("{PREFIX}/approvals"), get(approvals))
+pub fn router() -> Routes {
+    Routes::new().league(&format!("{PREFIX}/approvals"), get(approvals))
 }
 
 struct Row {

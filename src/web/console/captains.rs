@@ -2,7 +2,7 @@
 //! each optionally tied to a user account, which gets the captain's role
 //! for the team that season.
 
-use axum::Router;
+use crate::web::routes::Routes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
@@ -23,13 +23,13 @@ use super::form::{self, Errors};
 use super::registrations::{Typed, roster, roster_page};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(
             &format!("{PREFIX}/teams/{{team}}/seasons/{{season}}/captains"),
             post(name),
         )
-        .route(
+        .league(
             &format!("{PREFIX}/teams/{{team}}/seasons/{{season}}/captains/{{player}}/remove"),
             post(remove),
         )

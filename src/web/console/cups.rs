@@ -4,11 +4,11 @@
 //! each tie's match card like any other, and the winners go through by
 //! themselves once approved (see `db::cups`).
 
+use crate::web::routes::Routes;
 use std::collections::HashMap;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -31,25 +31,25 @@ use crate::web::public::{Bracket, address_clash, bracket, cup_href, describe_cup
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at, missing};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(
             &format!("{PREFIX}/seasons/{{season}}/cups"),
             get(list).post(create),
         )
-        .route(&format!("{PREFIX}/cups/{{cup}}"), get(show))
-        .route(&format!("{PREFIX}/cups/{{cup}}/entrants"), post(enter))
-        .route(
+        .league(&format!("{PREFIX}/cups/{{cup}}"), get(show))
+        .league(&format!("{PREFIX}/cups/{{cup}}/entrants"), post(enter))
+        .league(
             &format!("{PREFIX}/cups/{{cup}}/entrants/{{entrant}}/withdraw"),
             post(withdraw),
         )
-        .route(
+        .league(
             &format!("{PREFIX}/cups/{{cup}}/edit"),
             get(edit_form).post(rename),
         )
-        .route(&format!("{PREFIX}/cups/{{cup}}/delete"), post(delete))
-        .route(&format!("{PREFIX}/cups/{{cup}}/draw"), post(draw))
-        .route(
+        .league(&format!("{PREFIX}/cups/{{cup}}/delete"), post(delete))
+        .league(&format!("{PREFIX}/cups/{{cup}}/draw"), post(draw))
+        .league(
             &format!("{PREFIX}/cups/{{cup}}/draw-by-hand"),
             get(hand_form).post(hand_draw),
         )

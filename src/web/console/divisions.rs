@@ -1,8 +1,8 @@
 //! A season's divisions: their names and their order on the season's page.
 //! Teams are entered in them from each team's page.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -19,13 +19,13 @@ use crate::web::public::address_clash;
 use super::form::{self, Errors};
 use super::{PREFIX, at, missing};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(
             &format!("{PREFIX}/seasons/{{season}}/divisions"),
             get(list).post(create),
         )
-        .route(
+        .league(
             &format!("{PREFIX}/seasons/{{season}}/divisions/{{division}}"),
             get(edit).post(update),
         )

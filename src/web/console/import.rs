@@ -2,8 +2,8 @@
 //! pasted): checked first, every mistake named with its row, then saved in
 //! one transaction.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -20,8 +20,8 @@ use crate::web::page::Ctx;
 use super::form::{self, Errors, FORM};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(
+pub fn router() -> Routes {
+    Routes::new().league(
         &format!("{PREFIX}/seasons/{{season}}/import"),
         get(show).post(check_or_save),
     )

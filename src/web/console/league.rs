@@ -1,8 +1,8 @@
 //! The league's own details: name, rules summary, contact, time zone. The
 //! short name (in every address) is the administrator's to set.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
@@ -19,8 +19,8 @@ use crate::web::page::Ctx;
 use super::form::{self, Errors};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(&format!("{PREFIX}/league"), get(show).post(save))
+pub fn router() -> Routes {
+    Routes::new().league(&format!("{PREFIX}/league"), get(show).post(save))
 }
 
 #[derive(Debug, Default, Deserialize)]

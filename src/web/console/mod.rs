@@ -7,8 +7,8 @@
 //!
 //! [`CsrfForm`]: super::csrf::CsrfForm
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
@@ -61,10 +61,10 @@ pub fn default_penalty_kinds() -> Vec<crate::db::NewPenaltyKind> {
 }
 
 /// Where every console route lives.
-const PREFIX: &str = "/leagues/{league}/console";
+const PREFIX: &str = "/console";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router() -> Routes {
+    Routes::new()
         .route(PREFIX, get(home))
         .merge(approvals::router())
         .merge(league::router())

@@ -1,8 +1,8 @@
 //! The league's list of penalty kinds, each with its default effect and
 //! amount; a button adds LEAGUE.md's defaults.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -20,14 +20,14 @@ use crate::web::page::Ctx;
 use super::form::{self, Choice, Errors};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(&format!("{PREFIX}/penalty-kinds"), get(list).post(create))
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(&format!("{PREFIX}/penalty-kinds"), get(list).post(create))
+        .league(
             &format!("{PREFIX}/penalty-kinds/defaults"),
             post(add_defaults),
         )
-        .route(
+        .league(
             &format!("{PREFIX}/penalty-kinds/{{kind}}"),
             get(edit).post(update),
         )

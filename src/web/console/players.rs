@@ -1,8 +1,8 @@
 //! Players: adding and renaming them, and where each is registered.
 //! Registering a player to a team is on the team's season page.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -18,10 +18,10 @@ use crate::web::page::Ctx;
 use super::form::{self, Errors};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(&format!("{PREFIX}/players"), get(list).post(create))
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(&format!("{PREFIX}/players"), get(list).post(create))
+        .league(
             &format!("{PREFIX}/players/{{player}}"),
             get(edit).post(rename),
         )

@@ -1,8 +1,8 @@
 //! A team's season page: its registered players and its captains. This
 //! file registers players; `captains` names and removes captains.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -19,13 +19,13 @@ use super::captains::CaptainForm;
 use super::form::{self, Choice, Errors};
 use super::{PREFIX, at, missing};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(
             &format!("{PREFIX}/teams/{{team}}/seasons/{{season}}"),
             get(show),
         )
-        .route(
+        .league(
             &format!("{PREFIX}/teams/{{team}}/seasons/{{season}}/players"),
             post(register),
         )

@@ -4,10 +4,10 @@
 //! step, every move and every team's roster overridable before saving.
 
 use crate::app::formats::match_formats;
+use crate::web::routes::Routes;
 use std::collections::HashMap;
 
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -32,13 +32,13 @@ use crate::web::public::and_list;
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(
             &format!("{PREFIX}/seasons/{{season}}/end"),
             get(show).post(save),
         )
-        .route(
+        .league(
             &format!("{PREFIX}/seasons/{{season}}/playoffs"),
             post(add_playoff),
         )

@@ -2,7 +2,7 @@
 //! (what each line will do), then saved in one go: new players made,
 //! existing ones matched by name, all registered, in one transaction.
 
-use axum::Router;
+use crate::web::routes::Routes;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::post;
@@ -19,8 +19,8 @@ use super::form::{self, Errors};
 use super::registrations::{Typed, roster, roster_page};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(
+pub fn router() -> Routes {
+    Routes::new().league(
         &format!("{PREFIX}/teams/{{team}}/seasons/{{season}}/roster"),
         post(paste),
     )

@@ -10,8 +10,8 @@
 //! options with their defaults, to check before saving again: the page
 //! needs no script.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -29,16 +29,16 @@ use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::{Ctx, html};
-use crate::web::public::{TAKEN_SEGMENTS, address_clash};
+use crate::web::public::address_clash;
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(&format!("{PREFIX}/seasons"), get(list))
-        .route(&format!("{PREFIX}/seasons/new"), get(new_form).post(create))
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(&format!("{PREFIX}/seasons"), get(list))
+        .league(&format!("{PREFIX}/seasons/new"), get(new_form).post(create))
+        .league(
             &format!("{PREFIX}/seasons/{{season}}"),
             get(edit).post(update),
         )
@@ -819,7 +819,11 @@ async fn new_form(sec: Secretary, Query(q): Query<FormatQuery>) -> Result<Respon
 /// database); says whether it did.
 fn refuse_address(errors: &mut Errors, name: &str, others: &[&str]) -> bool {
     let others: Vec<&str> = others.iter().copied().filter(|o| *o != name).collect();
-    match address_clash(name, &others, &TAKEN_SEGMENTS) {
+    let taken: Vec<&str> = crate::web::routes::taken_segments()
+        .iter()
+        .map(String::as_str)
+        .collect();
+    match address_clash(name, &others, &taken) {
         Some(why) => {
             errors.add("name", why);
             true

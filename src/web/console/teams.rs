@@ -2,8 +2,8 @@
 //! A team's players and captains for a season are on its season page
 //! (`registrations`, `captains`).
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -19,11 +19,11 @@ use crate::web::page::Ctx;
 use super::form::{self, Choice, Errors};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(&format!("{PREFIX}/teams"), get(list).post(create))
-        .route(&format!("{PREFIX}/teams/{{team}}"), get(edit).post(update))
-        .route(&format!("{PREFIX}/teams/{{team}}/entries"), post(enter))
+pub fn router() -> Routes {
+    Routes::new()
+        .league(&format!("{PREFIX}/teams"), get(list).post(create))
+        .league(&format!("{PREFIX}/teams/{{team}}"), get(edit).post(update))
+        .league(&format!("{PREFIX}/teams/{{team}}/entries"), post(enter))
 }
 
 const DUPLICATE: &str = "A team with this name already exists.";

@@ -2,8 +2,8 @@
 //! team of the season from a day, with an optional fee charged to the new
 //! team. The season's transfers are listed beside the form.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -22,8 +22,8 @@ use crate::web::penalties::{money, parse_pence};
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route(
+pub fn router() -> Routes {
+    Routes::new().league(
         &format!("{PREFIX}/seasons/{{season}}/transfers"),
         get(show).post(save),
     )

@@ -4,8 +4,8 @@
 //! does not exist yet, and takes those roles away. Secretaries are named by
 //! the administrator.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -25,10 +25,10 @@ use crate::web::page::Ctx;
 use super::form::{self, Choice, Errors};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(&format!("{PREFIX}/users"), get(list).post(grant))
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(&format!("{PREFIX}/users"), get(list).post(grant))
+        .league(
             &format!("{PREFIX}/users/roles/{{role}}/revoke"),
             post(revoke),
         )

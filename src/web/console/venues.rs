@@ -1,8 +1,8 @@
 //! Venues: the pubs, their addresses, and how many matches each can host
 //! on one night.
 
+use crate::web::routes::Routes;
 use askama::Template;
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -18,10 +18,10 @@ use crate::web::page::Ctx;
 use super::form::{self, Errors};
 use super::{PREFIX, at};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(&format!("{PREFIX}/venues"), get(list).post(create))
-        .route(
+pub fn router() -> Routes {
+    Routes::new()
+        .league(&format!("{PREFIX}/venues"), get(list).post(create))
+        .league(
             &format!("{PREFIX}/venues/{{venue}}"),
             get(edit).post(update),
         )

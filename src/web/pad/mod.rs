@@ -2,9 +2,9 @@
 //! review and one-tap submission of the whole match, the links that let
 //! someone without an account keep one board, and the live page.
 
+use crate::web::routes::Routes;
 use std::collections::HashMap;
 
-use axum::Router;
 use axum::extract::{FromRef, FromRequestParts, Path, Query};
 use axum::http::request::Parts;
 use axum::routing::{get, post};
@@ -29,29 +29,20 @@ mod qr;
 pub(super) mod review;
 mod screen;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/leagues/{league}/matches/{fixture}/pad",
+pub fn router() -> Routes {
+    Routes::new()
+        .league(
+            "/matches/{fixture}/pad",
             get(review::show).post(review::submit),
         )
-        .route(
-            "/leagues/{league}/matches/{fixture}/pad/links",
-            post(review::links),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/pad/{board}",
+        .league("/matches/{fixture}/pad/links", post(review::links))
+        .league(
+            "/matches/{fixture}/pad/{board}",
             get(board::show).post(board::tap),
         )
-        .route(
-            "/leagues/{league}/matches/{fixture}/pad/{board}/sync",
-            post(board::sync),
-        )
-        .route("/leagues/{league}/screen", get(screen::league_screen))
-        .route(
-            "/leagues/{league}/matches/{fixture}/screen",
-            get(screen::match_screen),
-        )
+        .league("/matches/{fixture}/pad/{board}/sync", post(board::sync))
+        .league("/screen", get(screen::league_screen))
+        .league("/matches/{fixture}/screen", get(screen::match_screen))
         .route("/pad-sw.js", get(board::service_worker))
 }
 

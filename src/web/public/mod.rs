@@ -10,9 +10,9 @@
 //! league (`db::pages` has the reads shaped for them); no page needs
 //! JavaScript, and every state is said in words, not colour alone.
 
+use crate::web::routes::Routes;
 use std::collections::HashMap;
 
-use axum::Router;
 use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -27,7 +27,6 @@ use crate::league::time::Zone;
 
 use crate::app::formats::line_format;
 
-use super::AppState;
 use super::dates;
 use super::error::{AppError, Result, urlencode};
 
@@ -44,58 +43,25 @@ pub(crate) use player::{NextMatch, next_match_of};
 mod round_up;
 mod team;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/leagues/{league}", get(league::home))
-        .route("/leagues/{league}/live", get(league::live))
-        .route("/leagues/{league}/round-up", get(round_up::latest))
-        .route("/leagues/{league}/round-up/{week}", get(round_up::week))
-        .route("/leagues/{league}/teams/{team}", get(team::page))
-        .route("/leagues/{league}/cups/{cup}", get(cup::page))
-        .route("/leagues/{league}/players/{player}", get(player::page))
-        .route("/leagues/{league}/matches/{fixture}", get(matches::page))
-        .route("/leagues/{league}/{season}", get(league::season))
-        .route(
-            "/leagues/{league}/{season}/{division}",
-            get(division::table),
-        )
-        .route(
-            "/leagues/{league}/{season}/{division}/fixtures",
-            get(division::fixtures),
-        )
-        .route(
-            "/leagues/{league}/{season}/{division}/data",
-            get(export::data_page),
-        )
-        .route(
-            "/leagues/{league}/{season}/{division}/data.json",
-            get(export::data_json),
-        )
+pub fn router() -> Routes {
+    Routes::new()
+        .league("", get(league::home))
+        .league("/live", get(league::live))
+        .league("/round-up", get(round_up::latest))
+        .league("/round-up/{week}", get(round_up::week))
+        .league("/teams/{team}", get(team::page))
+        .league("/cups/{cup}", get(cup::page))
+        .league("/players/{player}", get(player::page))
+        .league("/matches/{fixture}", get(matches::page))
+        .league("/{season}", get(league::season))
+        .league("/{season}/{division}", get(division::table))
+        .league("/{season}/{division}/fixtures", get(division::fixtures))
+        .league("/{season}/{division}/data", get(export::data_page))
+        .league("/{season}/{division}/data.json", get(export::data_json))
 }
 
 // ---------------------------------------------------------------------------
 // Addresses
-
-/// The first segments after `/leagues/{league}/` that other pages use: a
-/// season whose name gave one of them would have no page of its own.
-pub const TAKEN_SEGMENTS: [&str; 16] = [
-    "calendar",
-    "console",
-    "cups",
-    "fines",
-    "fixtures",
-    "live",
-    "matches",
-    "penalties",
-    "players",
-    "players-table",
-    "print",
-    "round-up",
-    "schedule",
-    "screen",
-    "seasons",
-    "teams",
-];
 
 /// Why a page named `name` could not have an address of its own among
 /// `siblings` (the others named in the same place, itself left out) and
@@ -480,6 +446,13 @@ fn penalty_views(league: &League, lines: &[PenaltyLine]) -> Vec<PenaltyView> {
 mod tests {
     use super::*;
 
+    fn taken() -> Vec<&'static str> {
+        crate::web::routes::taken_segments()
+            .iter()
+            .map(String::as_str)
+            .collect()
+    }
+
     #[test]
     fn slugs_are_readable_and_safe() {
         assert_eq!(slug("2026/27"), "2026-27");
@@ -493,14 +466,14 @@ mod tests {
 
     #[test]
     fn addresses_that_cannot_be_had() {
-        assert!(address_clash("2026/27", &["2025/26"], &TAKEN_SEGMENTS).is_none());
+        assert!(address_clash("2026/27", &["2025/26"], &taken()).is_none());
         assert!(
-            address_clash("Live", &[], &TAKEN_SEGMENTS)
+            address_clash("Live", &[], &taken())
                 .unwrap()
                 .contains("…/live")
         );
-        assert!(address_clash("Players Table", &[], &TAKEN_SEGMENTS).is_some());
-        assert!(address_clash("Players Table 2026", &[], &TAKEN_SEGMENTS).is_none());
+        assert!(address_clash("Players Table", &[], &taken()).is_some());
+        assert!(address_clash("Players Table 2026", &[], &taken()).is_none());
         assert!(
             address_clash("!!!", &[], &[])
                 .unwrap()

@@ -1,7 +1,7 @@
 //! Entering results hand by hand, the captains' workflow, and results in
 //! and out as game records and CSV.
 
-use axum::Router;
+use crate::web::routes::Routes;
 use axum::extract::{FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::routing::{get, post};
@@ -18,56 +18,20 @@ pub mod card;
 mod exchange;
 mod workflow;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/leagues/{league}/matches/{fixture}/card",
-            get(card::show).post(card::save),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/history",
-            get(workflow::history),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/confirm",
-            post(workflow::confirm),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/dispute",
-            post(workflow::dispute),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/approve",
-            post(workflow::approve),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/restore",
-            post(workflow::restore),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/walkover",
-            post(workflow::walkover),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/void",
-            post(workflow::void),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/reinstate",
-            post(workflow::reinstate),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/games.json",
-            get(exchange::export_games),
-        )
-        .route(
-            "/leagues/{league}/matches/{fixture}/import",
-            post(exchange::import_games),
-        )
-        .route(
-            "/leagues/{league}/seasons/{season}/results.csv",
-            get(exchange::season_csv),
-        )
+pub fn router() -> Routes {
+    Routes::new()
+        .league("/matches/{fixture}/card", get(card::show).post(card::save))
+        .league("/matches/{fixture}/history", get(workflow::history))
+        .league("/matches/{fixture}/confirm", post(workflow::confirm))
+        .league("/matches/{fixture}/dispute", post(workflow::dispute))
+        .league("/matches/{fixture}/approve", post(workflow::approve))
+        .league("/matches/{fixture}/restore", post(workflow::restore))
+        .league("/matches/{fixture}/walkover", post(workflow::walkover))
+        .league("/matches/{fixture}/void", post(workflow::void))
+        .league("/matches/{fixture}/reinstate", post(workflow::reinstate))
+        .league("/matches/{fixture}/games.json", get(exchange::export_games))
+        .league("/matches/{fixture}/import", post(exchange::import_games))
+        .league("/seasons/{season}/results.csv", get(exchange::season_csv))
 }
 
 /// What a user is to a fixture: a secretary of its league, or a captain of

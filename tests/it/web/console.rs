@@ -30,6 +30,7 @@ on_both!(
     the_penalty_kinds_are_one_list,
     users_are_given_roles_and_accounts,
     every_route_checks_the_role,
+    every_console_and_admin_route_of_the_table_checks_the_role,
     nothing_typed_yields_a_500,
 );
 
@@ -1744,4 +1745,94 @@ async fn the_penalty_kinds_are_one_list(db: Db) {
         formats.insert(db.seasons(league.id).await.unwrap()[0].format);
     }
     assert_eq!(formats.len(), 3, "the demo's leagues play every format");
+}
+
+/// Walks the app's route table (not a list kept here): every console and
+/// administrator address, with each parameter filled in, is refused to
+/// someone not signed in (sent to sign in), to a signed-in player and to
+/// another league's secretary, whether read or posted to with a good form
+/// token; the league's own secretary can read each one that reads.
+async fn every_console_and_admin_route_of_the_table_checks_the_role(db: Db) {
+    let mut admin = admin(&db).await;
+    let l = league(&db, "home").await;
+    let other = league(&db, "away").await;
+    let mut sec = secretary(&db, &admin, l.league, "sec").await;
+    let mut other_sec = secretary(&db, &admin, other.league, "othersec").await;
+    let (mut plain, _) = signed_in(&db, &admin, "plain").await;
+    let mut anonymous = Client::new(&db).await;
+    let role = db.league_roles(l.league).await.unwrap()[0].id;
+    let kind = db
+        .add_penalty_kind(
+            l.league,
+            &NewPenaltyKind {
+                code: "late-card".into(),
+                name: "Result card late".into(),
+                effect: PenaltyEffect::LeaguePoints,
+                amount: 1,
+            },
+        )
+        .await
+        .unwrap();
+    let fill = |path: &str| {
+        path.replace("{league}", "home")
+            .replace("{season}", &l.season.to_string())
+            .replace("{division}", &l.division.to_string())
+            .replace("{venue}", &l.venue.to_string())
+            .replace("{team}", &l.home.to_string())
+            .replace("{player}", &l.home_players[0].to_string())
+            .replace("{kind}", &kind.id.to_string())
+            .replace("{role}", &role.to_string())
+            .replace("{cup}", "1")
+            .replace("{entrant}", "1")
+    };
+    let restricted: Vec<String> = boneyard::web::routes::paths()
+        .iter()
+        .filter(|p| p.starts_with("/leagues/{league}/console") || p.starts_with("/admin"))
+        .map(|p| fill(p))
+        .collect();
+    assert!(restricted.len() > 30, "{restricted:?}");
+    for path in &restricted {
+        assert!(!path.contains('{'), "a parameter left to fill: {path}");
+        // Not signed in: sent to sign in, for a read and for a post.
+        let csrf = anonymous.get("/sign-in").await.csrf();
+        for page in [
+            anonymous.get(path).await,
+            anonymous.post(path, &[("csrf", &csrf)]).await,
+        ] {
+            let refused = page.status == StatusCode::METHOD_NOT_ALLOWED
+                || page
+                    .location
+                    .as_deref()
+                    .is_some_and(|l| l.starts_with("/sign-in"));
+            assert!(refused, "{path} not refused to a visitor: {}", page.status);
+        }
+        // Signed in, but not this league's secretary (nor the
+        // administrator): refused.
+        for c in [&mut plain, &mut other_sec] {
+            let csrf = c.get("/").await.csrf();
+            for page in [c.get(path).await, c.post(path, &[("csrf", &csrf)]).await] {
+                assert!(
+                    matches!(
+                        page.status,
+                        StatusCode::FORBIDDEN | StatusCode::METHOD_NOT_ALLOWED
+                    ),
+                    "{path} not refused: {} {}",
+                    page.status,
+                    page.body
+                );
+            }
+        }
+        // The secretary reads every console page that reads (the
+        // administrator's pages are not theirs).
+        if path.starts_with("/leagues/") {
+            let page = sec.get(path).await;
+            assert!(
+                !matches!(page.status, StatusCode::FORBIDDEN) && !page.status.is_server_error(),
+                "{path} to its secretary: {}",
+                page.status
+            );
+        }
+    }
+    let page = admin.get("/admin").await;
+    assert_eq!(page.status, StatusCode::OK);
 }

@@ -1,0 +1,135 @@
+//! Every address of the app in one table, in the manner of crates.io's one
+//! route list: each route group adds its routes here, a league's routes
+//! are written relative to the league's own address (`/leagues/{league}`
+//! is written once, in [`Routes::league`]), and what other code needs to
+//! know about addresses (the first segments a league's pages take, every
+//! path for the role test) is read off the table, never kept by hand.
+
+use std::sync::OnceLock;
+
+use axum::Router;
+use axum::routing::MethodRouter;
+
+use super::AppState;
+
+/// Where a league's pages live.
+pub const LEAGUE: &str = "/leagues/{league}";
+
+/// Routes as they are added: kept as (path, handlers) until the app is
+/// built, so the table can be read.
+#[derive(Default)]
+pub struct Routes {
+    routes: Vec<(String, MethodRouter<AppState>)>,
+}
+
+impl Routes {
+    pub fn new() -> Routes {
+        Routes::default()
+    }
+
+    /// A route at `path` from the site's root.
+    pub fn route(mut self, path: &str, handlers: MethodRouter<AppState>) -> Routes {
+        self.routes.push((path.to_owned(), handlers));
+        self
+    }
+
+    /// A route of a league's: `rest` after the league's address (`""` for
+    /// the league's home).
+    pub fn league(self, rest: &str, handlers: MethodRouter<AppState>) -> Routes {
+        self.route(&format!("{LEAGUE}{rest}"), handlers)
+    }
+
+    pub fn merge(mut self, other: Routes) -> Routes {
+        self.routes.extend(other.routes);
+        self
+    }
+
+    /// Every path in the table, in the order added.
+    pub fn paths(&self) -> Vec<String> {
+        self.routes.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    pub fn into_router(self) -> Router<AppState> {
+        self.routes
+            .into_iter()
+            .fold(Router::new(), |r, (path, handlers)| {
+                r.route(&path, handlers)
+            })
+    }
+}
+
+/// The whole table: every route group's routes.
+pub fn table() -> Routes {
+    use super::*;
+    Routes::new()
+        .merge(home::router())
+        .merge(account::router())
+        .merge(invitations::router())
+        .merge(public::router())
+        .merge(results::router())
+        .merge(pad::router())
+        .merge(penalties::router())
+        .merge(players_table::router())
+        .merge(admin::router())
+        .merge(console::router())
+        .merge(schedule::router())
+}
+
+/// Every path of the app (`{name}` for each parameter), read off the table.
+pub fn paths() -> &'static [String] {
+    static PATHS: OnceLock<Vec<String>> = OnceLock::new();
+    PATHS.get_or_init(|| table().paths())
+}
+
+/// The first segments after a league's address that its pages take (`live`,
+/// `console`, ...): a season named one of them would have no page of its
+/// own. Read off the table.
+pub fn taken_segments() -> &'static [String] {
+    static TAKEN: OnceLock<Vec<String>> = OnceLock::new();
+    TAKEN.get_or_init(|| {
+        let prefix = format!("{LEAGUE}/");
+        let mut taken: Vec<String> = paths()
+            .iter()
+            .filter_map(|p| p.strip_prefix(&prefix))
+            .filter_map(|rest| rest.split('/').next())
+            .filter(|first| !first.starts_with('{') && !first.is_empty())
+            .map(str::to_owned)
+            .collect();
+        taken.sort();
+        taken.dedup();
+        taken
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_taken_segments_are_the_league_pages_first_segments() {
+        let taken = taken_segments();
+        for page in [
+            "calendar",
+            "console",
+            "cups",
+            "fines",
+            "fixtures",
+            "live",
+            "matches",
+            "penalties",
+            "players",
+            "players-table",
+            "print",
+            "round-up",
+            "schedule",
+            "screen",
+            "seasons",
+            "teams",
+        ] {
+            assert!(taken.iter().any(|t| t == page), "{page} in {taken:?}");
+        }
+        // A season's or a division's address is a parameter, never taken.
+        assert!(!taken.iter().any(|t| t.starts_with('{')));
+        assert!(paths().iter().any(|p| p == "/leagues/{league}/{season}"));
+    }
+}
