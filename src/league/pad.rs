@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::match_format::BoardKind;
+use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::score::score_in_play;
 use crate::rules::{
     EndRecord, Format, Game, GameRecord, HandRecord, Outcome, PenaltyRecord, PlayRecord, Ruleset,
@@ -81,6 +82,37 @@ pub struct PadRules<'a> {
     /// The teams' registered players: id and name.
     pub home: &'a [(i64, String)],
     pub away: &'a [(i64, String)],
+}
+
+/// The ruleset as the pad's script scores it offline: every option its
+/// scorer reads, resolved, under the option names and values of RULES.md.
+/// The script keeps no defaults of its own, so a league's rules reach it
+/// whole (a default it guessed could differ from the engine's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PadRuleset {
+    pub pose: PoseRule,
+    pub target: u32,
+    pub exact_finish: bool,
+    pub blocked_scores: BlockedScores,
+    pub penalty_points: u32,
+    pub penalty_to: PenaltyTo,
+    pub set_to: u32,
+    pub derby: Derby,
+}
+
+impl From<&Ruleset> for PadRuleset {
+    fn from(r: &Ruleset) -> PadRuleset {
+        PadRuleset {
+            pose: r.pose,
+            target: r.target,
+            exact_finish: r.exact_finish,
+            blocked_scores: r.blocked_scores,
+            penalty_points: r.penalty_points,
+            penalty_to: r.penalty_to,
+            set_to: r.set_to,
+            derby: r.derby,
+        }
+    }
 }
 
 /// A tap the board cannot take, and why.
@@ -867,6 +899,40 @@ mod tests {
                     assert_eq!(pad.outcome.winner, expected.winner);
                     assert_eq!(pad.outcome.next_pose, expected.next_pose);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_pad_is_sent_every_option_resolved_in_the_words_of_rules_md() {
+        use serde_json::json;
+        let sent = |r: &Ruleset| serde_json::to_value(PadRuleset::from(r)).unwrap();
+        // The defaults are all there, as RULES.md's table gives them.
+        assert_eq!(
+            sent(&Ruleset::new(Format::AllFives)),
+            json!({"pose": "rotate", "target": 250, "exact_finish": true,
+                   "blocked_scores": "total", "penalty_points": 50,
+                   "penalty_to": "opponents", "set_to": 6, "derby": "capped"})
+        );
+        // A league's options reach the pad as the league wrote them.
+        for (format, options) in [
+            (
+                Format::FivesAndThrees,
+                json!({"pose": "winner", "target": 121, "exact_finish": false}),
+            ),
+            (
+                Format::AllFives,
+                json!({"pose": "winner", "target": 100, "blocked_scores": "difference",
+                       "penalty_points": 30, "penalty_to": "offender"}),
+            ),
+            (
+                Format::HandsWon,
+                json!({"pose": "winner", "set_to": 9, "derby": "growing"}),
+            ),
+        ] {
+            let sent = sent(&Ruleset::parse(format, options.as_object()).unwrap());
+            for (option, value) in options.as_object().unwrap() {
+                assert_eq!(&sent[option], value, "{format} {option}");
             }
         }
     }

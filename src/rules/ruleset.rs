@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The three rule families a league can play.
@@ -66,7 +67,8 @@ impl FromStr for Format {
 }
 
 /// Who poses the next hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum PoseRule {
     /// The next player in order of play.
     Rotate,
@@ -75,21 +77,24 @@ pub enum PoseRule {
 }
 
 /// What the lower side scores when an `all-fives` hand is blocked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BlockedScores {
     Total,
     Difference,
 }
 
 /// Where `all-fives` penalty points go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum PenaltyTo {
     Opponents,
     Offender,
 }
 
 /// How much the hand after a tied hand is worth in `hands-won`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Derby {
     Capped,
     Growing,

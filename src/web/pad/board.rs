@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::{Deserialize, Serialize};
 
 use crate::league::match_format::BoardSpec;
-use crate::league::pad::{Board, Phase, Refusal, Tap, describe};
+use crate::league::pad::{Board, PadRuleset, Phase, Refusal, Tap, describe};
 use crate::rules::ruleset::PoseRule;
 use crate::rules::tile::Tile;
 use crate::rules::{Format, points};
@@ -71,7 +71,8 @@ struct PadPage {
 #[derive(Serialize)]
 struct PadData<'a> {
     format: &'static str,
-    options: serde_json::Map<String, serde_json::Value>,
+    /// Every option, resolved: the script has no defaults of its own.
+    rules: PadRuleset,
     kind: &'static str,
     best_of: u32,
     home: &'a [(i64, String)],
@@ -287,7 +288,7 @@ fn page(
     // reply (a `serde_json::Value` would sort their keys).
     let data = PadData {
         format: format.as_str(),
-        options: rules.ruleset.options(),
+        rules: PadRuleset::from(&rules.ruleset),
         kind: spec.kind.as_str(),
         best_of: spec.best_of,
         home: &rules.home,

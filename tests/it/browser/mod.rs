@@ -11,6 +11,7 @@ mod journeys;
 mod live;
 mod offline;
 mod pad;
+mod pad_rules;
 mod phone;
 mod rollover;
 mod sheet;
