@@ -132,4 +132,27 @@ mod tests {
         assert!(!taken.iter().any(|t| t.starts_with('{')));
         assert!(paths().iter().any(|p| p == "/leagues/{league}/{season}"));
     }
+
+    #[test]
+    fn only_the_sites_own_pages_sit_at_its_root() {
+        let mut roots: Vec<&str> = paths()
+            .iter()
+            .map(|p| p.trim_start_matches('/').split('/').next().unwrap_or(""))
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        assert_eq!(
+            roots,
+            [
+                "",
+                "admin",
+                "invitations",
+                "leagues",
+                "pad-sw.js",
+                "setup",
+                "sign-in",
+                "sign-out"
+            ]
+        );
+    }
 }

@@ -65,7 +65,7 @@ const PREFIX: &str = "/console";
 
 pub fn router() -> Routes {
     Routes::new()
-        .route(PREFIX, get(home))
+        .league(PREFIX, get(home))
         .merge(approvals::router())
         .merge(league::router())
         .merge(seasons::router())
