@@ -29,6 +29,7 @@ mod error;
 pub mod flash;
 mod home;
 mod invitations;
+mod links;
 mod my_matches;
 mod pad;
 mod page;

@@ -19,7 +19,8 @@ use crate::league::time::Zone;
 use super::auth::CurrentUser;
 use super::dates;
 use super::error::Result;
-use super::public::{NextMatch, next_match_of, player_href};
+use super::links::player_href;
+use super::public::{NextMatch, next_match_of};
 
 /// One fixture and what to do about it.
 pub struct MatchItem {

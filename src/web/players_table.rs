@@ -24,8 +24,8 @@ use crate::rules::Format;
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::{AppError, Result, urlencode};
+use super::links::slug;
 use super::page::{Ctx, html};
-use super::public::slug;
 
 pub fn router() -> Routes {
     Routes::new().league("/players-table/{season}", get(players_table))

@@ -36,8 +36,8 @@ use super::console::form::{self, Choice, Errors, FORM};
 use super::csrf::CsrfForm;
 use super::dates;
 use super::error::{AppError, Result};
+use super::links::Link;
 use super::page::{Ctx, html};
-use super::public::Link;
 
 pub fn router() -> Routes {
     Routes::new()

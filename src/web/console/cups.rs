@@ -25,8 +25,9 @@ use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::dates;
 use crate::web::error::Result;
+use crate::web::links::{address_clash, cup_href};
 use crate::web::page::Ctx;
-use crate::web::public::{Bracket, address_clash, bracket, cup_href, describe_cup, entrant_name};
+use crate::web::public::{Bracket, bracket, describe_cup, entrant_name};
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at, missing};

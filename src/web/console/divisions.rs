@@ -13,8 +13,8 @@ use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
+use crate::web::links::address_clash;
 use crate::web::page::Ctx;
-use crate::web::public::address_clash;
 
 use super::form::{self, Errors};
 use super::{PREFIX, at, missing};

@@ -28,8 +28,8 @@ use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
+use crate::web::links::address_clash;
 use crate::web::page::{Ctx, html};
-use crate::web::public::address_clash;
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};

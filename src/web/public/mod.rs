@@ -19,8 +19,8 @@ use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, PenaltyLine, Score, fixture_score};
 use crate::db::{
-    CupId, Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, PlayerId,
-    ResultStatus, Season, SeasonId, Side, TeamId,
+    Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, ResultStatus, Season,
+    SeasonId, Side,
 };
 use crate::league::match_format::MatchFormat;
 use crate::league::time::Zone;
@@ -28,7 +28,11 @@ use crate::league::time::Zone;
 use crate::app::formats::line_format;
 
 use super::dates;
-use super::error::{AppError, Result, urlencode};
+use super::error::{AppError, Result};
+use super::links::{
+    Link, competition_link, cup_href, division_href, league_href, match_href, player_href,
+    season_href, slug, split_id_slug, team_href,
+};
 
 mod charts;
 mod cup;
@@ -58,109 +62,6 @@ pub fn router() -> Routes {
         .league("/{season}/{division}/fixtures", get(division::fixtures))
         .league("/{season}/{division}/data", get(export::data_page))
         .league("/{season}/{division}/data.json", get(export::data_json))
-}
-
-// ---------------------------------------------------------------------------
-// Addresses
-
-/// Why a page named `name` could not have an address of its own among
-/// `siblings` (the others named in the same place, itself left out) and
-/// the `taken` segments: none at all, another page's, or a sibling's.
-pub fn address_clash(name: &str, siblings: &[&str], taken: &[&str]) -> Option<String> {
-    let address = slug(name);
-    if address == "-" {
-        return Some(
-            "Give a name with a letter or digit: the page's address is made of them.".into(),
-        );
-    }
-    if taken.contains(&address.as_str()) {
-        return Some(format!(
-            "The address …/{address} belongs to another page of the league: add to the name, e.g. a year."
-        ));
-    }
-    siblings.iter().find(|s| slug(s) == address).map(|other| {
-        format!(
-            "{other} already has the address …/{address}: choose a name that differs in more than capitals or punctuation."
-        )
-    })
-}
-
-/// A name made URL-safe: lowercase, each run of anything but letters and
-/// digits one `-`, none at either end (`2026/27` -> `2026-27`).
-pub fn slug(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() { "-".to_owned() } else { out }
-}
-
-/// `12-the-crown-a` -> `(12, "the-crown-a")`; `12` -> `(12, "")`.
-fn split_id_slug(text: &str) -> Option<(i64, &str)> {
-    let (id, rest) = text.split_once('-').unwrap_or((text, ""));
-    let id: i64 = id.parse().ok()?;
-    (id > 0).then_some((id, rest))
-}
-
-fn league_href(league: &League) -> String {
-    format!("/leagues/{}", urlencode(&league.short_name))
-}
-
-fn season_href(league: &League, season: &str) -> String {
-    format!("{}/{}", league_href(league), slug(season))
-}
-
-fn division_href(league: &League, season: &str, division: &str) -> String {
-    format!("{}/{}", season_href(league, season), slug(division))
-}
-
-pub(crate) fn cup_href(league: &League, id: CupId, name: &str) -> String {
-    format!("{}/cups/{}-{}", league_href(league), id, slug(name))
-}
-
-/// The page of a fixture's competition: its division's table, or its
-/// cup's bracket.
-pub(super) fn competition_link(league: &League, season_name: &str, line: &FixtureLine) -> Link {
-    let href = match line.cup_id {
-        Some(cup) => cup_href(league, cup, &line.competition),
-        None => division_href(league, season_name, &line.competition),
-    };
-    Link::new(line.competition.clone(), href)
-}
-
-fn team_href(league: &League, id: TeamId, name: &str) -> String {
-    format!("{}/teams/{}-{}", league_href(league), id, slug(name))
-}
-
-pub(crate) fn player_href(league: &League, id: PlayerId, name: &str) -> String {
-    format!("{}/players/{}-{}", league_href(league), id, slug(name))
-}
-
-fn match_href(league: &League, id: FixtureId) -> String {
-    format!("{}/matches/{}", league_href(league), id)
-}
-
-/// A link as a page shows it.
-#[derive(Debug, Clone)]
-pub struct Link {
-    pub text: String,
-    pub href: String,
-}
-
-impl Link {
-    fn new(text: impl Into<String>, href: impl Into<String>) -> Link {
-        Link {
-            text: text.into(),
-            href: href.into(),
-        }
-    }
 }
 
 /// `?cols=all`: every column of a page's tables, on a phone too.
@@ -445,6 +346,7 @@ fn penalty_views(league: &League, lines: &[PenaltyLine]) -> Vec<PenaltyView> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::web::links::address_clash;
 
     fn taken() -> Vec<&'static str> {
         crate::web::routes::taken_segments()
