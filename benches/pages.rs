@@ -24,6 +24,8 @@
 //! `BONEYARD_BENCH_ONLY` (only the routes holding this text),
 //! `BONEYARD_BENCH_LEAGUES` (leagues in a new demo database, default 50).
 
+mod common;
+use common::{encode, env_number, slug};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,42 +37,6 @@ use boneyard::demo::{DemoOptions, fill};
 use boneyard::web::{AppState, Settings, build_app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// As the app's own addresses spell a name (`2026/27` -> `2026-27`).
-fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    out
-}
-
-/// Percent-encodes what is not safe in a path segment.
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
 
 /// One keep-alive connection speaking just enough HTTP/1.1.
 struct Conn {

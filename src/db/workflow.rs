@@ -49,22 +49,8 @@ impl Db {
         actor: Actor,
         lock_days: Option<u32>,
     ) -> Result<ResultVersion> {
-        let at = now();
-        self.write_version(
-            league,
-            fixture,
-            Source::Entered(result),
-            Some(actor.user),
-            |f, _| {
-                let done = flow::submit(actor, fixture_state(f, lock_days), at)?;
-                Ok(VersionPlan {
-                    status: Some(done.status),
-                    note: done.note.to_owned(),
-                    mark_played: done.mark_played,
-                })
-            },
-        )
-        .await
+        self.submit(league, fixture, Source::Entered(result), actor, lock_days)
+            .await
     }
 
     /// [`Db::submit_result`] for a result read from the score pads: refused
@@ -80,21 +66,34 @@ impl Db {
         actor: Actor,
         lock_days: Option<u32>,
     ) -> Result<ResultVersion> {
-        let at = now();
-        self.write_version(
+        self.submit(
             league,
             fixture,
             Source::Pads(result, shown),
-            Some(actor.user),
-            |f, _| {
-                let done = flow::submit(actor, fixture_state(f, lock_days), at)?;
-                Ok(VersionPlan {
-                    status: Some(done.status),
-                    note: done.note.to_owned(),
-                    mark_played: done.mark_played,
-                })
-            },
+            actor,
+            lock_days,
         )
+        .await
+    }
+
+    /// A submission from either source, decided by the workflow.
+    async fn submit(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        source: Source<'_>,
+        actor: Actor,
+        lock_days: Option<u32>,
+    ) -> Result<ResultVersion> {
+        let at = now();
+        self.write_version(league, fixture, source, Some(actor.user), |f, _| {
+            let done = flow::submit(actor, fixture_state(f, lock_days), at)?;
+            Ok(VersionPlan {
+                status: Some(done.status),
+                note: done.note.to_owned(),
+                mark_played: done.mark_played,
+            })
+        })
         .await
     }
 

@@ -90,10 +90,6 @@ impl KindForm {
     }
 }
 
-fn effect_label(effect: &PenaltyEffect) -> &'static str {
-    effect.label()
-}
-
 #[derive(Template)]
 #[template(path = "console/penalty_kinds.html")]
 struct KindsPage {

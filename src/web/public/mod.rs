@@ -19,8 +19,7 @@ use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, PenaltyLine, Score, fixture_score};
 use crate::db::{
-    Db, DbError, Division, FixtureId, FixtureStatus, League, PenaltyEffect, ResultStatus, Season,
-    SeasonId, Side,
+    Db, DbError, Division, FixtureId, FixtureStatus, League, ResultStatus, Season, SeasonId, Side,
 };
 use crate::league::match_format::MatchFormat;
 use crate::league::time::Zone;
@@ -307,10 +306,6 @@ pub struct PenaltyView {
     pub withdrawn: bool,
 }
 
-fn penalty_amount(effect: PenaltyEffect, amount: i64) -> String {
-    effect.amount_words(amount)
-}
-
 fn penalty_view(league: &League, p: &PenaltyLine) -> PenaltyView {
     let against = match (&p.team_id, &p.team_name, &p.player_id, &p.player_name) {
         (Some(id), Some(name), _, _) => Some(Link::new(name.clone(), team_href(league, *id, name))),
@@ -329,7 +324,7 @@ fn penalty_view(league: &League, p: &PenaltyLine) -> PenaltyView {
     });
     PenaltyView {
         kind: p.kind_name.clone(),
-        amount: penalty_amount(p.effect, p.amount),
+        amount: p.effect.amount_words(p.amount),
         against,
         fixture,
         season: p.season_name.clone(),
