@@ -5,11 +5,10 @@
 
 use std::collections::HashMap;
 
-use crate::db::pages::{
-    DeductionLine, EntryLine, FixtureLine, Score, deductions, match_lines, playoff_lines,
-};
+use crate::db::pages::{DeductionLine, EntryLine, FixtureLine, Score, deductions};
 use crate::db::{DivisionId, FixtureId};
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::{match_lines, playoff_lines};
 use crate::league::standings::{Row, TieBreaker, settle_by_playoffs, table as standings_table};
 
 /// A division's table after `after` (all rounds: `None`) from the season's

@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::db::pages::{BoardLine, FixtureLine, Score, scores_from_boards};
+use crate::db::pages::{BoardLine, FixtureLine, Score};
 use crate::db::{FixtureId, Season, SeasonId};
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::scores_from_boards;
 use crate::league::season::BadSeason;
 
 /// Every season's match format, read as [`Season::rules`] reads it: a

@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::audit::{NewAudit, insert_audit};
-use super::pages::{BoardLine, BoardLineRow, FixtureScope, board_lines_sql, scores_from_boards};
+use super::pages::{BoardLine, BoardLineRow, FixtureScope, board_lines_sql};
 use super::{
     CupEntrantId, CupId, CupTieId, Db, DbError, FixtureId, LeagueId, Player, PlayerId, Result,
     SeasonId, Side, TeamId, UserId, VenueId, dialect, json_text, now, read_pool, write_tx,
@@ -25,6 +25,7 @@ use crate::league::cup::{
     self, Change, Drawn, EntrantFacts, EntrantKind, Method, Slot, Tally, TieMatch, TieState,
 };
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::scores_from_boards;
 use crate::league::workflow::Refusal;
 use crate::rules::Format;
 

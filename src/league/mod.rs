@@ -9,6 +9,7 @@ pub mod ical;
 pub mod import;
 pub mod lineup;
 pub mod match_format;
+pub mod match_score;
 pub mod pad;
 pub mod penalties;
 pub mod players;

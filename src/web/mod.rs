@@ -42,6 +42,7 @@ mod results;
 pub mod routes;
 mod schedule;
 pub mod throttle;
+mod views;
 
 pub use error::{AppError, Result};
 

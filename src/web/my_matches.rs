@@ -20,7 +20,7 @@ use super::auth::CurrentUser;
 use super::dates;
 use super::error::Result;
 use super::links::player_href;
-use super::public::{NextMatch, next_match_of};
+use super::views::next_match::{NextMatch, next_match_of};
 
 /// One fixture and what to do about it.
 pub struct MatchItem {

@@ -9,9 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use boneyard::db::pages::{FixtureScope, deductions, match_lines, scores_from_boards};
+use boneyard::db::pages::{FixtureScope, deductions};
 use boneyard::db::*;
 use boneyard::league::match_format::{self, BoardSpec, MatchFormat};
+use boneyard::league::match_score::{match_lines, scores_from_boards};
 use boneyard::league::settings::SeasonSettings;
 use boneyard::league::standings::{self, TieBreaker};
 use boneyard::rules::simulate::{Rng, Style, simulate_board};

@@ -27,7 +27,7 @@ use crate::web::dates;
 use crate::web::error::Result;
 use crate::web::links::{address_clash, cup_href};
 use crate::web::page::Ctx;
-use crate::web::public::{Bracket, bracket, describe_cup, entrant_name};
+use crate::web::views::bracket::{Bracket, bracket, describe as describe_cup, entrant_name};
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at, missing};

@@ -14,10 +14,11 @@ use axum::routing::{get, post};
 use chrono::{NaiveDate, NaiveTime};
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureScope, scores_from_boards};
+use crate::db::pages::FixtureScope;
 use crate::db::rollover::{CarriedTeam, NewPlayoff, RollOver};
 use crate::db::{DbError, Division, DivisionId, FixtureStatus, League, Season, SeasonId, TeamId};
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::scores_from_boards;
 use crate::league::rollover::{MAX_PLACES, Plan, next_name, plan};
 use crate::league::settings::SeasonSettings;
 use crate::league::standings::Row;
@@ -27,7 +28,7 @@ use crate::web::csrf::CsrfForm;
 use crate::web::dates;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
-use crate::web::public::and_list;
+use crate::web::views::words::and_list;
 
 use super::form::{self, Choice, Errors, FORM};
 use super::{PREFIX, at};

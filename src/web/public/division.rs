@@ -9,11 +9,10 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::db::pages::{
-    DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, match_lines, scores_from_boards,
-};
+use crate::db::pages::{DeductionLine, EntryLine, FixtureLine, FixtureScope, Score};
 use crate::db::{Division, DivisionId, FixtureId, League, Season, TeamId};
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::{match_lines, scores_from_boards};
 use crate::league::rollover::{exchanges, ties_in};
 use crate::league::standings::{MatchLine, MatchOutcome, Row, Separation, TieBreaker, form};
 
@@ -23,6 +22,7 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result, urlencode};
 use super::super::page::{Ctx, html};
+use super::super::views::words::and_list;
 use super::{
     FixtureView, Link, day, division_href, find_division, find_season, fixture_views, league_href,
     season_href, team_href,
@@ -430,15 +430,6 @@ pub async fn table(
         division,
     };
     Ok(html(&page))
-}
-
-/// `A`, `A and B`, `A, B and C`.
-pub(crate) fn and_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_owned(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 /// How the season orders its table: "Teams are ordered by points; teams

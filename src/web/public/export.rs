@@ -17,7 +17,7 @@ use super::super::auth::MaybeUser;
 use super::super::page::{Ctx, html};
 use super::division::{DivisionData, DivisionPath, resolve};
 use super::{Link, datetime, division_href, league_href, match_href, season_href, team_href};
-use crate::db::pages::fixture_score;
+use crate::league::match_score::fixture_score;
 use crate::web::error::Result;
 
 /// The shape's version.

@@ -10,12 +10,13 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope, walkover_score};
+use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope};
 use crate::db::{
     BoardResult, FixtureId, FixtureStatus, GameResult, League, PlayerId, ResultStatus, Side,
     StoredResult,
 };
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::walkover_score;
 use crate::rules::pose::first_poser;
 use crate::rules::{End, Format, Game, GameRecord, Opening, Outcome, PenaltyKind, score};
 

@@ -17,11 +17,12 @@ use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureLine, PenaltyLine, Score, fixture_score};
+use crate::db::pages::{FixtureLine, PenaltyLine, Score};
 use crate::db::{
     Db, DbError, Division, FixtureId, FixtureStatus, League, ResultStatus, Season, SeasonId, Side,
 };
 use crate::league::match_format::MatchFormat;
+use crate::league::match_score::fixture_score;
 use crate::league::time::Zone;
 
 use crate::app::formats::line_format;
@@ -35,14 +36,11 @@ use super::links::{
 
 mod charts;
 mod cup;
-pub(crate) use cup::{Bracket, bracket, describe as describe_cup, entrant_name};
 mod division;
 mod export;
-pub(crate) use division::and_list;
 mod league;
 mod matches;
 mod player;
-pub(crate) use player::{NextMatch, next_match_of};
 mod round_up;
 mod team;
 

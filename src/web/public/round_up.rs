@@ -21,9 +21,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureLine, FixtureScope, scores_from_boards};
+use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{FixtureId, FixtureStatus, League, PlayerId, ResultStatus, Season, SeasonId, Side};
 use crate::league::feats::{Feats, GameFeat, WeekGame, WeekMatch, feats};
+use crate::league::match_score::scores_from_boards;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -374,7 +375,7 @@ fn result_line(
     scores: &HashMap<FixtureId, crate::db::pages::Score>,
     format: &crate::league::match_format::MatchFormat,
 ) -> ResultLine {
-    let score = crate::db::pages::fixture_score(f, scores, format);
+    let score = crate::league::match_score::fixture_score(f, scores, format);
     let (text, note) = match (f.status, score) {
         (FixtureStatus::Walkover, Some(s)) => (
             format!(

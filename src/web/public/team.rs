@@ -151,7 +151,7 @@ pub async fn page(
         let Some(format) = formats.get(&f.season_id) else {
             continue;
         };
-        let Some(score) = crate::db::pages::fixture_score(f, &scores, format) else {
+        let Some(score) = crate::league::match_score::fixture_score(f, &scores, format) else {
             continue;
         };
         if score.provisional() {

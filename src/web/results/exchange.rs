@@ -6,7 +6,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use crate::db::pages::{self, FixtureScope, PenaltyScope};
+use crate::db::pages::{FixtureScope, PenaltyScope};
 use crate::db::{FixtureId, SeasonId};
 use crate::league::card::game_text;
 use crate::rules::GameRecord;
@@ -206,7 +206,7 @@ pub async fn season_csv(
     write(&mut out, &header)?;
     for f in &fixtures {
         let score = crate::app::formats::line_format(f, &formats)
-            .and_then(|format| pages::fixture_score(f, &scores, format));
+            .and_then(|format| crate::league::match_score::fixture_score(f, &scores, format));
         let num = |v: Option<u32>| v.map_or_else(String::new, |v| v.to_string());
         write(
             &mut out,

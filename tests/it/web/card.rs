@@ -3,8 +3,9 @@
 //! and mistakes shown all at once in the card's own words.
 
 use axum::http::StatusCode;
-use boneyard::db::pages::{FixtureScope, scores_from_boards};
+use boneyard::db::pages::FixtureScope;
 use boneyard::db::*;
+use boneyard::league::match_score::scores_from_boards;
 use boneyard::league::settings::SeasonSettings;
 
 use super::results::{client, setup, simulated_card, submit_card};

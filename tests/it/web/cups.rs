@@ -6,10 +6,11 @@
 //! tables, and a singles tie's card names only its two entrants.
 
 use axum::http::StatusCode;
-use boneyard::db::pages::{FixtureLine, FixtureScope, scores_from_boards};
+use boneyard::db::pages::{FixtureLine, FixtureScope};
 use boneyard::db::*;
 use boneyard::league::cup::{self, Slot, Verdict};
 use boneyard::league::match_format::MatchFormat;
+use boneyard::league::match_score::scores_from_boards;
 use boneyard::league::workflow::Actor;
 use boneyard::rules::Format;
 

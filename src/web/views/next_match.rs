@@ -1,0 +1,93 @@
+//! A team's next match, as the player's pages (public and "my matches")
+//! show it first.
+
+use chrono::{DateTime, Utc};
+
+use crate::db::pages::{FixtureLine, FixtureScope};
+use crate::db::{Db, FixtureStatus, League, PlayerId, TeamId};
+
+use super::super::dates::{datetime, when};
+use super::super::error::Result;
+use super::super::links::{Link, match_href, team_href};
+/// A team's next match, as the player's pages show it first.
+pub(crate) struct NextMatch {
+    /// The team the player plays for.
+    pub(crate) team: String,
+    pub(crate) when: String,
+    pub(crate) datetime: String,
+    /// `at home to` or `away to`.
+    pub(crate) home_or_away: &'static str,
+    pub(crate) opponent: Link,
+    pub(crate) venue: String,
+    /// `scheduled`, or `postponed` (said in words, never hidden).
+    pub(crate) state: &'static str,
+    pub(crate) href: String,
+}
+
+/// The next match of the player's team: the team of their latest
+/// registration (the present one, after any transfer). Two queries.
+pub(crate) async fn next_match_of(
+    db: &Db,
+    league: &League,
+    player: PlayerId,
+) -> Result<Option<NextMatch>> {
+    let Some(r) = db
+        .player_seasons(league.id, player)
+        .await?
+        .into_iter()
+        .next()
+    else {
+        return Ok(None);
+    };
+    let scope = FixtureScope::Team {
+        season: r.season_id,
+        team: r.team_id,
+    };
+    let lines = db.fixture_lines(league.id, &scope).await?;
+    Ok(next_match(
+        league,
+        &lines,
+        r.team_id,
+        league.time_zone.today(Utc::now()).0,
+    ))
+}
+
+/// The next match of `team` among its fixtures `lines`: the first still to
+/// play (scheduled or postponed, no result) from `from` on, by date; a
+/// postponed one with no date yet comes after any with a date.
+pub(crate) fn next_match(
+    league: &League,
+    lines: &[FixtureLine],
+    team: TeamId,
+    from: DateTime<Utc>,
+) -> Option<NextMatch> {
+    let f = lines
+        .iter()
+        .filter(|f| f.status.is_open() && f.result_status.is_none())
+        .filter(|f| f.starts_at.is_none_or(|t| t >= from))
+        .filter(|f| f.starts_at.is_some() || f.status == FixtureStatus::Postponed)
+        .min_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id))?;
+    let home = f.home_team_id == team;
+    let (mine, (id, name)) = if home {
+        (&f.home_name, (f.away_team_id, &f.away_name))
+    } else {
+        (&f.away_name, (f.home_team_id, &f.home_name))
+    };
+    let zone = league.time_zone;
+    Some(NextMatch {
+        team: mine.clone(),
+        when: f
+            .starts_at
+            .map_or_else(|| "date to be arranged".to_owned(), |t| when(zone, t)),
+        datetime: f.starts_at.map(|t| datetime(zone, t)).unwrap_or_default(),
+        home_or_away: if home { "at home to" } else { "away to" },
+        opponent: Link::new(name.clone(), team_href(league, id, name)),
+        venue: f.venue_name.clone().unwrap_or_default(),
+        state: if f.status == FixtureStatus::Postponed {
+            "postponed"
+        } else {
+            "scheduled"
+        },
+        href: match_href(league, f.id),
+    })
+}
