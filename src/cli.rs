@@ -51,7 +51,23 @@ pub struct ServeArgs {
     /// it). Never set this when clients reach the app directly.
     #[arg(long, env = "BONEYARD_BEHIND_PROXY")]
     pub behind_proxy: bool,
+    /// Send email through this SMTP server: `smtp://host:25`,
+    /// `smtp://user:password@host:587?tls=required` or `smtps://host:465`.
+    /// Without it, messages are kept and listed in the administrator's
+    /// console.
+    #[arg(long, env = "BONEYARD_SMTP_URL")]
+    pub smtp_url: Option<String>,
+    /// The sender of every message.
+    #[arg(long, env = "BONEYARD_MAIL_FROM", default_value = DEFAULT_MAIL_FROM)]
+    pub mail_from: String,
+    /// The address people reach the app at (`https://league.example.org`):
+    /// every absolute link (emails, calendars, QR codes) is built from it,
+    /// never from a request's Host header. Default: http:// and --listen.
+    #[arg(long, env = "BONEYARD_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
+
+pub const DEFAULT_MAIL_FROM: &str = "Boneyard <boneyard@localhost>";
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct DemoArgs {
@@ -147,6 +163,10 @@ pub fn run(cli: Cli) -> ExitCode {
             demo: false,
             secure_cookies: std::env::var("BONEYARD_SECURE_COOKIES").is_ok_and(|v| v == "true"),
             behind_proxy: std::env::var("BONEYARD_BEHIND_PROXY").is_ok_and(|v| v == "true"),
+            smtp_url: std::env::var("BONEYARD_SMTP_URL").ok(),
+            mail_from: std::env::var("BONEYARD_MAIL_FROM")
+                .unwrap_or_else(|_| DEFAULT_MAIL_FROM.into()),
+            public_url: std::env::var("BONEYARD_PUBLIC_URL").ok(),
         })
     });
     match command {
@@ -250,7 +270,20 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         secure_cookies: args.secure_cookies,
         behind_proxy: args.behind_proxy,
     };
-    crate::web::serve(db, args.listen, settings)
+    let public_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", args.listen));
+    let config = crate::app::mail::MailConfig::new(&public_url);
+    let mailer = match &args.smtp_url {
+        Some(url) => crate::mail::Mailer::smtp(url, &args.mail_from)?,
+        None => {
+            tracing::info!("no --smtp-url: messages are kept for the administrator's console");
+            crate::mail::Mailer::Keep
+        }
+    };
+    let worker = crate::mail::Worker::new(db.clone(), mailer, config.clone());
+    crate::web::serve(db, args.listen, settings, config, worker)
         .await
         .map_err(|e| e.to_string())
 }

@@ -7,6 +7,7 @@ pub mod db;
 pub mod demo;
 pub mod domain;
 pub mod league;
+pub mod mail;
 pub mod rules;
 pub mod web;
 

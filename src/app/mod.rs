@@ -5,3 +5,4 @@
 
 pub mod division_table;
 pub mod formats;
+pub mod mail;

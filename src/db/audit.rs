@@ -64,13 +64,17 @@ impl NewAudit {
     }
 }
 
+/// The audited records whose changes may notify someone (issue 26).
+pub(crate) const NOTIFYING: [&str; 2] = ["result", "fixture"];
+
 /// Writes `$entry` (a `NewAudit`) on the transaction `$tx` of a `write_tx!`.
 macro_rules! insert_audit {
     ($tx:ident, $entry:expr) => {{
         let entry: $crate::db::audit::NewAudit = $entry;
-        sqlx::query(
+        let notifies = $crate::db::audit::NOTIFYING.contains(&entry.entity);
+        let id: i64 = sqlx::query_scalar(
             "INSERT INTO audit (league_id, user_id, at, entity, entity_id, action, before, after) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         )
         .bind(entry.league_id)
         .bind(entry.user_id)
@@ -80,8 +84,15 @@ macro_rules! insert_audit {
         .bind(entry.action)
         .bind(entry.before)
         .bind(entry.after)
-        .execute(&mut *$tx)
+        .fetch_one(&mut *$tx)
         .await?;
+        // The outbox: the change and the notice of it commit together.
+        if notifies {
+            sqlx::query("INSERT INTO pending_events (audit_id) VALUES ($1)")
+                .bind(id)
+                .execute(&mut *$tx)
+                .await?;
+        }
     }};
 }
 

@@ -10,6 +10,7 @@ pub mod import;
 pub mod lineup;
 pub mod match_format;
 pub mod match_score;
+pub mod notices;
 pub mod pad;
 pub mod penalties;
 pub mod players;

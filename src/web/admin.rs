@@ -25,6 +25,7 @@ use super::page::Ctx;
 pub fn router() -> Routes {
     Routes::new()
         .route("/admin", get(leagues).post(create_league))
+        .route("/admin/mail", get(mail))
         .route(
             "/admin/leagues/{league}/secretaries",
             get(secretaries).post(name_secretary),
@@ -281,4 +282,31 @@ async fn remove_secretary(
         &format!("/admin/leagues/{}/secretaries", league.short_name),
         "Secretary removed.",
     ))
+}
+
+#[derive(Template)]
+#[template(path = "admin/mail.html")]
+struct MailPage {
+    ctx: Ctx,
+    waiting: i64,
+    failed: i64,
+    kept_only: bool,
+    rows: Vec<super::views::mail_log::MailRow>,
+}
+
+/// Every league's messages: what waits, what failed, what was kept.
+async fn mail(admin: Admin, State(state): State<AppState>) -> Result<Response> {
+    let db = state.db();
+    let (waiting, failed) = db.mail_counts().await?;
+    let mail = db.recent_mail(None, 200).await?;
+    let kept_only = mail
+        .first()
+        .is_some_and(|m| m.status == crate::db::mail::MailStatus::Kept);
+    Ok(super::page::html(&MailPage {
+        ctx: admin.0.ctx(),
+        waiting,
+        failed,
+        kept_only,
+        rows: super::views::mail_log::mail_rows(&mail, crate::league::time::Zone::default()),
+    }))
 }

@@ -15,6 +15,7 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::session_store::ExpiredDeletion;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
+use crate::app::mail::MailConfig;
 use crate::db::Db;
 
 pub mod account;
@@ -25,6 +26,7 @@ pub mod cache;
 mod console;
 mod csrf;
 mod dates;
+mod email;
 mod error;
 pub mod flash;
 mod home;
@@ -57,16 +59,31 @@ struct Inner {
     /// A hash checked against when a username is unknown, so that refusing
     /// it takes as long as refusing a wrong password.
     decoy_hash: String,
+    /// Where links in emails point.
+    mail: MailConfig,
 }
 
 impl AppState {
     pub fn new(db: Db) -> AppState {
+        AppState::with_mail(
+            db,
+            MailConfig::new(&format!("http://{}", crate::cli::DEFAULT_LISTEN)),
+        )
+    }
+
+    /// With the public address links in emails are built from.
+    pub fn with_mail(db: Db, mail: MailConfig) -> AppState {
         AppState {
             inner: Arc::new(Inner {
                 db,
                 decoy_hash: auth::decoy_hash(),
+                mail,
             }),
         }
+    }
+
+    pub fn mail(&self) -> &MailConfig {
+        &self.inner.mail
     }
 
     pub fn db(&self) -> &Db {
@@ -157,14 +174,21 @@ pub fn no_delay(stream: &mut tokio::net::TcpStream) {
 }
 
 /// Serves the app until Ctrl-C, deleting expired sessions as it goes.
-pub async fn serve(db: Db, listen: SocketAddr, settings: Settings) -> Result<()> {
+pub async fn serve(
+    db: Db,
+    listen: SocketAddr,
+    settings: Settings,
+    mail: MailConfig,
+    worker: crate::mail::Worker,
+) -> Result<()> {
     let sessions = db.sessions().await?;
     let cleaner = tokio::spawn(async move {
         let _ = sessions
             .continuously_delete_expired(Duration::from_secs(3600))
             .await;
     });
-    let app = build_app(AppState::new(db), settings).await?;
+    let mailer = tokio::spawn(worker.run(Duration::from_secs(5)));
+    let app = build_app(AppState::with_mail(db, mail), settings).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| AppError::Internal(format!("cannot listen on {listen}: {e}")))?
@@ -180,5 +204,6 @@ pub async fn serve(db: Db, listen: SocketAddr, settings: Settings) -> Result<()>
     .await
     .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
     cleaner.abort();
+    mailer.abort();
     Ok(())
 }

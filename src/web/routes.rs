@@ -64,6 +64,7 @@ pub fn table() -> Routes {
     Routes::new()
         .merge(home::router())
         .merge(account::router())
+        .merge(email::router())
         .merge(invitations::router())
         .merge(public::router())
         .merge(results::router())

@@ -38,6 +38,7 @@ mod players;
 mod rollover;
 mod seasons;
 mod teams;
+mod mail;
 mod users;
 mod venues;
 // The roster of a team in a season: registrations and captains.
@@ -82,6 +83,7 @@ pub fn router() -> Routes {
         .merge(players::router())
         .merge(penalty_kinds::router())
         .merge(users::router())
+        .merge(mail::router())
 }
 
 /// A console address: `path` under the league's console.

@@ -2,5 +2,6 @@
 //! place so the groups never import one another.
 
 pub mod bracket;
+pub mod mail_log;
 pub mod next_match;
 pub mod words;

@@ -1,0 +1,239 @@
+//! Sending email (issue 26): a background worker that turns the outbox's
+//! pending events into messages, queues the reminders that are due, and
+//! sends what waits over SMTP with retries and backoff. With no SMTP
+//! server configured, messages are kept (and logged) for the
+//! administrator's console instead, so a first run needs nothing else.
+
+use std::time::Duration as StdDuration;
+
+use chrono::{Duration, NaiveTime, Utc};
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use crate::app::mail::{MailConfig, compose, reminders};
+use crate::db::mail::{Mail, MailStatus};
+use crate::db::{Db, DbError};
+use crate::league::time::Zone;
+
+/// How messages leave.
+#[derive(Clone)]
+pub enum Mailer {
+    /// Over SMTP, from this sender.
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: Mailbox,
+    },
+    /// Nowhere: kept in the database and written to the log.
+    Keep,
+}
+
+impl Mailer {
+    /// From `--smtp-url` (`smtp://host:25`, `smtp://user:pass@host:587?tls=required`,
+    /// `smtps://host:465`) and the sender's address.
+    pub fn smtp(url: &str, from: &str) -> Result<Mailer, String> {
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .map_err(|e| format!("--smtp-url `{}`: {e}", redact(url)))?
+            .timeout(Some(StdDuration::from_secs(20)))
+            .build();
+        let from = from
+            .parse::<Mailbox>()
+            .map_err(|e| format!("--mail-from `{from}`: {e}"))?;
+        Ok(Mailer::Smtp { transport, from })
+    }
+}
+
+/// An SMTP address without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…{}", &url[..scheme], &url[at..]),
+        _ => url.to_owned(),
+    }
+}
+
+/// The worker's settings.
+#[derive(Clone)]
+pub struct Worker {
+    pub db: Db,
+    pub mailer: Mailer,
+    pub config: MailConfig,
+    /// Attempts before a message is given up as failed.
+    pub max_attempts: i64,
+    /// The wait after a first failed attempt; doubled after each one.
+    pub retry_base: Duration,
+    /// How long a claimed message is left to its worker.
+    pub lease: Duration,
+    /// The local hour of the morning after a fixture at which a missing
+    /// result is reminded.
+    pub remind_at: NaiveTime,
+    /// How long a result waits for confirmation before a reminder.
+    pub unconfirmed_after: Duration,
+}
+
+/// What one pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pass {
+    pub events: usize,
+    pub reminders: u64,
+    pub sent: usize,
+    pub kept: usize,
+    pub retried: usize,
+    pub failed: usize,
+}
+
+impl Worker {
+    pub fn new(db: Db, mailer: Mailer, config: MailConfig) -> Worker {
+        Worker {
+            db,
+            mailer,
+            config,
+            max_attempts: 8,
+            retry_base: Duration::seconds(30),
+            lease: Duration::minutes(5),
+            remind_at: NaiveTime::from_hms_opt(9, 0, 0).unwrap_or(NaiveTime::MIN),
+            unconfirmed_after: Duration::hours(48),
+        }
+    }
+
+    /// Runs passes until the process ends.
+    pub async fn run(self, every: StdDuration) {
+        loop {
+            if let Err(e) = self.pass().await {
+                tracing::warn!("mail worker: {e}");
+            }
+            tokio::time::sleep(every).await;
+        }
+    }
+
+    /// One pass: events to messages, reminders due, then sending.
+    pub async fn pass(&self) -> Result<Pass, DbError> {
+        let mut pass = Pass::default();
+        loop {
+            let config = self.config.clone();
+            let n = self
+                .db
+                .notify_pending(50, &move |h| compose(h, &config))
+                .await?;
+            pass.events += n;
+            if n < 50 {
+                break;
+            }
+        }
+        pass.reminders = self.queue_reminders().await?;
+        loop {
+            let claimed = self.db.claim_mail(20, self.lease).await?;
+            if claimed.is_empty() {
+                break;
+            }
+            for mail in claimed {
+                self.deliver(mail, &mut pass).await?;
+            }
+        }
+        Ok(pass)
+    }
+
+    /// Queues the reminders now due; each only once, however many passes.
+    async fn queue_reminders(&self) -> Result<u64, DbError> {
+        let now = Utc::now();
+        // A cheap bound first; the league's own morning decides below.
+        let overdue = self
+            .db
+            .overdue_fixtures(now - Duration::hours(6), now - self.unconfirmed_after)
+            .await?;
+        let mut mail = Vec::new();
+        for o in overdue {
+            if o.version.is_none() {
+                let zone = Zone::parse(&o.time_zone).unwrap_or_default();
+                let Some(starts) = o.fixture.starts_at else {
+                    continue;
+                };
+                let morning_after = zone
+                    .instant(zone.local(starts).date() + Duration::days(1), self.remind_at)
+                    .unwrap_or(starts + Duration::days(1));
+                if now < morning_after {
+                    continue;
+                }
+            }
+            mail.extend(reminders(&o, &self.config));
+        }
+        if mail.is_empty() {
+            return Ok(0);
+        }
+        self.db.queue_mail(&mail).await
+    }
+
+    async fn deliver(&self, mail: Mail, pass: &mut Pass) -> Result<(), DbError> {
+        let (transport, from) = match &self.mailer {
+            Mailer::Keep => {
+                tracing::info!(
+                    to = %mail.to_address,
+                    subject = %mail.subject,
+                    "no SMTP server configured: message kept\n{}",
+                    mail.text_body
+                );
+                pass.kept += 1;
+                return self
+                    .db
+                    .mail_done(mail.id, MailStatus::Kept, None, None)
+                    .await;
+            }
+            Mailer::Smtp { transport, from } => (transport, from),
+        };
+        let outcome = match build(&mail, from) {
+            Ok(message) => transport
+                .send(message)
+                .await
+                .map(|_| ())
+                .map_err(|e| (e.to_string(), e.is_permanent())),
+            // A message that cannot be built never will be.
+            Err(e) => Err((e, true)),
+        };
+        match outcome {
+            Ok(()) => {
+                pass.sent += 1;
+                self.db
+                    .mail_done(mail.id, MailStatus::Sent, None, None)
+                    .await
+            }
+            Err((error, permanent)) if permanent || mail.attempts >= self.max_attempts => {
+                tracing::warn!(to = %mail.to_address, "message failed for good: {error}");
+                pass.failed += 1;
+                self.db
+                    .mail_done(mail.id, MailStatus::Failed, Some(&error), None)
+                    .await
+            }
+            Err((error, _)) => {
+                let wait = self.retry_base * 2_i32.pow(u32::try_from(mail.attempts - 1).unwrap_or(0).min(10));
+                let wait = wait.min(Duration::hours(6));
+                tracing::info!(to = %mail.to_address, "message not sent, trying again in {wait}: {error}");
+                pass.retried += 1;
+                self.db
+                    .mail_done(
+                        mail.id,
+                        MailStatus::Waiting,
+                        Some(&error),
+                        Some(Utc::now() + wait),
+                    )
+                    .await
+            }
+        }
+    }
+}
+
+/// The message as sent: plain text and HTML alternatives, the recipient's
+/// name encoded by lettre (a name with a line break adds no header).
+fn build(mail: &Mail, from: &Mailbox) -> Result<lettre::Message, String> {
+    let address = mail
+        .to_address
+        .parse()
+        .map_err(|e| format!("the address `{}`: {e}", mail.to_address))?;
+    let to = Mailbox::new(Some(mail.to_name.replace(['\r', '\n'], " ")), address);
+    lettre::Message::builder()
+        .from(from.clone())
+        .to(to)
+        .subject(mail.subject.replace(['\r', '\n'], " "))
+        .multipart(MultiPart::alternative_plain_html(
+            mail.text_body.clone(),
+            mail.html_body.clone(),
+        ))
+        .map_err(|e| e.to_string())
+}
