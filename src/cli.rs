@@ -270,11 +270,17 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         secure_cookies: args.secure_cookies,
         behind_proxy: args.behind_proxy,
     };
-    let public_url = args
-        .public_url
-        .clone()
-        .unwrap_or_else(|| format!("http://{}", args.listen));
-    let config = crate::app::mail::MailConfig::new(&public_url);
+    let config = match &args.public_url {
+        Some(url) => {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(format!(
+                    "--public-url `{url}`: give the whole address, as https://league.example.org"
+                ));
+            }
+            crate::app::mail::MailConfig::configured(url)
+        }
+        None => crate::app::mail::MailConfig::new(&format!("http://{}", args.listen)),
+    };
     let mailer = match &args.smtp_url {
         Some(url) => crate::mail::Mailer::smtp(url, &args.mail_from)?,
         None => {

@@ -119,8 +119,10 @@ impl Worker {
             }
         }
         pass.reminders = self.queue_reminders().await?;
+        // What is due now; a message put off in this pass waits for the next.
+        let due = Utc::now();
         loop {
-            let claimed = self.db.claim_mail(20, self.lease).await?;
+            let claimed = self.db.claim_mail(20, self.lease, due).await?;
             if claimed.is_empty() {
                 break;
             }
@@ -147,7 +149,10 @@ impl Worker {
                     continue;
                 };
                 let morning_after = zone
-                    .instant(zone.local(starts).date() + Duration::days(1), self.remind_at)
+                    .instant(
+                        zone.local(starts).date() + Duration::days(1),
+                        self.remind_at,
+                    )
                     .unwrap_or(starts + Duration::days(1));
                 if now < morning_after {
                     continue;
@@ -202,7 +207,8 @@ impl Worker {
                     .await
             }
             Err((error, _)) => {
-                let wait = self.retry_base * 2_i32.pow(u32::try_from(mail.attempts - 1).unwrap_or(0).min(10));
+                let wait = self.retry_base
+                    * 2_i32.pow(u32::try_from(mail.attempts - 1).unwrap_or(0).min(10));
                 let wait = wait.min(Duration::hours(6));
                 tracing::info!(to = %mail.to_address, "message not sent, trying again in {wait}: {error}");
                 pass.retried += 1;

@@ -16,13 +16,35 @@ use crate::league::time::Zone;
 pub struct MailConfig {
     /// `https://league.example.org`, without a trailing slash.
     pub public_url: String,
+    /// Set by the operator (`--public-url`): pages' absolute links (QR
+    /// codes, calendar feeds, invitations) follow it too, not the Host
+    /// header a request came with.
+    pub explicit: bool,
 }
 
 impl MailConfig {
     pub fn new(public_url: &str) -> MailConfig {
         MailConfig {
             public_url: public_url.trim_end_matches('/').to_owned(),
+            explicit: false,
         }
+    }
+
+    /// The operator's `--public-url`.
+    pub fn configured(public_url: &str) -> MailConfig {
+        MailConfig {
+            explicit: true,
+            ..MailConfig::new(public_url)
+        }
+    }
+
+    /// The scheme and host of an operator's `--public-url`.
+    pub fn origin(&self) -> Option<(&str, &str)> {
+        if !self.explicit {
+            return None;
+        }
+        let (scheme, rest) = self.public_url.split_once("://")?;
+        Some((scheme, rest.split('/').next().unwrap_or(rest)))
     }
 
     /// The absolute address of a path on this site.
@@ -283,13 +305,17 @@ pub fn reminders(o: &Overdue, config: &MailConfig) -> Vec<NewMail> {
     let (subject, paragraph, action, key) = match o.version {
         None => (
             format!("No result yet for {name}"),
-            format!("{name} was due to be played and no result has been entered. Please enter it, or tell the secretary why it was not played."),
+            format!(
+                "{name} was due to be played and no result has been entered. Please enter it, or tell the secretary why it was not played."
+            ),
             ("Enter the result", format!("{base}/card")),
             format!("remind:missing:{}", f.id),
         ),
         Some(v) => (
             format!("The result of {name} is not confirmed yet"),
-            format!("Version {v} of the result of {name} has waited more than 48 hours for the other captain's confirmation."),
+            format!(
+                "Version {v} of the result of {name} has waited more than 48 hours for the other captain's confirmation."
+            ),
             ("Confirm or dispute the result", format!("{base}/history")),
             format!("remind:unconfirmed:{}:{v}", f.id),
         ),

@@ -294,6 +294,17 @@ struct FixtureFactsRow {
 }
 
 #[derive(sqlx::FromRow)]
+struct CaptainRow {
+    league_id: LeagueId,
+    season_id: SeasonId,
+    user_id: UserId,
+    username: String,
+    email: String,
+    kind: String,
+    team_id: Option<TeamId>,
+}
+
+#[derive(sqlx::FromRow)]
 struct PersonRow {
     user_id: UserId,
     username: String,
@@ -710,33 +721,49 @@ impl Db {
             .bind(horizon)
             .fetch_all(pool)
             .await?);
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Every captain with a verified address, and every opt-out: two
+        // queries, whatever the number of fixtures.
+        let captains: Vec<(LeagueId, SeasonId, PersonRow)> = read_pool!(self, pool => sqlx::query_as::<_, CaptainRow>(
+            "SELECT r.league_id, r.season_id, u.id AS user_id, u.username, u.email, r.kind, r.team_id \
+             FROM roles r JOIN users u ON u.id = r.user_id \
+             WHERE r.kind = 'captain' AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL \
+             ORDER BY u.id",
+        )
+        .fetch_all(pool)
+        .await?)
+        .into_iter()
+        .map(|c| {
+            (
+                c.league_id,
+                c.season_id,
+                PersonRow {
+                    user_id: c.user_id,
+                    username: c.username,
+                    email: c.email,
+                    kind: c.kind,
+                    team_id: c.team_id,
+                },
+            )
+        })
+        .collect();
+        let outs: Vec<(UserId, String)> = read_pool!(self, pool => sqlx::query_as(
+            "SELECT user_id, topic FROM email_opt_outs",
+        )
+        .fetch_all(pool)
+        .await?);
         let mut out = Vec::with_capacity(rows.len());
-        // The people of each league and season, read once.
-        let mut people_of: std::collections::HashMap<(LeagueId, SeasonId), (Vec<PersonRow>, Vec<(UserId, String)>)> =
-            std::collections::HashMap::new();
         for r in rows {
-            if !people_of.contains_key(&(r.league_id, r.season_id)) {
-                let everyone: Vec<PersonRow> = read_pool!(self, pool => sqlx::query_as(
-                    "SELECT u.id AS user_id, u.username, u.email, r.kind, r.team_id \
-                     FROM roles r JOIN users u ON u.id = r.user_id \
-                     WHERE r.league_id = $1 AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL \
-                     AND r.kind = 'captain' AND r.season_id = $2 ORDER BY u.id",
-                )
-                .bind(r.league_id)
-                .bind(r.season_id)
-                .fetch_all(pool)
-                .await?);
-                let outs: Vec<(UserId, String)> = read_pool!(self, pool => sqlx::query_as(OPT_OUTS)
-                    .bind(r.league_id)
-                    .fetch_all(pool)
-                    .await?);
-                people_of.insert((r.league_id, r.season_id), (everyone, outs));
-            }
-            let (everyone, outs) = &people_of[&(r.league_id, r.season_id)];
-            let rows: Vec<PersonRow> = everyone
+            let rows: Vec<PersonRow> = captains
                 .iter()
-                .filter(|p| p.team_id == Some(r.home_team_id) || p.team_id == Some(r.away_team_id))
-                .map(|p| PersonRow {
+                .filter(|(l, s, p)| {
+                    *l == r.league_id
+                        && *s == r.season_id
+                        && (p.team_id == Some(r.home_team_id) || p.team_id == Some(r.away_team_id))
+                })
+                .map(|(_, _, p)| PersonRow {
                     user_id: p.user_id,
                     username: p.username.clone(),
                     email: p.email.clone(),
@@ -760,7 +787,7 @@ impl Db {
                     venue: r.venue,
                 },
                 version: r.version,
-                people: people(rows, outs),
+                people: people(rows, &outs),
             });
         }
         Ok(out)
@@ -778,10 +805,14 @@ impl Db {
     }
 
     /// Claims up to `limit` messages due at `at` for one worker: each is
-    /// put off by `lease` (so no other worker takes it meanwhile) and its
+    /// put off by `lease` from now (so no other worker takes it meanwhile) and its
     /// attempt counted. One transaction.
-    pub async fn claim_mail(&self, limit: i64, lease: Duration) -> Result<Vec<Mail>> {
-        let at = now();
+    pub async fn claim_mail(
+        &self,
+        limit: i64,
+        lease: Duration,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<Mail>> {
         let claim = dialect!(self,
             sqlite: "SELECT id FROM mail WHERE status = 'waiting' AND next_attempt_at <= $1 \
                      ORDER BY id LIMIT $2",
@@ -801,7 +832,7 @@ impl Db {
             for id in ids {
                 let row: MailRow = sqlx::query_as(&update)
                     .bind(id)
-                    .bind(at + lease)
+                    .bind(now() + lease)
                     .fetch_one(&mut *tx)
                     .await?;
                 out.push(Mail::try_from(row)?);

@@ -96,9 +96,10 @@ impl Notice {
         match self {
             Notice::Submitted { .. } => Topic::Submitted,
             Notice::Disputed { .. } | Notice::Approved { .. } => Topic::Decided,
-            Notice::Postponed | Notice::NewDate { .. } | Notice::NewVenue | Notice::Walkover { .. } => {
-                Topic::FixtureChanged
-            }
+            Notice::Postponed
+            | Notice::NewDate { .. }
+            | Notice::NewVenue
+            | Notice::Walkover { .. } => Topic::FixtureChanged,
         }
     }
 }
@@ -216,7 +217,9 @@ fn fixture_notices(
     if before.venue_id != after.venue_id {
         out.push(Notice::NewVenue);
     }
-    out.into_iter().map(|n| (n, Audience::BothCaptains)).collect()
+    out.into_iter()
+        .map(|n| (n, Audience::BothCaptains))
+        .collect()
 }
 
 #[cfg(test)]

@@ -59,7 +59,9 @@ pub fn check_email(email: &str) -> Option<&'static str> {
         || !domain.contains('.')
         || domain.starts_with('.')
         || domain.ends_with('.')
-        || email.chars().any(|c| c.is_whitespace() || "<>,;\"".contains(c))
+        || email
+            .chars()
+            .any(|c| c.is_whitespace() || "<>,;\"".contains(c))
         || email.len() > 254
     {
         return Some("That is not an email address: it should look like name@example.org.");

@@ -138,11 +138,12 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .into_router()
         .nest("/static", assets::router())
         .fallback(error::not_found)
-        .with_state(state)
+        .with_state(state.clone())
         .layer(axum::Extension(settings))
         .layer(axum::middleware::from_fn(flash::keep))
         .layer(session_layer)
         .layer(axum::middleware::from_fn_with_state(cache, cache::layer))
+        .layer(axum::middleware::from_fn_with_state(state, public_origin))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(always(header::CONTENT_SECURITY_POLICY, CSP))
         .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
@@ -157,6 +158,24 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
 }
 
 /// A header every response carries unless its handler set its own.
+/// With `--public-url`, every request is read as reaching that origin, so
+/// the absolute links pages build (QR codes, calendar feeds, invitations)
+/// and the kept pages' keys follow it, never a Host header a client sent.
+async fn public_origin(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if let Some((scheme, host)) = state.mail().origin()
+        && let (Ok(host), Ok(scheme)) = (HeaderValue::from_str(host), HeaderValue::from_str(scheme))
+    {
+        let headers = request.headers_mut();
+        headers.insert(header::HOST, host);
+        headers.insert("x-forwarded-proto", scheme);
+    }
+    next.run(request).await
+}
+
 fn always(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
     SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
 }

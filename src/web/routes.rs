@@ -146,10 +146,12 @@ mod tests {
             roots,
             [
                 "",
+                "account",
                 "admin",
                 "invitations",
                 "leagues",
                 "pad-sw.js",
+                "password",
                 "setup",
                 "sign-in",
                 "sign-out"

@@ -8,6 +8,7 @@ mod demo;
 mod harness;
 mod helpers;
 mod kill_drill;
+mod mail;
 mod portable;
 mod properties;
 mod support;

@@ -33,12 +33,12 @@ mod cups;
 mod divisions;
 mod import;
 mod league;
+mod mail;
 mod penalty_kinds;
 mod players;
 mod rollover;
 mod seasons;
 mod teams;
-mod mail;
 mod users;
 mod venues;
 // The roster of a team in a season: registrations and captains.

@@ -71,6 +71,21 @@ impl Client {
         }
     }
 
+    /// A browser on an app with the operator's `--public-url`.
+    pub async fn with_public_url(db: &Db, url: &str) -> Client {
+        let state =
+            AppState::with_mail(db.clone(), boneyard::app::mail::MailConfig::configured(url));
+        let app = build_app(state, Settings::default())
+            .await
+            .expect("the app builds");
+        Client {
+            app,
+            cookie: None,
+            device: None,
+            address: None,
+        }
+    }
+
     /// Another browser on the same app: no cookie, the same address.
     pub fn stranger(&self) -> Client {
         Client {

@@ -1,0 +1,729 @@
+//! Email through a real SMTP server (issue 26): Debian's python3-aiosmtpd
+//! started by the test as a process of its own, storing what it receives
+//! in a maildir, read back with a real MIME parser. Without aiosmtpd these
+//! tests say they were skipped.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Once;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use boneyard::app::mail::MailConfig;
+use boneyard::db::mail::{MailStatus, NewMail};
+use boneyard::db::*;
+use boneyard::mail::{Mailer, Worker};
+use mail_parser::MessageParser;
+
+use crate::harness::client::Client;
+use crate::harness::{LeagueBuilder, PASSWORD};
+use crate::support::on_both;
+use crate::web::results::{Match, client, setup, shown, simulated_card, submit_card};
+
+on_both!(
+    an_address_is_verified_by_the_link_sent_to_it,
+    the_other_captain_is_emailed_a_link_to_confirm_after_a_submit,
+    a_password_is_reset_by_email_end_to_end,
+    a_sign_in_link_works_once,
+    a_postponement_reaches_both_captains,
+    a_reminder_is_sent_once_however_many_passes,
+    messages_wait_while_the_smtp_server_is_down_and_go_once_it_is_back,
+    two_workers_never_send_one_message_twice,
+    an_operation_the_workflow_refuses_notifies_nobody,
+    without_an_smtp_server_messages_are_kept_for_the_administrator,
+    absolute_links_follow_the_public_url_not_the_host_header,
+);
+
+const PUBLIC: &str = "http://127.0.0.1:3000";
+const PYTHON: &str = "/usr/bin/python3";
+
+/// A real SMTP server: aiosmtpd's Mailbox handler writing a maildir.
+struct SmtpServer {
+    child: Option<Child>,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl SmtpServer {
+    /// Started on a free port, or `None` (said once) without aiosmtpd.
+    async fn start() -> Option<SmtpServer> {
+        static SKIPPED: Once = Once::new();
+        let found = Command::new(PYTHON)
+            .args(["-c", "import aiosmtpd"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !found {
+            SKIPPED.call_once(|| {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "email tests skipped: install python3-aiosmtpd"
+                );
+            });
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = std::env::temp_dir().join(format!("boneyard-smtp-{port}-{}", std::process::id()));
+        let mut server = SmtpServer {
+            child: None,
+            port,
+            dir,
+        };
+        server.resume().await;
+        Some(server)
+    }
+
+    /// Starts (again) on the same port, and waits until it answers.
+    async fn resume(&mut self) {
+        let child = Command::new(PYTHON)
+            .args(["-m", "aiosmtpd", "-n", "-l"])
+            .arg(format!("127.0.0.1:{}", self.port))
+            .args(["-c", "aiosmtpd.handlers.Mailbox"])
+            .arg(&self.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start aiosmtpd");
+        self.child = Some(child);
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+                .await
+                .is_ok()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("aiosmtpd did not start on port {}", self.port);
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+
+    /// Every message received so far, parsed.
+    fn received(&self) -> Vec<Received> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("new")) else {
+            return Vec::new();
+        };
+        let mut out: Vec<Received> = entries
+            .filter_map(Result::ok)
+            .map(|e| {
+                let bytes = std::fs::read(e.path()).unwrap();
+                let m = MessageParser::default()
+                    .parse(&bytes)
+                    .expect("a MIME message");
+                Received {
+                    to: m
+                        .to()
+                        .and_then(|a| a.first())
+                        .and_then(|a| a.address())
+                        .unwrap_or_default()
+                        .to_owned(),
+                    to_name: m
+                        .to()
+                        .and_then(|a| a.first())
+                        .and_then(|a| a.name())
+                        .unwrap_or_default()
+                        .to_owned(),
+                    subject: m.subject().unwrap_or_default().to_owned(),
+                    text: m.body_text(0).unwrap_or_default().into_owned(),
+                    html: m.body_html(0).unwrap_or_default().into_owned(),
+                    header_names: m.headers().iter().map(|h| h.name().to_owned()).collect(),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.to, &a.subject).cmp(&(&b.to, &b.subject)));
+        out
+    }
+
+    fn to(&self, address: &str) -> Vec<Received> {
+        self.received()
+            .into_iter()
+            .filter(|m| m.to == address)
+            .collect()
+    }
+}
+
+impl Drop for SmtpServer {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Received {
+    to: String,
+    to_name: String,
+    subject: String,
+    text: String,
+    html: String,
+    header_names: Vec<String>,
+}
+
+impl Received {
+    /// The path of the first link to this site in the plain text.
+    fn link(&self) -> String {
+        self.text
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(PUBLIC))
+            .unwrap_or_else(|| panic!("a link in {:?}", self.text))
+            .to_owned()
+    }
+}
+
+fn worker(db: &Db, smtp: &SmtpServer) -> Worker {
+    let mailer = Mailer::smtp(&smtp.url(), "Card League <league@example.org>").unwrap();
+    let mut w = Worker::new(db.clone(), mailer, MailConfig::new(PUBLIC));
+    w.retry_base = chrono::Duration::zero();
+    w
+}
+
+/// Gives `username` the confirmed address `email`, as its owner would:
+/// the account page, then the link sent.
+async fn confirmed(db: &Db, smtp: &SmtpServer, username: &str, email: &str) {
+    let mut c = Client::new(db).await;
+    c.sign_in(username, PASSWORD).await;
+    let saved = c
+        .submit("/account", "/account/email", &[("email", email)])
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    worker(db, smtp).pass().await.unwrap();
+    let link = smtp
+        .to(email)
+        .into_iter()
+        .rev()
+        .find(|m| m.subject.contains("Confirm your email"))
+        .expect("the verification message")
+        .link();
+    let page = c.get(&link).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+}
+
+async fn an_address_is_verified_by_the_link_sent_to_it(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let _m = setup(&db).await;
+    let mut c = client(&db, "home").await;
+    // A bad address is refused beside its field, and nothing is sent.
+    let bad = c
+        .submit(
+            "/account",
+            "/account/email",
+            &[("email", "crown at example")],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.has("name@example.org"), "{}", bad.body);
+    let saved = c
+        .submit(
+            "/account",
+            "/account/email",
+            &[("email", "crown@example.org")],
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER);
+    let page = c.get("/account").await;
+    assert!(
+        page.has("A link to confirm it is on its way"),
+        "{}",
+        page.body
+    );
+    assert!(page.has("waiting for you to follow the link"));
+    let user = db.user_by_username("cap0-card").await.unwrap();
+    assert_eq!(db.contact(user.id).await.unwrap().verified(), None);
+    let pass = worker(&db, &smtp).pass().await.unwrap();
+    assert_eq!(pass.sent, 1);
+    let mail = smtp.to("crown@example.org");
+    assert_eq!(mail.len(), 1);
+    assert!(mail[0].html.contains("Confirm this address"));
+    let link = mail[0].link();
+    let verified = c.get(&link).await;
+    assert_eq!(verified.status, StatusCode::OK);
+    assert!(verified.has("crown@example.org is confirmed"));
+    assert_eq!(
+        db.contact(user.id).await.unwrap().verified(),
+        Some("crown@example.org")
+    );
+    // A second account may not take the same address, whatever its case.
+    let mut away = client(&db, "away").await;
+    let taken = away
+        .submit(
+            "/account",
+            "/account/email",
+            &[("email", "Crown@Example.org")],
+        )
+        .await;
+    assert_eq!(taken.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(taken.has("Another account has that address"));
+}
+
+async fn the_other_captain_is_emailed_a_link_to_confirm_after_a_submit(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let m: Match = setup(&db).await;
+    confirmed(&db, &smtp, "cap0-card", "crown@example.org").await;
+    confirmed(&db, &smtp, "cap1-card", "anchor@example.org").await;
+    confirmed(&db, &smtp, "cap2-card", "bell@example.org").await;
+    let mut home = client(&db, "home").await;
+    let (fields, _) = simulated_card(&m, 7);
+    let entered = submit_card(&mut home, &m, &fields, "submit").await;
+    assert_eq!(entered.status, StatusCode::SEE_OTHER, "{}", entered.body);
+    let pass = worker(&db, &smtp).pass().await.unwrap();
+    assert!(pass.events >= 1, "{pass:?}");
+    let to_away: Vec<Received> = smtp
+        .to("anchor@example.org")
+        .into_iter()
+        .filter(|r| r.subject.starts_with("Please confirm"))
+        .collect();
+    assert_eq!(to_away.len(), 1, "{:?}", smtp.received());
+    let message = &to_away[0];
+    assert_eq!(
+        message.subject,
+        "Please confirm the result of Crown v Anchor"
+    );
+    assert_eq!(message.to_name, "cap1-card");
+    assert!(
+        message.text.contains("why it was sent") || message.text.contains("You get this because")
+    );
+    assert!(
+        message
+            .html
+            .contains("<a href=\"http://127.0.0.1:3000/leagues/card/matches/")
+    );
+    // Neither the captain who submitted nor the third team is told.
+    for quiet in ["crown@example.org", "bell@example.org"] {
+        assert!(
+            smtp.to(quiet)
+                .iter()
+                .all(|r| !r.subject.starts_with("Please confirm")),
+            "{quiet} was told"
+        );
+    }
+    // The link opens the confirm page: at sign-in first, then signed in.
+    let link = message.link();
+    assert_eq!(link, m.path("/history"));
+    let mut stranger = Client::new(&db).await;
+    let at_sign_in = stranger.get(&link).await;
+    assert_eq!(at_sign_in.status, StatusCode::SEE_OTHER);
+    assert!(
+        at_sign_in
+            .location
+            .as_deref()
+            .unwrap()
+            .starts_with("/sign-in?next=")
+    );
+    let mut away = client(&db, "away").await;
+    let page = away.get(&link).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.has("/confirm"), "{}", page.body);
+    let version = shown(&page);
+    let done = away
+        .post(
+            &m.path("/confirm"),
+            &[("csrf", &page.csrf()), ("version", &version)],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER);
+    // A second pass sends nothing again.
+    let again = worker(&db, &smtp).pass().await.unwrap();
+    assert_eq!(again.sent, 0, "{again:?}");
+}
+
+async fn a_password_is_reset_by_email_end_to_end(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let _m = setup(&db).await;
+    confirmed(&db, &smtp, "cap0-card", "crown@example.org").await;
+    let mut c = Client::new(&db).await;
+    let known = c
+        .submit(
+            "/password/forgot",
+            "/password/forgot",
+            &[("email", "crown@example.org")],
+        )
+        .await;
+    let unknown = c
+        .submit(
+            "/password/forgot",
+            "/password/forgot",
+            &[("email", "nobody@example.org")],
+        )
+        .await;
+    assert_eq!(known.status, StatusCode::OK);
+    // The same answer whether or not the address is known.
+    assert_eq!(
+        known.body.replace("crown@example.org", "X"),
+        unknown.body.replace("nobody@example.org", "X")
+    );
+    worker(&db, &smtp).pass().await.unwrap();
+    assert!(smtp.to("nobody@example.org").is_empty());
+    let reset = smtp
+        .to("crown@example.org")
+        .into_iter()
+        .find(|m| m.subject == "Reset your Boneyard password")
+        .expect("the reset message");
+    let link = reset.link();
+    let form = c.get(&link).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.has("cap0-card"));
+    let short = c
+        .post(
+            &link,
+            &[
+                ("csrf", &form.csrf()),
+                ("password", "short"),
+                ("confirm", "short"),
+            ],
+        )
+        .await;
+    assert_eq!(short.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let new_password = "a new long password";
+    let done = c
+        .post(
+            &link,
+            &[
+                ("csrf", &form.csrf()),
+                ("password", new_password),
+                ("confirm", new_password),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let account = c.get("/account").await;
+    assert!(
+        account.has("Your new password is saved"),
+        "{}",
+        account.body
+    );
+    // The new password signs in; the old one does not; the link is spent.
+    let mut fresh = Client::new(&db).await;
+    fresh.sign_in("cap0-card", new_password).await;
+    assert_eq!(fresh.get("/account").await.status, StatusCode::OK);
+    let mut old = Client::new(&db).await;
+    let page = old.get("/sign-in").await;
+    let refused = old
+        .post(
+            "/sign-in",
+            &[
+                ("csrf", &page.csrf()),
+                ("username", "cap0-card"),
+                ("password", PASSWORD),
+                ("next", "/"),
+            ],
+        )
+        .await;
+    assert_ne!(refused.status, StatusCode::SEE_OTHER);
+    assert_eq!(c.get(&link).await.status, StatusCode::NOT_FOUND);
+}
+
+async fn a_sign_in_link_works_once(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let _m = setup(&db).await;
+    confirmed(&db, &smtp, "cap1-card", "anchor@example.org").await;
+    let mut c = Client::new(&db).await;
+    let asked = c
+        .submit(
+            "/sign-in/email",
+            "/sign-in/email",
+            &[("email", "anchor@example.org")],
+        )
+        .await;
+    assert_eq!(asked.status, StatusCode::OK);
+    worker(&db, &smtp).pass().await.unwrap();
+    let link = smtp
+        .to("anchor@example.org")
+        .into_iter()
+        .find(|m| m.subject == "Your Boneyard sign-in link")
+        .expect("the sign-in link")
+        .link();
+    // Opening the link spends nothing (a mail scanner may open it).
+    let page = c.get(&link).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let page = c.get(&link).await;
+    assert!(page.has("Sign in as cap1-card"));
+    let signed_in = c
+        .post(&link, &[("csrf", &page.csrf()), ("next", "/account")])
+        .await;
+    assert_eq!(signed_in.status, StatusCode::SEE_OTHER);
+    assert_eq!(signed_in.location.as_deref(), Some("/account"));
+    let account = c.get("/account").await;
+    assert!(
+        account.has("You are signed in as cap1-card"),
+        "{}",
+        account.body
+    );
+    // Used twice: refused, and the second browser is not signed in.
+    let mut other = Client::new(&db).await;
+    let again = other.get(&link).await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND);
+    let token = other.get("/sign-in").await.csrf();
+    let second = other
+        .post(&link, &[("csrf", &token), ("next", "/account")])
+        .await;
+    assert_eq!(second.status, StatusCode::NOT_FOUND);
+    assert_eq!(other.get("/account").await.status, StatusCode::SEE_OTHER);
+}
+
+async fn a_postponement_reaches_both_captains(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let m = setup(&db).await;
+    confirmed(&db, &smtp, "cap0-card", "crown@example.org").await;
+    confirmed(&db, &smtp, "cap1-card", "anchor@example.org").await;
+    confirmed(&db, &smtp, "cap2-card", "bell@example.org").await;
+    let mut sec = client(&db, "sec").await;
+    let path = format!("/leagues/{}/fixtures/{}/postpone", m.short, m.fixture);
+    let done = sec
+        .submit(
+            &path,
+            &path,
+            &[("date", ""), ("time", ""), ("status", "postponed")],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    worker(&db, &smtp).pass().await.unwrap();
+    for to in ["crown@example.org", "anchor@example.org"] {
+        let told: Vec<_> = smtp
+            .to(to)
+            .into_iter()
+            .filter(|r| r.subject == "Crown v Anchor is postponed")
+            .collect();
+        assert_eq!(told.len(), 1, "{to}: {:?}", smtp.received());
+        assert!(told[0].text.contains("untick it on your account page"));
+    }
+    assert!(
+        smtp.to("bell@example.org")
+            .iter()
+            .all(|r| !r.subject.contains("postponed")),
+        "the third team is not told"
+    );
+}
+
+async fn a_reminder_is_sent_once_however_many_passes(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let played = chrono::Utc::now() - chrono::Duration::days(2);
+    let built = LeagueBuilder::new("late")
+        .teams(&["Crown", "Anchor"])
+        .players(4)
+        .starting_at(played)
+        .build(&db)
+        .await;
+    confirmed(&db, &smtp, &built.teams[0].captain, "crown@example.org").await;
+    confirmed(&db, &smtp, &built.teams[1].captain, "anchor@example.org").await;
+    let w = worker(&db, &smtp);
+    for _ in 0..3 {
+        w.pass().await.unwrap();
+    }
+    for to in ["crown@example.org", "anchor@example.org"] {
+        let reminders: Vec<_> = smtp
+            .to(to)
+            .into_iter()
+            .filter(|r| r.subject.starts_with("No result yet"))
+            .collect();
+        assert_eq!(reminders.len(), 1, "{to}: {:?}", smtp.received());
+        assert!(reminders[0].link().ends_with("/card"));
+    }
+    // The secretary's console says who was reminded.
+    let mut sec = Client::new(&db).await;
+    sec.sign_in(&built.secretary, PASSWORD).await;
+    let page = sec.get("/leagues/late/console/mail").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.has("No result yet for Crown v Anchor"));
+    assert!(page.has("anchor@example.org"));
+}
+
+fn queued(n: usize) -> Vec<NewMail> {
+    (0..n)
+        .map(|i| NewMail {
+            league_id: None,
+            once_key: None,
+            topic: "test".into(),
+            to_address: format!("p{i}@example.org"),
+            to_name: format!("Player {i}\r\nBcc: everyone@example.org"),
+            subject: format!("Message {i}"),
+            text_body: "Hello".into(),
+            html_body: "<p>Hello</p>".into(),
+            unsubscribe_url: None,
+        })
+        .collect()
+}
+
+async fn messages_wait_while_the_smtp_server_is_down_and_go_once_it_is_back(db: Db) {
+    let Some(mut smtp) = SmtpServer::start().await else {
+        return;
+    };
+    db.queue_mail(&queued(3)).await.unwrap();
+    smtp.stop();
+    let w = worker(&db, &smtp);
+    let down = w.pass().await.unwrap();
+    assert_eq!((down.sent, down.retried), (0, 3), "{down:?}");
+    let waiting = db.recent_mail(None, 10).await.unwrap();
+    assert!(
+        waiting
+            .iter()
+            .all(|m| m.status == MailStatus::Waiting && m.last_error.is_some())
+    );
+    smtp.resume().await;
+    let up = w.pass().await.unwrap();
+    assert_eq!(up.sent, 3, "{up:?}");
+    w.pass().await.unwrap();
+    let got = smtp.received();
+    assert_eq!(got.len(), 3, "each once: {got:?}");
+    // A name with a line break added no header.
+    for m in &got {
+        assert!(
+            !m.header_names.iter().any(|h| h.eq_ignore_ascii_case("bcc")),
+            "{m:?}"
+        );
+    }
+    let sent = db.recent_mail(None, 10).await.unwrap();
+    assert!(
+        sent.iter()
+            .all(|m| m.status == MailStatus::Sent && m.attempts == 2)
+    );
+}
+
+async fn two_workers_never_send_one_message_twice(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    db.queue_mail(&queued(40)).await.unwrap();
+    let (a, b) = (worker(&db, &smtp), worker(&db, &smtp));
+    let (ra, rb) = tokio::join!(
+        tokio::spawn(async move { a.pass().await.unwrap() }),
+        tokio::spawn(async move { b.pass().await.unwrap() })
+    );
+    let (ra, rb) = (ra.unwrap(), rb.unwrap());
+    assert_eq!(ra.sent + rb.sent, 40, "{ra:?} {rb:?}");
+    let got = smtp.received();
+    let mut subjects: Vec<&str> = got.iter().map(|m| m.subject.as_str()).collect();
+    subjects.sort_unstable();
+    subjects.dedup();
+    assert_eq!((got.len(), subjects.len()), (40, 40));
+}
+
+async fn an_operation_the_workflow_refuses_notifies_nobody(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let m = setup(&db).await;
+    confirmed(&db, &smtp, "cap0-card", "crown@example.org").await;
+    confirmed(&db, &smtp, "cap1-card", "anchor@example.org").await;
+    confirmed(&db, &smtp, "sec-card", "sec@example.org").await;
+    let before = smtp.received().len();
+    let mut home = client(&db, "home").await;
+    let (fields, _) = simulated_card(&m, 3);
+    submit_card(&mut home, &m, &fields, "submit").await;
+    worker(&db, &smtp).pass().await.unwrap();
+    let after_submit = smtp.received().len();
+    assert_eq!(
+        after_submit,
+        before + 1,
+        "the submit told the other captain"
+    );
+    // The third team's captain may not dispute; the home captain may not
+    // confirm their own result; a stale version is refused.
+    let mut away = client(&db, "away").await;
+    let version = shown(&away.get(&m.path("/history")).await);
+    let mut other = client(&db, "other").await;
+    let page = other.get("/account").await;
+    let refused = other
+        .post(
+            &m.path("/dispute"),
+            &[
+                ("csrf", &page.csrf()),
+                ("version", &version),
+                ("note", "no"),
+            ],
+        )
+        .await;
+    assert_ne!(refused.status, StatusCode::SEE_OTHER);
+    let page = home.get(&m.path("/history")).await;
+    let own = home
+        .post(
+            &m.path("/confirm"),
+            &[("csrf", &page.csrf()), ("version", &version)],
+        )
+        .await;
+    assert_ne!(own.status, StatusCode::SEE_OTHER);
+    let page = away.get(&m.path("/history")).await;
+    let stale = away
+        .post(
+            &m.path("/dispute"),
+            &[("csrf", &page.csrf()), ("version", "99"), ("note", "no")],
+        )
+        .await;
+    assert_ne!(stale.status, StatusCode::SEE_OTHER);
+    let pass = worker(&db, &smtp).pass().await.unwrap();
+    assert_eq!((pass.events, pass.sent), (0, 0), "{pass:?}");
+    assert_eq!(smtp.received().len(), after_submit);
+}
+
+async fn without_an_smtp_server_messages_are_kept_for_the_administrator(db: Db) {
+    db.queue_mail(&queued(2)).await.unwrap();
+    let w = Worker::new(db.clone(), Mailer::Keep, MailConfig::new(PUBLIC));
+    let pass = w.pass().await.unwrap();
+    assert_eq!(pass.kept, 2);
+    let mut admin = crate::harness::client::admin(&db).await;
+    let page = admin.get("/admin/mail").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.has("No mail server is configured"), "{}", page.body);
+    assert!(page.has("Message 1"));
+    // A captain may not read it.
+    let _m = setup(&db).await;
+    let mut home = client(&db, "home").await;
+    assert_eq!(home.get("/admin/mail").await.status, StatusCode::FORBIDDEN);
+}
+
+async fn absolute_links_follow_the_public_url_not_the_host_header(db: Db) {
+    let built = LeagueBuilder::new("pub")
+        .teams(&["Crown", "Anchor"])
+        .players(4)
+        .build(&db)
+        .await;
+    let mut plain = Client::new(&db).await;
+    let first = plain
+        .get(&format!("/leagues/pub/teams/{}", built.teams[0].id))
+        .await;
+    // The team's address carries its name.
+    let team = first
+        .location
+        .unwrap_or_else(|| format!("/leagues/pub/teams/{}", built.teams[0].id));
+    let mut plain = Client::new(&db).await;
+    let by_host = plain.get_with(&team, &[("host", "evil.example")]).await;
+    assert!(
+        by_host.has("webcal://evil.example/"),
+        "without --public-url the request's host is used"
+    );
+    let mut public = Client::with_public_url(&db, "https://league.example.org").await;
+    let page = public.get_with(&team, &[("host", "evil.example")]).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.has("webcal://league.example.org/leagues/pub/"),
+        "{}",
+        page.body
+    );
+    assert!(!page.has("evil.example"));
+}
