@@ -83,7 +83,10 @@ struct TopicView {
 struct AccountPage {
     ctx: Ctx,
     username: String,
+    /// The address as typed into the form.
     email: String,
+    /// The address on the account, and whether it is confirmed.
+    current: String,
     verified: bool,
     email_error: Option<String>,
     topics: Vec<TopicView>,
@@ -97,7 +100,8 @@ async fn account_view(state: &AppState, user: &CurrentUser) -> Result<AccountPag
         ctx: user.ctx(),
         username: user.username.clone(),
         verified: contact.verified().is_some(),
-        email: contact.email.unwrap_or_default(),
+        email: contact.email.clone().unwrap_or_default(),
+        current: contact.email.unwrap_or_default(),
         email_error: None,
         topics: Topic::ALL
             .into_iter()

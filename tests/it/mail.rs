@@ -229,6 +229,10 @@ async fn an_address_is_verified_by_the_link_sent_to_it(db: Db) {
         .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(bad.has("name@example.org"), "{}", bad.body);
+    assert!(
+        !bad.has("is waiting for you"),
+        "a refused address is not the account's"
+    );
     let saved = c
         .submit(
             "/account",
