@@ -10,9 +10,10 @@ use chrono::{Duration, NaiveTime, Utc};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
-use crate::app::mail::{MailConfig, compose, reminders};
+use crate::app::mail::{MailConfig, compose, one_line, reminders};
 use crate::db::mail::{Mail, MailStatus};
 use crate::db::{Db, DbError};
+use crate::league::notices::{REMINDER_HORIZON, missing_result_due};
 use crate::league::time::Zone;
 
 /// How messages leave.
@@ -136,29 +137,26 @@ impl Worker {
     /// Queues the reminders now due; each only once, however many passes.
     async fn queue_reminders(&self) -> Result<u64, DbError> {
         let now = Utc::now();
+        let unconfirmed_before = now - self.unconfirmed_after;
         // A cheap bound first; the league's own morning decides below.
         let overdue = self
             .db
-            .overdue_fixtures(now - Duration::hours(6), now - self.unconfirmed_after)
+            .overdue_fixtures(
+                now - Duration::hours(6),
+                unconfirmed_before,
+                unconfirmed_before - REMINDER_HORIZON,
+            )
             .await?;
         let mut mail = Vec::new();
         for o in overdue {
-            if o.version.is_none() {
-                let zone = Zone::parse(&o.time_zone).unwrap_or_default();
-                let Some(starts) = o.fixture.starts_at else {
-                    continue;
-                };
-                let morning_after = zone
-                    .instant(
-                        zone.local(starts).date() + Duration::days(1),
-                        self.remind_at,
-                    )
-                    .unwrap_or(starts + Duration::days(1));
-                if now < morning_after {
-                    continue;
-                }
+            let zone = Zone::parse(&o.time_zone).unwrap_or_default();
+            let due = o.version.is_some()
+                || o.fixture
+                    .starts_at
+                    .is_some_and(|starts| missing_result_due(zone, starts, self.remind_at, now));
+            if due {
+                mail.extend(reminders(&o, &self.config));
             }
-            mail.extend(reminders(&o, &self.config));
         }
         if mail.is_empty() {
             return Ok(0);
@@ -232,11 +230,11 @@ fn build(mail: &Mail, from: &Mailbox) -> Result<lettre::Message, String> {
         .to_address
         .parse()
         .map_err(|e| format!("the address `{}`: {e}", mail.to_address))?;
-    let to = Mailbox::new(Some(mail.to_name.replace(['\r', '\n'], " ")), address);
+    let to = Mailbox::new(Some(one_line(&mail.to_name)), address);
     lettre::Message::builder()
         .from(from.clone())
         .to(to)
-        .subject(mail.subject.replace(['\r', '\n'], " "))
+        .subject(one_line(&mail.subject))
         .multipart(MultiPart::alternative_plain_html(
             mail.text_body.clone(),
             mail.html_body.clone(),

@@ -126,7 +126,7 @@ impl Message {
             once_key,
             topic: topic.to_owned(),
             to_address: address.to_owned(),
-            to_name: name.to_owned(),
+            to_name: one_line(name),
             subject: one_line(&self.subject),
             text_body: text,
             html_body: html,
@@ -135,8 +135,9 @@ impl Message {
     }
 }
 
-/// A subject on one line, whatever a team's name holds.
-fn one_line(text: &str) -> String {
+/// A header's text on one line, whatever a team's or a person's name
+/// holds.
+pub fn one_line(text: &str) -> String {
     text.split(['\r', '\n']).collect::<Vec<_>>().join(" ")
 }
 

@@ -242,7 +242,7 @@ pub struct Happening {
 }
 
 /// A fixture as a notice names it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct FixtureFacts {
     pub id: FixtureId,
     pub season_id: SeasonId,
@@ -282,29 +282,14 @@ struct HappeningRow {
 }
 
 #[derive(sqlx::FromRow)]
-struct FixtureFactsRow {
-    id: FixtureId,
-    season_id: SeasonId,
-    home_team_id: TeamId,
-    away_team_id: TeamId,
-    home: String,
-    away: String,
-    starts_at: Option<DateTime<Utc>>,
-    venue: Option<String>,
-}
-
-#[derive(sqlx::FromRow)]
 struct CaptainRow {
     league_id: LeagueId,
     season_id: SeasonId,
-    user_id: UserId,
-    username: String,
-    email: String,
-    kind: String,
-    team_id: Option<TeamId>,
+    #[sqlx(flatten)]
+    person: PersonRow,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(Clone, sqlx::FromRow)]
 struct PersonRow {
     user_id: UserId,
     username: String,
@@ -333,14 +318,8 @@ struct OverdueRow {
     league_short: String,
     league_name: String,
     time_zone: String,
-    id: FixtureId,
-    season_id: SeasonId,
-    home_team_id: TeamId,
-    away_team_id: TeamId,
-    home: String,
-    away: String,
-    starts_at: Option<DateTime<Utc>>,
-    venue: Option<String>,
+    #[sqlx(flatten)]
+    fixture: FixtureFacts,
     version: Option<i64>,
 }
 
@@ -389,7 +368,7 @@ fn people(rows: Vec<PersonRow>, opt_outs: &[(UserId, String)]) -> Vec<Person> {
 /// The facts of fixture `fixture` and its people, on a transaction.
 macro_rules! fixture_people {
     ($tx:ident, $league:expr, $fixture:expr) => {{
-        let facts: Option<FixtureFactsRow> = sqlx::query_as(FIXTURE_FACTS)
+        let facts: Option<FixtureFacts> = sqlx::query_as(FIXTURE_FACTS)
             .bind($league)
             .bind($fixture)
             .fetch_optional(&mut *$tx)
@@ -408,19 +387,7 @@ macro_rules! fixture_people {
                     .bind($league)
                     .fetch_all(&mut *$tx)
                     .await?;
-                (
-                    Some(FixtureFacts {
-                        id: f.id,
-                        season_id: f.season_id,
-                        home_team_id: f.home_team_id,
-                        away_team_id: f.away_team_id,
-                        home: f.home,
-                        away: f.away,
-                        starts_at: f.starts_at,
-                        venue: f.venue,
-                    }),
-                    people(rows, &opt_outs),
-                )
+                (Some(f), people(rows, &opt_outs))
             }
         }
     }};
@@ -691,14 +658,15 @@ impl Db {
         }))
     }
 
-    /// Fixtures of every league due a reminder at `at`: scheduled, started
-    /// before `no_result_before` and without a result; or with a current
-    /// result entered (not confirmed) before `unconfirmed_before`. With
-    /// their captains.
+    /// Fixtures of every league due a reminder: scheduled, started before
+    /// `no_result_before` and without a result; or with a current result
+    /// entered (not confirmed) before `unconfirmed_before`; none from
+    /// before `horizon`. With their captains.
     pub async fn overdue_fixtures(
         &self,
         no_result_before: DateTime<Utc>,
         unconfirmed_before: DateTime<Utc>,
+        horizon: DateTime<Utc>,
     ) -> Result<Vec<Overdue>> {
         let sql = "SELECT l.id AS league_id, l.short_name AS league_short, l.name AS league_name, \
              l.time_zone, f.id, f.season_id, f.home_team_id, f.away_team_id, h.name AS home, a.name AS away, \
@@ -713,8 +681,6 @@ impl Db {
                     AND f.starts_at > $3) \
                 OR (cur.status = 'entered' AND cur.created_at < $2 AND cur.created_at > $3) \
              ORDER BY f.id";
-        // A reminder is about the last fortnight, not a season's backlog.
-        let horizon = unconfirmed_before - Duration::days(14);
         let rows: Vec<OverdueRow> = read_pool!(self, pool => sqlx::query_as(sql)
             .bind(no_result_before)
             .bind(unconfirmed_before)
@@ -726,29 +692,14 @@ impl Db {
         }
         // Every captain with a verified address, and every opt-out: two
         // queries, whatever the number of fixtures.
-        let captains: Vec<(LeagueId, SeasonId, PersonRow)> = read_pool!(self, pool => sqlx::query_as::<_, CaptainRow>(
+        let captains: Vec<CaptainRow> = read_pool!(self, pool => sqlx::query_as(
             "SELECT r.league_id, r.season_id, u.id AS user_id, u.username, u.email, r.kind, r.team_id \
              FROM roles r JOIN users u ON u.id = r.user_id \
              WHERE r.kind = 'captain' AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL \
              ORDER BY u.id",
         )
         .fetch_all(pool)
-        .await?)
-        .into_iter()
-        .map(|c| {
-            (
-                c.league_id,
-                c.season_id,
-                PersonRow {
-                    user_id: c.user_id,
-                    username: c.username,
-                    email: c.email,
-                    kind: c.kind,
-                    team_id: c.team_id,
-                },
-            )
-        })
-        .collect();
+        .await?);
         let outs: Vec<(UserId, String)> = read_pool!(self, pool => sqlx::query_as(
             "SELECT user_id, topic FROM email_opt_outs",
         )
@@ -756,38 +707,24 @@ impl Db {
         .await?);
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
+            let f = &r.fixture;
             let rows: Vec<PersonRow> = captains
                 .iter()
-                .filter(|(l, s, p)| {
-                    *l == r.league_id
-                        && *s == r.season_id
-                        && (p.team_id == Some(r.home_team_id) || p.team_id == Some(r.away_team_id))
+                .filter(|c| {
+                    c.league_id == r.league_id
+                        && c.season_id == f.season_id
+                        && [Some(f.home_team_id), Some(f.away_team_id)].contains(&c.person.team_id)
                 })
-                .map(|(_, _, p)| PersonRow {
-                    user_id: p.user_id,
-                    username: p.username.clone(),
-                    email: p.email.clone(),
-                    kind: p.kind.clone(),
-                    team_id: p.team_id,
-                })
+                .map(|c| c.person.clone())
                 .collect();
             out.push(Overdue {
+                people: people(rows, &outs),
                 league_id: r.league_id,
                 league_short: r.league_short,
                 league_name: r.league_name,
                 time_zone: r.time_zone,
-                fixture: FixtureFacts {
-                    id: r.id,
-                    season_id: r.season_id,
-                    home_team_id: r.home_team_id,
-                    away_team_id: r.away_team_id,
-                    home: r.home,
-                    away: r.away,
-                    starts_at: r.starts_at,
-                    venue: r.venue,
-                },
+                fixture: r.fixture,
                 version: r.version,
-                people: people(rows, &outs),
             });
         }
         Ok(out)

@@ -3,9 +3,10 @@
 //! choose not to be sent. Pure: the change is read from the audit entry's
 //! record before and after.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, NaiveTime, Utc};
 use serde::Deserialize;
 
+use super::time::Zone;
 use crate::domain::{FixtureStatus, ResultStatus, Side, UserId, VenueId};
 
 /// A kind of message a person may choose not to be sent.
@@ -222,6 +223,24 @@ fn fixture_notices(
         .collect()
 }
 
+/// Reminders are about the last fortnight, not a season's backlog.
+pub const REMINDER_HORIZON: Duration = Duration::days(14);
+
+/// Whether a fixture that started at `starts` and has no result is due a
+/// reminder at `now`: from `remind_at` (local) the morning after.
+pub fn missing_result_due(
+    zone: Zone,
+    starts: DateTime<Utc>,
+    remind_at: NaiveTime,
+    now: DateTime<Utc>,
+) -> bool {
+    let next_day = zone.local(starts).date() + Duration::days(1);
+    let morning_after = zone
+        .instant(next_day, remind_at)
+        .unwrap_or(starts + Duration::days(1));
+    now >= morning_after
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +280,27 @@ mod tests {
         // A confirmation waits for the secretary: nobody is emailed.
         let confirmed = version(1, "confirmed", 7);
         assert!(notices("result", "status", Some(&entered), Some(&confirmed)).is_empty());
+    }
+
+    #[test]
+    fn a_missing_result_is_reminded_from_the_local_morning_after() {
+        let zone = Zone::parse("Europe/London").unwrap();
+        let nine = NaiveTime::from_hms_opt(9, 0, 0).unwrap();
+        // 19:30 BST on a Thursday; 09:00 BST on Friday is 08:00 UTC.
+        let starts = "2026-09-10T18:30:00Z".parse().unwrap();
+        let at = |t: &str| t.parse::<DateTime<Utc>>().unwrap();
+        assert!(!missing_result_due(
+            zone,
+            starts,
+            nine,
+            at("2026-09-11T07:59:00Z")
+        ));
+        assert!(missing_result_due(
+            zone,
+            starts,
+            nine,
+            at("2026-09-11T08:00:00Z")
+        ));
     }
 
     #[test]

@@ -77,10 +77,7 @@ async fn setup_form(State(state): State<AppState>, session: Session) -> Result<R
     if state.db().user_count().await? > 0 {
         return Ok(Redirect::to("/").into_response());
     }
-    let ctx = Ctx {
-        csrf: csrf::token(&session).await?,
-        ..Ctx::default()
-    };
+    let ctx = csrf::guest_ctx(&session).await?;
     Ok(html(&SetupPage {
         ctx,
         ..SetupPage::default()
@@ -97,10 +94,7 @@ async fn setup(
     }
     let username = form.username.trim().to_owned();
     let page = SetupPage {
-        ctx: Ctx {
-            csrf: csrf::token(&session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(&session).await?,
         username_error: check_username(&username),
         password_error: check_password(&form.password),
         confirm_error: (form.password != form.confirm).then_some("The two passwords differ."),
@@ -177,10 +171,7 @@ async fn sign_in_form(
     if user.0.is_some() {
         return Ok(SitePath::or_home(&next).redirect());
     }
-    let ctx = Ctx {
-        csrf: csrf::token(&session).await?,
-        ..Ctx::default()
-    };
+    let ctx = csrf::guest_ctx(&session).await?;
     Ok(html(&SignInPage {
         ctx,
         next,
@@ -199,10 +190,7 @@ async fn sign_in(
     let db = state.db();
     let username = form.username.trim().to_owned();
     let mut page = SignInPage {
-        ctx: Ctx {
-            csrf: csrf::token(&session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(&session).await?,
         username: username.clone(),
         next: safe_next(&form.next),
         error: None,

@@ -48,6 +48,14 @@ struct Field {
     csrf: Option<String>,
 }
 
+/// The frame of a page for someone not signed in: just the form token.
+pub async fn guest_ctx(session: &Session) -> Result<crate::web::page::Ctx, AppError> {
+    Ok(crate::web::page::Ctx {
+        csrf: token(session).await?,
+        ..crate::web::page::Ctx::default()
+    })
+}
+
 /// A form whose `csrf` field matches the session's token: url-encoded, or
 /// multipart when it carries a file (each field, files too, read as text).
 pub struct CsrfForm<T>(pub T);

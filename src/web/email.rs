@@ -266,10 +266,7 @@ struct AskLinkPage {
 
 async fn ask_form(session: &Session, kind: TokenPurpose) -> Result<Response> {
     Ok(html(&AskLinkPage {
-        ctx: Ctx {
-            csrf: csrf::token(session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(session).await?,
         kind: kind.as_str(),
         action: action_of(kind),
         email: String::new(),
@@ -322,10 +319,7 @@ async fn ask(
     let db = state.db();
     let email = form.email.trim().to_owned();
     let mut page = AskLinkPage {
-        ctx: Ctx {
-            csrf: csrf::token(session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(session).await?,
         kind: purpose.as_str(),
         action: action_of(purpose),
         email: email.clone(),
@@ -421,10 +415,7 @@ async fn reset_form(
         return Ok(dead_link());
     };
     Ok(html(&ResetPage {
-        ctx: Ctx {
-            csrf: csrf::token(&session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(&session).await?,
         token,
         username: t.username,
         password_error: None,
@@ -452,10 +443,7 @@ async fn reset(
         return Ok(dead_link());
     };
     let mut page = ResetPage {
-        ctx: Ctx {
-            csrf: csrf::token(&session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(&session).await?,
         token,
         username: t.username,
         password_error: check_password(&form.password).map(str::to_owned),
@@ -507,10 +495,7 @@ async fn sign_in_link_page(
         return Ok(dead_link());
     };
     Ok(html(&SignInLinkPage {
-        ctx: Ctx {
-            csrf: csrf::token(&session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(&session).await?,
         token,
         username: t.username,
     }))

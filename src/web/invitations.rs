@@ -120,10 +120,7 @@ async fn accept(
     let inv = find(&state, &token).await?;
     let username = form.username.trim().to_owned();
     let mut page = InvitationPage {
-        ctx: Ctx {
-            csrf: csrf::token(&session).await?,
-            ..Ctx::default()
-        },
+        ctx: csrf::guest_ctx(&session).await?,
         role: role_words(&state, &inv).await?,
         username_error: check_username(&username).map(str::to_owned),
         password_error: check_password(&form.password),
