@@ -383,3 +383,23 @@ pub enum LinkKind {
     Reset,
     SignIn,
 }
+
+/// An invitation by email: the one-time link that makes the person's
+/// account with `role` (`captain of Crown A in Dominoes North`).
+pub fn invitation_message(role: &str, url: String, days: i64) -> Message {
+    Message {
+        subject: format!("You are invited to Boneyard as {role}"),
+        paragraphs: vec![
+            format!(
+                "You have been named {role} on Boneyard, where the league keeps its fixtures, results and tables."
+            ),
+            format!(
+                "Follow this link to make your account with a password of your own. It works once, for {days} days."
+            ),
+        ],
+        action: Some(("Make my account".to_owned(), url)),
+        why: "You get this because the league's secretary gave this address for you.".to_owned(),
+        stop: "If you did not expect it, ignore this message: no account is made.".to_owned(),
+        stop_url: None,
+    }
+}

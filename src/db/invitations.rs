@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::audit::{NewAudit, insert_audit};
+use super::mail::{NewMail, queue};
 use super::users::ROLE_COLUMNS;
 use super::{
     Db, DbError, LeagueId, PlayerId, Result, Role, SeasonId, TeamId, User, UserId, now, read_pool,
@@ -40,7 +41,51 @@ pub struct NewInvitation {
     pub username: String,
     pub league: LeagueId,
     pub role: Invited,
+    /// Where the link is emailed, if anywhere (it is shown to whoever made
+    /// it all the same).
+    pub email: Option<String>,
 }
+
+/// A player of a pasted or imported roster whose invitation is emailed in
+/// the roster's own transaction.
+#[derive(Debug, Clone)]
+pub struct PlayerInvite {
+    /// An existing player; `None`: the new player called `name`, made in
+    /// the same transaction.
+    pub player: Option<PlayerId>,
+    pub name: String,
+    pub token: String,
+    pub username: String,
+    pub email: String,
+    pub mail: NewMail,
+}
+
+/// Inserts the invitations `$invites` of league `$league` (new players
+/// found by name in `$made`) and queues their mail, on `$tx`.
+macro_rules! insert_player_invites {
+    ($tx:ident, $league:expr, $invites:expr, $made:expr, $by:expr) => {{
+        let made: &[(String, $crate::db::PlayerId)] = $made;
+        for invite in $invites {
+            let invite: &$crate::db::invitations::PlayerInvite = invite;
+            let player = invite.player.or_else(|| {
+                made.iter()
+                    .find(|(name, _)| *name == invite.name)
+                    .map(|(_, id)| *id)
+            });
+            let Some(player) = player else { continue };
+            let new = $crate::db::invitations::NewInvitation {
+                token: invite.token.clone(),
+                username: invite.username.clone(),
+                league: $league,
+                role: $crate::db::invitations::Invited::Player { player },
+                email: Some(invite.email.clone()),
+            };
+            $crate::db::invitations::insert_invitation!($tx, &new, $by);
+            $crate::db::mail::queue!($tx, &invite.mail);
+        }
+    }};
+}
+pub(crate) use insert_player_invites;
 
 /// A stored invitation.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -52,6 +97,7 @@ pub struct Invitation {
     pub season_id: Option<SeasonId>,
     pub team_id: Option<TeamId>,
     pub player_id: Option<PlayerId>,
+    pub email: Option<String>,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub used_at: Option<DateTime<Utc>>,
@@ -65,7 +111,7 @@ impl Invitation {
 }
 
 const COLUMNS: &str = "id, kind, username, league_id, season_id, team_id, player_id, \
-                       created_at, expires_at, used_at";
+                       email, created_at, expires_at, used_at";
 
 /// The stored form of a token.
 pub fn token_hash(token: &str) -> String {
@@ -93,8 +139,8 @@ macro_rules! insert_invitation {
         let at = $crate::db::now();
         sqlx::query(
             "INSERT INTO invitations (token_hash, kind, username, league_id, season_id, team_id, \
-             player_id, created_by, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             player_id, created_by, created_at, expires_at, email) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind($crate::db::invitations::token_hash(&new.token))
         .bind(kind)
@@ -106,6 +152,7 @@ macro_rules! insert_invitation {
         .bind($by)
         .bind(at)
         .bind(at + chrono::TimeDelta::days($crate::db::invitations::VALID_DAYS))
+        .bind(new.email.as_deref())
         .execute(&mut *$tx)
         .await?;
     }};
@@ -114,11 +161,38 @@ pub(crate) use insert_invitation;
 
 impl Db {
     /// Invites someone to the role `new` names (a captain named on the
-    /// roster is invited by [`Db::name_captain`] instead).
-    pub async fn invite(&self, new: &NewInvitation, by: Option<UserId>) -> Result<()> {
+    /// roster is invited by [`Db::name_captain`] instead), queueing `mail`
+    /// (the link by email) in the same transaction.
+    pub async fn invite(
+        &self,
+        new: &NewInvitation,
+        by: Option<UserId>,
+        mail: Option<&NewMail>,
+    ) -> Result<()> {
         write_tx!(self, tx => {
             insert_invitation!(tx, new, by);
+            if let Some(mail) = mail {
+                queue!(tx, mail);
+            }
             insert_audit!(tx, NewAudit::new(Some(new.league), by, "invitation", 0, "create"));
+        });
+        Ok(())
+    }
+
+    /// Invites each of a roster's players who gave an address, each link
+    /// queued by email with it, in one transaction.
+    pub async fn invite_all(
+        &self,
+        league: LeagueId,
+        invitations: &[(NewInvitation, NewMail)],
+        by: Option<UserId>,
+    ) -> Result<()> {
+        write_tx!(self, tx => {
+            for (new, mail) in invitations {
+                insert_invitation!(tx, new, by);
+                queue!(tx, mail);
+            }
+            insert_audit!(tx, NewAudit::new(Some(league), by, "invitation", 0, "create"));
         });
         Ok(())
     }
@@ -230,6 +304,19 @@ impl Db {
                 return Err(DbError::Conflict(
                     "this link has been used or has expired: ask for a new one".into(),
                 ));
+            }
+            // The link went to this address and was opened: it is theirs,
+            // unless another account holds it already.
+            if let Some(email) = &inv.email {
+                sqlx::query(
+                    "UPDATE users SET email = $2, email_verified_at = $3 WHERE id = $1 \
+                     AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($2))",
+                )
+                .bind(user.id)
+                .bind(email)
+                .bind(at)
+                .execute(&mut *tx)
+                .await?;
             }
             insert_audit!(tx, NewAudit::new(Some(inv.league_id), Some(user.id), "role", role.id.0, "grant")
                 .after(Some(&role)));

@@ -149,7 +149,7 @@ impl TryFrom<MailRow> for Mail {
 const MAIL_COLUMNS: &str = "id, league_id, topic, to_address, to_name, subject, text_body, \
      html_body, unsubscribe_url, status, attempts, next_attempt_at, last_error, created_at, sent_at";
 
-const INSERT_MAIL: &str = "INSERT INTO mail (league_id, once_key, topic, to_address, to_name, \
+pub(crate) const INSERT_MAIL: &str = "INSERT INTO mail (league_id, once_key, topic, to_address, to_name, \
      subject, text_body, html_body, unsubscribe_url, status, attempts, next_attempt_at, created_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'waiting', 0, $10, $10) \
      ON CONFLICT (once_key) DO NOTHING";
@@ -158,8 +158,8 @@ const INSERT_MAIL: &str = "INSERT INTO mail (league_id, once_key, topic, to_addr
 /// queued before.
 macro_rules! queue {
     ($tx:ident, $mail:expr) => {{
-        let m: &NewMail = $mail;
-        sqlx::query(INSERT_MAIL)
+        let m: &$crate::db::mail::NewMail = $mail;
+        sqlx::query($crate::db::mail::INSERT_MAIL)
             .bind(m.league_id)
             .bind(m.once_key.as_deref())
             .bind(&m.topic)
@@ -169,12 +169,13 @@ macro_rules! queue {
             .bind(&m.text_body)
             .bind(&m.html_body)
             .bind(m.unsubscribe_url.as_deref())
-            .bind(now())
+            .bind($crate::db::now())
             .execute(&mut *$tx)
             .await?
             .rows_affected()
     }};
 }
+pub(crate) use queue;
 
 /// Writes a token on the transaction `$tx`.
 macro_rules! insert_token {

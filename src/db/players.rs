@@ -3,8 +3,11 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::invitations::{PlayerInvite, insert_player_invites};
 use super::transfers::check_squads;
-use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, now, read_pool, write_tx};
+use super::{
+    Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, UserId, now, read_pool, write_tx,
+};
 
 /// A person who plays. Names are unique in a league, since game records
 /// name players.
@@ -157,6 +160,8 @@ impl Db {
         team: TeamId,
         new_players: &[String],
         existing: &[PlayerId],
+        invites: &[PlayerInvite],
+        by: Option<UserId>,
     ) -> Result<usize> {
         let create = "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
                       RETURNING id";
@@ -166,6 +171,7 @@ impl Db {
         Ok(write_tx!(self, league, tx => {
             let at = now();
             let mut ids = existing.to_vec();
+            let mut made = Vec::with_capacity(new_players.len());
             for name in new_players {
                 let id: PlayerId = sqlx::query_scalar(create)
                     .bind(league)
@@ -174,7 +180,9 @@ impl Db {
                     .fetch_one(&mut *tx)
                     .await?;
                 ids.push(id);
+                made.push((name.clone(), id));
             }
+            insert_player_invites!(tx, league, invites, &made, by);
             for id in &ids {
                 sqlx::query(register)
                     .bind(league)
@@ -200,6 +208,8 @@ impl Db {
         league: LeagueId,
         season: SeasonId,
         plan: &crate::league::import::ImportPlan,
+        invites: &[PlayerInvite],
+        by: Option<UserId>,
     ) -> Result<()> {
         let team = "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING id";
         let enter = "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
@@ -211,6 +221,7 @@ impl Db {
                         VALUES ($1, $2, $3, $4, $5)";
         write_tx!(self, league, tx => {
             let at = now();
+            let mut made = Vec::new();
             for t in &plan.teams {
                 let id: TeamId = match t.id {
                     Some(id) => TeamId(id),
@@ -233,12 +244,16 @@ impl Db {
                 for p in t.players.iter().filter(|p| !p.registered) {
                     let pid: PlayerId = match p.id {
                         Some(id) => PlayerId(id),
-                        None => sqlx::query_scalar(player)
-                            .bind(league)
-                            .bind(&p.name)
-                            .bind(at)
-                            .fetch_one(&mut *tx)
-                            .await?,
+                        None => {
+                            let id = sqlx::query_scalar(player)
+                                .bind(league)
+                                .bind(&p.name)
+                                .bind(at)
+                                .fetch_one(&mut *tx)
+                                .await?;
+                            made.push((p.name.clone(), id));
+                            id
+                        }
                     };
                     sqlx::query(register)
                         .bind(league)
@@ -250,6 +265,7 @@ impl Db {
                         .await?;
                 }
             }
+            insert_player_invites!(tx, league, invites, &made, by);
             check_squads!(tx, league, season);
         });
         Ok(())

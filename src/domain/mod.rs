@@ -2,6 +2,7 @@
 //! record ids, and the statuses of fixtures and results. No I/O here; `db`
 //! re-exports them, so `crate::db::FixtureId` and the like still name them.
 
+pub mod email;
 pub mod ids;
 mod status;
 

@@ -1,8 +1,9 @@
 //! Teams and players of a season read from a CSV file (a spreadsheet's
 //! export): what saving it would do, worked out before anything is
 //! written. Columns, in any order, named on the first row: `team` and
-//! `player` (needed), `division` and `venue` (optional). A row with a team
-//! and no player enters the team only.
+//! `player` (needed), `division`, `venue` and `email` (optional). A row
+//! with a team and no player enters the team only; a player's email address
+//! is where their invitation is sent.
 //!
 //! Teams, divisions, venues and players are matched by name whatever their
 //! case and spacing; an unknown team or player is made; an unknown
@@ -11,6 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::roster::{MAX_NAME, clean};
+use crate::domain::email::check_email;
 
 /// The most rows one file may hold.
 pub const MAX_ROWS: usize = 2000;
@@ -55,6 +57,8 @@ pub struct PlayerPlan {
     pub id: Option<i64>,
     /// On this team already: nothing to do.
     pub registered: bool,
+    /// Where their invitation is emailed, if the file gives an address.
+    pub email: Option<String>,
 }
 
 /// The whole file: its teams, or every reason it cannot be saved.
@@ -127,7 +131,7 @@ pub fn plan(text: &str, known: &Known) -> ImportPlan {
             errors,
         };
     };
-    let (division_col, venue_col) = (col("division"), col("venue"));
+    let (division_col, venue_col, email_col) = (col("division"), col("venue"), col("email"));
     let mut teams: BTreeMap<String, TeamPlan> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     // Which team each player is given to, and on which row.
@@ -192,6 +196,15 @@ pub fn plan(text: &str, known: &Known) -> ImportPlan {
         if player.is_empty() {
             continue;
         }
+        let email = cell(email_col);
+        let email = if email.is_empty() {
+            None
+        } else if let Some(why) = check_email(&email) {
+            errors.push(format!("Row {row}: the email of {player}: {why}"));
+            continue;
+        } else {
+            Some(email)
+        };
         let pk = key(&player);
         if let Some((other, first)) = players_seen.get(&pk) {
             if *other != tk {
@@ -209,6 +222,7 @@ pub fn plan(text: &str, known: &Known) -> ImportPlan {
                 name: player,
                 id: None,
                 registered: false,
+                email,
             }),
             Some((id, name, on)) => {
                 let here = t.id.is_some() && *on == t.id;
@@ -228,6 +242,7 @@ pub fn plan(text: &str, known: &Known) -> ImportPlan {
                     name: name.clone(),
                     id: Some(*id),
                     registered: here,
+                    email,
                 });
             }
         }
@@ -341,9 +356,9 @@ mod tests {
 
     #[test]
     fn a_file_makes_enters_and_registers() {
-        let text = "Team,Player,Division,Venue\n\
+        let text = "Team,Player,Division,Venue,Email\n\
                     crown a,ann smith,,\n\
-                    Crown A,Cat New,,\n\
+                    Crown A,Cat New,,,cat@example.org\n\
                     Plough B,Bob Jones,Division One,the plough\n\
                     Plough B,Dee New,,\n\
                     Anchor,,premier,\n";
@@ -361,12 +376,14 @@ mod tests {
                 PlayerPlan {
                     name: "Ann Smith".into(),
                     id: Some(100),
-                    registered: true
+                    registered: true,
+                    email: None,
                 },
                 PlayerPlan {
                     name: "Cat New".into(),
                     id: None,
-                    registered: false
+                    registered: false,
+                    email: Some("cat@example.org".into()),
                 },
             ]
         );
@@ -390,7 +407,7 @@ mod tests {
 
     #[test]
     fn every_mistake_is_named_with_its_row() {
-        let text = "team,player,division,venue\n\
+        let text = "team,player,division,venue,email\n\
                     New Team,X One,,\n\
                     Other,Ann Smith,Premier,\n\
                     Third,Y Two,Nowhere,\n\
@@ -399,7 +416,8 @@ mod tests {
                     Fifth,Q,Premier,\n\
                     Sixth,q,Premier,\n\
                     ,Lost Soul,,\n\
-                    Seventh,Nul\u{0}Name,Premier,\n";
+                    Seventh,Nul\u{0}Name,Premier,\n\
+                    Fifth,R,,,r at example\n";
         let p = plan(text, &known());
         let e = p.errors.join("\n");
         assert!(
@@ -427,6 +445,10 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("Row 10: a cell holds characters"), "{e}");
+        assert!(
+            e.contains("Row 11: the email of R: An email address has an @"),
+            "{e}"
+        );
     }
 
     #[test]

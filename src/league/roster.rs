@@ -4,7 +4,11 @@
 //!
 //! A name matches a player of the league whatever its case and spacing
 //! ("ann  SMITH" is Ann Smith); list markers a copied list brings along
-//! ("1.", "-", "•") are dropped.
+//! ("1.", "-", "•") are dropped. A line may give the player's email address
+//! after the name ("Ann Smith, ann@example.org" or "Ann Smith
+//! <ann@example.org>"): their invitation is then emailed to it.
+
+use crate::domain::email::check_email;
 
 /// The longest name a player may have.
 pub const MAX_NAME: usize = 80;
@@ -38,6 +42,8 @@ pub enum Outcome {
     TooLong,
     /// Holds control characters (a stray tab or NUL from a copy): refused.
     Unreadable,
+    /// Its email address cannot be one: refused, with why.
+    BadEmail(&'static str),
 }
 
 impl Outcome {
@@ -45,7 +51,10 @@ impl Outcome {
     pub fn refuses(&self) -> bool {
         matches!(
             self,
-            Outcome::Elsewhere { .. } | Outcome::TooLong | Outcome::Unreadable
+            Outcome::Elsewhere { .. }
+                | Outcome::TooLong
+                | Outcome::Unreadable
+                | Outcome::BadEmail(_)
         )
     }
 }
@@ -57,6 +66,8 @@ pub struct PlanLine {
     pub line: usize,
     /// The name as it will be kept: an existing player's own spelling.
     pub name: String,
+    /// The address given after the name, if any.
+    pub email: Option<String>,
     pub outcome: Outcome,
 }
 
@@ -84,6 +95,48 @@ pub fn clean(line: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A pasted line split into its name and the email address after it:
+/// the word with an `@`, whatever separates it (a comma, a tab, angle
+/// brackets).
+pub fn split_email(line: &str) -> (String, Option<String>) {
+    let separators = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '<' | '>');
+    let Some(word) = line.split(separators).rev().find(|w| w.contains('@')) else {
+        return (line.to_owned(), None);
+    };
+    let at = line.rfind(word).unwrap_or(0);
+    let name = line[..at].trim_end_matches(separators);
+    let rest = line[at + word.len()..].trim_matches(separators);
+    let name = if rest.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name} {rest}")
+    };
+    (name, Some(word.to_owned()))
+}
+
+/// The username an invitation suggests for a player (they may choose
+/// another when they make the account): `Ann O'Neil` is `ann.oneil`.
+pub fn username_for(name: &str) -> String {
+    let words: Vec<String> = name
+        .split_whitespace()
+        .map(|w| {
+            w.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: String = words.join(".").chars().take(40).collect();
+    while out.ends_with('.') {
+        out.pop();
+    }
+    if out.chars().count() < 3 {
+        out = format!("player.{out}").trim_end_matches('.').to_owned();
+    }
+    out
+}
+
 /// The key two spellings of one name share.
 fn key(name: &str) -> String {
     clean(name).to_lowercase()
@@ -97,18 +150,35 @@ pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
         .map(|(i, l)| (i + 1, clean(l)))
         .filter(|(_, name)| !name.is_empty())
         .collect();
+    let lines: Vec<(usize, String, Option<String>)> = lines
+        .into_iter()
+        .map(|(line, text)| {
+            let (name, email) = split_email(&text);
+            (line, clean(&name), email)
+        })
+        .collect();
     if lines.len() > MAX_LINES {
         return Plan::TooMany(lines.len());
     }
     let mut seen: Vec<(String, usize)> = Vec::new();
     let mut out = Vec::with_capacity(lines.len());
-    for (line, name) in lines {
+    for (line, name, email) in lines {
         let k = key(&name);
         if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
             out.push(PlanLine {
                 line,
                 name,
+                email,
                 outcome: Outcome::Repeated { line: *first },
+            });
+            continue;
+        }
+        if let Some(why) = email.as_deref().and_then(check_email) {
+            out.push(PlanLine {
+                line,
+                name,
+                email,
+                outcome: Outcome::BadEmail(why),
             });
             continue;
         }
@@ -117,6 +187,7 @@ pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
             out.push(PlanLine {
                 line,
                 name,
+                email,
                 outcome: Outcome::TooLong,
             });
             continue;
@@ -125,6 +196,7 @@ pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
             out.push(PlanLine {
                 line,
                 name: name.chars().filter(|c| !c.is_control()).collect(),
+                email,
                 outcome: Outcome::Unreadable,
             });
             continue;
@@ -146,6 +218,7 @@ pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
         out.push(PlanLine {
             line,
             name,
+            email,
             outcome,
         });
     }
@@ -215,6 +288,36 @@ mod tests {
         assert_eq!(clean("2Pac"), "2Pac");
         let got = outcomes("Dee New\n2. dee new");
         assert_eq!(got[1].1, Outcome::Repeated { line: 1 });
+    }
+
+    #[test]
+    fn an_address_after_a_name_is_kept_apart() {
+        assert_eq!(
+            split_email("Ann Smith, ann@example.org"),
+            ("Ann Smith".into(), Some("ann@example.org".into()))
+        );
+        assert_eq!(
+            split_email("Dee New <dee@pub.example>"),
+            ("Dee New".into(), Some("dee@pub.example".into()))
+        );
+        assert_eq!(split_email("Ann Smith"), ("Ann Smith".into(), None));
+        let lines = match plan("ann smith\tann@example.org\nDee New, dee@", &known(), 10) {
+            Plan::Lines(lines) => lines,
+            Plan::TooMany(n) => panic!("too many: {n}"),
+        };
+        assert_eq!(lines[0].name, "Ann Smith");
+        assert_eq!(lines[0].email.as_deref(), Some("ann@example.org"));
+        assert_eq!(lines[0].outcome, Outcome::Register { id: 1 });
+        assert!(matches!(lines[1].outcome, Outcome::BadEmail(_)));
+        assert!(lines[1].outcome.refuses());
+    }
+
+    #[test]
+    fn usernames_are_suggested_from_names() {
+        assert_eq!(username_for("Ann O'Neil"), "ann.oneil");
+        assert_eq!(username_for("  Zoë  Bo "), "zo.bo");
+        assert_eq!(username_for("Al"), "player.al");
+        assert_eq!(username_for("Ωμέγα"), "player");
     }
 
     #[test]

@@ -228,8 +228,9 @@ async fn name_secretary(
             username: username.clone(),
             league: league.id,
             role: Invited::Secretary,
+            email: None,
         };
-        db.invite(&invite, Some(admin.0.id)).await?;
+        db.invite(&invite, Some(admin.0.id), None).await?;
         return Ok(form::done(
             &to,
             format!(

@@ -32,6 +32,8 @@ on_both!(
     an_operation_the_workflow_refuses_notifies_nobody,
     without_an_smtp_server_messages_are_kept_for_the_administrator,
     absolute_links_follow_the_public_url_not_the_host_header,
+    a_pasted_roster_with_addresses_emails_each_new_player_an_invitation,
+    an_invitation_given_an_address_is_emailed_and_shown,
 );
 
 const PUBLIC: &str = "http://127.0.0.1:3000";
@@ -730,4 +732,168 @@ async fn absolute_links_follow_the_public_url_not_the_host_header(db: Db) {
         page.body
     );
     assert!(!page.has("evil.example"));
+}
+
+async fn a_pasted_roster_with_addresses_emails_each_new_player_an_invitation(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let built = LeagueBuilder::new("card")
+        .name("Card League")
+        .teams(&["Crown", "Anchor"])
+        .players(2)
+        .build(&db)
+        .await;
+    let mut sec = client(&db, "sec-card").await;
+    let roster = format!(
+        "/leagues/card/console/teams/{}/seasons/{}",
+        built.teams[0].id, built.season
+    );
+    let paste = format!("{roster}/roster");
+    // A bad address refuses the list, beside its line; nothing is queued.
+    let bad = sec
+        .submit(
+            &roster,
+            &paste,
+            &[("names", "Zoe New, zoe@example"), ("action", "save")],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
+    assert!(bad.has("not an email address"), "{}", bad.body);
+    let names = format!(
+        "Zoe New, zoe@example.org\nYan Other <yan@example.org>\nXi Plain\n{}\tcrown0@example.org\n",
+        built.teams[0].players[0].1
+    );
+    let checked = sec
+        .submit(&roster, &paste, &[("names", &names), ("action", "check")])
+        .await;
+    assert!(
+        checked.has("new player: added and registered; invitation emailed to zoe@example.org"),
+        "{}",
+        checked.body
+    );
+    let saved = sec
+        .submit(&roster, &paste, &[("names", &names), ("action", "save")])
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let page = sec.get(saved.location.as_deref().unwrap()).await;
+    assert!(
+        page.has("Invitations emailed to 3 players."),
+        "{}",
+        page.body
+    );
+    worker(&db, &smtp).pass().await.unwrap();
+    assert!(smtp.to("xi@example.org").is_empty());
+    let zoe = smtp.to("zoe@example.org");
+    assert_eq!(zoe.len(), 1, "one invitation each");
+    assert_eq!(zoe[0].to_name, "Zoe New");
+    assert!(zoe[0].subject.contains("Zoe New, a player in Card League"));
+    assert_eq!(smtp.to("yan@example.org").len(), 1);
+    assert_eq!(smtp.to("crown0@example.org").len(), 1);
+    // Zoe follows her link, keeps the suggested username, and her account
+    // has the address, confirmed by her opening it.
+    let link = zoe[0].link();
+    let mut c = Client::new(&db).await;
+    let form = c.get(&link).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(form.has("value=\"zoe.new\""), "{}", form.body);
+    let made = c
+        .post(
+            &link,
+            &[
+                ("csrf", &form.csrf()),
+                ("username", "zoe.new"),
+                ("password", PASSWORD),
+                ("confirm", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    let user = db.user_by_username("zoe.new").await.unwrap();
+    assert_eq!(
+        db.contact(user.id).await.unwrap().verified(),
+        Some("zoe@example.org")
+    );
+    let zoe_player = db
+        .players(built.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "Zoe New")
+        .unwrap();
+    let roles = db.league_roles(built.id).await.unwrap();
+    assert!(
+        roles
+            .iter()
+            .any(|r| r.user_id == user.id && r.player_id == Some(zoe_player.id))
+    );
+    // Pasted again, nobody with an account is invited twice.
+    let again = sec
+        .submit(
+            &roster,
+            &paste,
+            &[("names", "Zoe New, zoe@example.org"), ("action", "save")],
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    worker(&db, &smtp).pass().await.unwrap();
+    assert_eq!(smtp.to("zoe@example.org").len(), 1);
+}
+
+async fn an_invitation_given_an_address_is_emailed_and_shown(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let built = LeagueBuilder::new("card")
+        .name("Card League")
+        .teams(&["Crown", "Anchor"])
+        .players(2)
+        .build(&db)
+        .await;
+    let mut sec = client(&db, "sec-card").await;
+    let users = "/leagues/card/console/users";
+    let team = format!("{}-{}", built.season, built.teams[1].id);
+    let bad = sec
+        .submit(
+            users,
+            users,
+            &[
+                ("username", "new.captain"),
+                ("email", "new captain"),
+                ("role", "captain"),
+                ("team", &team),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.has("An email address has an @"), "{}", bad.body);
+    let done = sec
+        .submit(
+            users,
+            users,
+            &[
+                ("username", "new.captain"),
+                ("email", "anchor@example.org"),
+                ("role", "captain"),
+                ("team", &team),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let page = sec.get(done.location.as_deref().unwrap()).await;
+    assert!(page.has("emailed to anchor@example.org"), "{}", page.body);
+    // The secretary still sees the link, and it is the one emailed.
+    worker(&db, &smtp).pass().await.unwrap();
+    let mail = smtp.to("anchor@example.org");
+    assert_eq!(mail.len(), 1);
+    assert!(
+        mail[0].subject.contains("captain of"),
+        "{}",
+        mail[0].subject
+    );
+    assert!(mail[0].subject.contains("Anchor"), "{}", mail[0].subject);
+    let link = mail[0].link();
+    assert!(page.has(&link), "{}", page.body);
+    let opened = Client::new(&db).await.get(&link).await;
+    assert_eq!(opened.status, StatusCode::OK);
 }

@@ -105,6 +105,7 @@ async fn name(
                     team,
                     player: Some(player),
                 },
+                email: None,
             }),
             _ => None,
         };

@@ -150,9 +150,28 @@ async fn check_or_save(
             ),
         );
     } else if input.action == "save" {
+        let wanted = plan
+            .teams
+            .iter()
+            .flat_map(|t| &t.players)
+            .filter_map(|p| {
+                Some((
+                    p.id.map(crate::db::PlayerId),
+                    p.name.clone(),
+                    p.email.clone()?,
+                ))
+            })
+            .collect();
+        let invites = super::roster_paste::player_invites(&state, &sec.league, wanted).await?;
         match state
             .db()
-            .import_rosters(sec.league.id, season.id, &plan)
+            .import_rosters(
+                sec.league.id,
+                season.id,
+                &plan,
+                &invites,
+                Some(sec.user.id),
+            )
             .await
         {
             Ok(()) => {
@@ -165,7 +184,7 @@ async fn check_or_save(
                         plan.entries(),
                         plan.new_players(),
                         plan.registrations()
-                    ),
+                    ) + &super::roster_paste::invited_words(&invites),
                 ));
             }
             Err(DbError::Unique(_)) => errors.add(

@@ -38,6 +38,8 @@ pub fn router() -> Routes {
 #[serde(default)]
 pub struct RoleForm {
     pub username: String,
+    /// Where to email the invitation's link (a new account only).
+    pub email: String,
     /// `captain` or `player`.
     pub role: String,
     /// For a captain: `SEASON-TEAM`.
@@ -50,6 +52,7 @@ impl Default for RoleForm {
     fn default() -> RoleForm {
         RoleForm {
             username: String::new(),
+            email: String::new(),
             role: "captain".into(),
             team: String::new(),
             player: String::new(),
@@ -216,6 +219,30 @@ fn target(form: &RoleForm, t: &Targets, errors: &mut Errors) -> Option<Target> {
     }
 }
 
+/// The role a target gives, in words for an invitation.
+fn role_words(t: &Targets, target: &Target, league: &League) -> String {
+    match target {
+        Target::Captain(season, team) => {
+            let key = format!("{}-{}", season.0, team.0);
+            let team = t
+                .teams
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or("a team", |(_, label)| label.as_str());
+            format!("captain of {team} in {}", league.name)
+        }
+        Target::Player(player) => {
+            let key = player.0.to_string();
+            let name = t
+                .players
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or("a player", |(_, label)| label.as_str());
+            format!("{name}, a player in {}", league.name)
+        }
+    }
+}
+
 /// Gives an account a captain's or a player's role; a username nobody has
 /// gets an invitation instead, whose one-time link makes the account with
 /// the person's own password and the role.
@@ -241,6 +268,12 @@ async fn grant(
         }
         found
     };
+    let email = input.email.trim().to_owned();
+    if !email.is_empty() {
+        if let Some(why) = crate::domain::email::check_email(&email) {
+            errors.add("email", why);
+        }
+    }
     let t = targets(&state, &sec.league).await?;
     let target = target(&input, &t, &mut errors);
     let Some(target) = target.filter(|_| errors.is_empty()) else {
@@ -259,15 +292,32 @@ async fn grant(
                 },
                 Target::Player(player) => Invited::Player { player },
             },
+            email: Some(email.clone()).filter(|e| !e.is_empty()),
         };
-        db.invite(&invite, Some(sec.user.id)).await?;
+        let link = super::invitation_link(&headers, &invite.token);
+        let mail = match &invite.email {
+            Some(address) => {
+                let role = role_words(&t, &target, &sec.league);
+                let message = crate::app::mail::invitation_message(
+                    &role,
+                    state.mail().url(&format!("/invitations/{}", invite.token)),
+                    crate::db::invitations::VALID_DAYS,
+                );
+                Some(message.to(Some(league), "invitation", &username, address, None))
+            }
+            None => None,
+        };
+        db.invite(&invite, Some(sec.user.id), mail.as_ref()).await?;
+        let sent = match &invite.email {
+            Some(address) => format!("emailed to {address} and shown here only now"),
+            None => "shown only now".to_owned(),
+        };
         return Ok(form::done(
             &at(&sec.league, "/users"),
             format!(
-                "No account is called {username}: send this one-time link, shown only now, to make it with their own password and the {} role (it works for {} days): {}",
+                "No account is called {username}: a one-time link, {sent}, makes it with their own password and the {} role (it works for {} days): {link}",
                 input.role,
                 crate::db::invitations::VALID_DAYS,
-                super::invitation_link(&headers, &invite.token)
             ),
         ));
     };
