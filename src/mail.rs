@@ -7,6 +7,7 @@
 use std::time::Duration as StdDuration;
 
 use chrono::{Duration, NaiveTime, Utc};
+use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
@@ -231,13 +232,63 @@ fn build(mail: &Mail, from: &Mailbox) -> Result<lettre::Message, String> {
         .parse()
         .map_err(|e| format!("the address `{}`: {e}", mail.to_address))?;
     let to = Mailbox::new(Some(one_line(&mail.to_name)), address);
-    lettre::Message::builder()
+    let mut builder = lettre::Message::builder()
         .from(from.clone())
         .to(to)
-        .subject(one_line(&mail.subject))
+        .subject(one_line(&mail.subject));
+    if let Some(url) = &mail.unsubscribe_url {
+        // RFC 2369 and RFC 8058: a mail client's own unsubscribe button
+        // posts to this address, no page or sign-in needed.
+        builder = builder
+            .header(ListUnsubscribe(one_line(url)))
+            .header(ListUnsubscribePost);
+    }
+    builder
         .multipart(MultiPart::alternative_plain_html(
             mail.text_body.clone(),
             mail.html_body.clone(),
         ))
         .map_err(|e| e.to_string())
+}
+
+/// `List-Unsubscribe: <https://...>` (RFC 2369).
+#[derive(Clone)]
+struct ListUnsubscribe(String);
+
+impl Header for ListUnsubscribe {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(
+            s.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_owned(),
+        ))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), format!("<{}>", self.0))
+    }
+}
+
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the
+/// unsubscribe address takes a POST with no further step.
+#[derive(Clone)]
+struct ListUnsubscribePost;
+
+impl Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".to_owned())
+    }
 }

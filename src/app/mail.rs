@@ -58,6 +58,9 @@ impl MailConfig {
 pub struct Message {
     pub subject: String,
     pub paragraphs: Vec<String>,
+    /// Text laid out in lines of its own (the round-up), after the
+    /// paragraphs.
+    pub preformatted: Option<String>,
     /// The button: its words and where it goes.
     pub action: Option<(String, String)>,
     /// Why it was sent.
@@ -70,6 +73,7 @@ pub struct Message {
 #[derive(Template)]
 #[template(path = "mail/message.txt")]
 struct TextBody<'a> {
+    preformatted: &'a Option<String>,
     name: &'a str,
     paragraphs: &'a [String],
     action: &'a Option<(String, String)>,
@@ -81,6 +85,7 @@ struct TextBody<'a> {
 #[derive(Template)]
 #[template(path = "mail/message.html")]
 struct HtmlBody<'a> {
+    preformatted: &'a Option<String>,
     subject: &'a str,
     name: &'a str,
     paragraphs: &'a [String],
@@ -101,6 +106,7 @@ impl Message {
         once_key: Option<String>,
     ) -> NewMail {
         let text = TextBody {
+            preformatted: &self.preformatted,
             name,
             paragraphs: &self.paragraphs,
             action: &self.action,
@@ -111,6 +117,7 @@ impl Message {
         .render()
         .unwrap_or_else(|e| format!("(this message could not be worded: {e})"));
         let html = HtmlBody {
+            preformatted: &self.preformatted,
             subject: &self.subject,
             name,
             paragraphs: &self.paragraphs,
@@ -276,6 +283,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
         };
         let (why, stop) = captain_footer(&h.league_name, topic);
         let message = Message {
+            preformatted: None,
             subject,
             paragraphs,
             action: Some((action.0.to_owned(), config.url(&action.1))),
@@ -323,6 +331,7 @@ pub fn reminders(o: &Overdue, config: &MailConfig) -> Vec<NewMail> {
     };
     let (why, stop) = captain_footer(&o.league_name, Topic::Reminder);
     let message = Message {
+        preformatted: None,
         subject,
         paragraphs: vec![paragraph],
         action: Some((action.0.to_owned(), config.url(&action.1))),
@@ -367,6 +376,7 @@ pub fn link_message(kind: LinkKind, url: String, config: &MailConfig) -> Message
         ),
     };
     Message {
+        preformatted: None,
         subject: subject.to_owned(),
         paragraphs: vec![paragraph.to_owned()],
         action: Some((label.to_owned(), url)),
@@ -388,6 +398,7 @@ pub enum LinkKind {
 /// account with `role` (`captain of Crown A in Dominoes North`).
 pub fn invitation_message(role: &str, url: String, days: i64) -> Message {
     Message {
+        preformatted: None,
         subject: format!("You are invited to Boneyard as {role}"),
         paragraphs: vec![
             format!(

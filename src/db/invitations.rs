@@ -187,7 +187,7 @@ impl Db {
         invitations: &[(NewInvitation, NewMail)],
         by: Option<UserId>,
     ) -> Result<()> {
-        write_tx!(self, tx => {
+        write_tx!(self, league, tx => {
             for (new, mail) in invitations {
                 insert_invitation!(tx, new, by);
                 queue!(tx, mail);

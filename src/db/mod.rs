@@ -40,6 +40,7 @@ pub mod penalties;
 pub mod players;
 pub mod results;
 pub mod rollover;
+pub mod round_up_list;
 pub mod schedule;
 pub mod seasons;
 pub mod sessions;

@@ -192,6 +192,22 @@ pub fn no_delay(stream: &mut tokio::net::TcpStream) {
     }
 }
 
+/// Queues the weekly round-up for its subscribers each Monday morning
+/// (the mail worker sends it), checking `every` so often.
+async fn round_ups(state: AppState, every: Duration) {
+    loop {
+        if let Err(e) = queue_round_ups(&state, chrono::Utc::now()).await {
+            tracing::warn!("round-up by email: {e}");
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// One check of [`round_ups`] as at `now`: the number of messages queued.
+pub async fn queue_round_ups(state: &AppState, now: chrono::DateTime<chrono::Utc>) -> Result<u64> {
+    public::round_up_list::queue_due(state, now).await
+}
+
 /// Serves the app until Ctrl-C, deleting expired sessions as it goes.
 pub async fn serve(
     db: Db,
@@ -207,7 +223,9 @@ pub async fn serve(
             .await;
     });
     let mailer = tokio::spawn(worker.run(Duration::from_secs(5)));
-    let app = build_app(AppState::with_mail(db, mail), settings).await?;
+    let state = AppState::with_mail(db, mail);
+    let round_ups = tokio::spawn(round_ups(state.clone(), Duration::from_secs(60)));
+    let app = build_app(state, settings).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| AppError::Internal(format!("cannot listen on {listen}: {e}")))?
@@ -224,5 +242,6 @@ pub async fn serve(
     .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
     cleaner.abort();
     mailer.abort();
+    round_ups.abort();
     Ok(())
 }

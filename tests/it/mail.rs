@@ -34,6 +34,7 @@ on_both!(
     absolute_links_follow_the_public_url_not_the_host_header,
     a_pasted_roster_with_addresses_emails_each_new_player_an_invitation,
     an_invitation_given_an_address_is_emailed_and_shown,
+    the_round_up_goes_to_confirmed_subscribers_once_and_stops_in_one_click,
 );
 
 const PUBLIC: &str = "http://127.0.0.1:3000";
@@ -144,6 +145,12 @@ impl SmtpServer {
                     text: m.body_text(0).unwrap_or_default().into_owned(),
                     html: m.body_html(0).unwrap_or_default().into_owned(),
                     header_names: m.headers().iter().map(|h| h.name().to_owned()).collect(),
+                    unsubscribe: m.header_raw("List-Unsubscribe").map(|v| {
+                        v.trim()
+                            .trim_start_matches('<')
+                            .trim_end_matches('>')
+                            .to_owned()
+                    }),
                 }
             })
             .collect();
@@ -174,6 +181,8 @@ struct Received {
     text: String,
     html: String,
     header_names: Vec<String>,
+    /// The `List-Unsubscribe` header's address, without its brackets.
+    unsubscribe: Option<String>,
 }
 
 impl Received {
@@ -896,4 +905,130 @@ async fn an_invitation_given_an_address_is_emailed_and_shown(db: Db) {
     assert!(page.has(&link), "{}", page.body);
     let opened = Client::new(&db).await.get(&link).await;
     assert_eq!(opened.status, StatusCode::OK);
+}
+
+async fn the_round_up_goes_to_confirmed_subscribers_once_and_stops_in_one_click(db: Db) {
+    use chrono::{Datelike, Days, TimeZone, Utc};
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let today = Utc::now().date_naive();
+    let this_monday = today - Days::new(u64::from(today.weekday().num_days_from_monday()));
+    let last_wednesday = this_monday - Days::new(5);
+    let kick_off = Utc.from_utc_datetime(&last_wednesday.and_hms_opt(19, 30, 0).unwrap());
+    LeagueBuilder::new("card")
+        .name("Card League")
+        .teams(&["Crown", "Anchor"])
+        .players(4)
+        .played(1)
+        .starting_at(kick_off)
+        .build(&db)
+        .await;
+    let tuesday =
+        Utc.from_utc_datetime(&(this_monday + Days::new(1)).and_hms_opt(12, 0, 0).unwrap());
+    let state = boneyard::web::AppState::new(db.clone());
+    let form = "/leagues/card/round-up/subscribe";
+    let mut c = Client::new(&db).await;
+    let round_up = c.get("/leagues/card/round-up").await;
+    let week = c.get(round_up.location.as_deref().unwrap()).await;
+    assert!(week.has(form), "the round-up links to its list");
+    let bad = c.submit(form, form, &[("email", "fan at example")]).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.has("An email address has an @"));
+    let asked = c.submit(form, form, &[("email", "fan@example.org")]).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    assert!(
+        asked.has("a link to confirm it is on its way"),
+        "{}",
+        asked.body
+    );
+    // Asked twice in a row: one confirmation.
+    c.submit(form, form, &[("email", "FAN@example.org")]).await;
+    // Unconfirmed, nothing but the confirmation goes.
+    assert_eq!(
+        boneyard::web::queue_round_ups(&state, tuesday)
+            .await
+            .unwrap(),
+        0
+    );
+    worker(&db, &smtp).pass().await.unwrap();
+    let confirmation = smtp.to("fan@example.org");
+    assert_eq!(confirmation.len(), 1, "{confirmation:?}");
+    assert!(confirmation[0].subject.contains("Confirm"));
+    let link = confirmation[0].link();
+    // Opening the link confirms nothing (a mail scanner opens links).
+    let button = c.get(&link).await;
+    assert_eq!(button.status, StatusCode::OK);
+    assert!(button.has("fan@example.org"));
+    assert_eq!(
+        boneyard::web::queue_round_ups(&state, tuesday)
+            .await
+            .unwrap(),
+        0
+    );
+    let confirmed = c.post(&link, &[("csrf", &button.csrf())]).await;
+    assert!(
+        confirmed.has("Confirmed: fan@example.org"),
+        "{}",
+        confirmed.body
+    );
+    // Monday before nine: not yet; after: once, however many checks.
+    let early = Utc.from_utc_datetime(&this_monday.and_hms_opt(7, 0, 0).unwrap());
+    assert_eq!(
+        boneyard::web::queue_round_ups(&state, early).await.unwrap(),
+        0
+    );
+    assert_eq!(
+        boneyard::web::queue_round_ups(&state, tuesday)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        boneyard::web::queue_round_ups(&state, tuesday)
+            .await
+            .unwrap(),
+        0
+    );
+    worker(&db, &smtp).pass().await.unwrap();
+    let all = smtp.to("fan@example.org");
+    let weekly: Vec<&Received> = all
+        .iter()
+        .filter(|m| m.subject.contains("round-up:"))
+        .collect();
+    assert_eq!(weekly.len(), 1, "{all:?}");
+    let weekly = weekly[0];
+    assert!(
+        weekly.subject.starts_with("Card League round-up: Mon"),
+        "{}",
+        weekly.subject
+    );
+    assert!(weekly.text.contains("RESULTS"), "{}", weekly.text);
+    assert!(weekly.text.contains("Crown"), "{}", weekly.text);
+    assert!(weekly.html.contains("Crown"));
+    assert!(
+        weekly
+            .header_names
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case("List-Unsubscribe-Post")),
+        "{:?}",
+        weekly.header_names
+    );
+    let stop = weekly
+        .unsubscribe
+        .clone()
+        .expect("a List-Unsubscribe header");
+    let stop = stop.strip_prefix(PUBLIC).expect("on this site").to_owned();
+    assert!(
+        weekly.text.contains(&stop),
+        "the way out is in the text too"
+    );
+    // A mail program's one-click unsubscribe: a POST, no session, no token.
+    let mut mail_program = Client::new(&db).await;
+    let gone = mail_program
+        .post(&stop, &[("List-Unsubscribe", "One-Click")])
+        .await;
+    assert_eq!(gone.status, StatusCode::OK, "{}", gone.body);
+    assert!(gone.has("fan@example.org is off the Card League round-up list"));
+    assert!(db.leagues_with_subscribers().await.unwrap().is_empty());
 }

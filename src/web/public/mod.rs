@@ -42,6 +42,7 @@ mod league;
 mod matches;
 mod player;
 mod round_up;
+pub(crate) mod round_up_list;
 mod team;
 
 pub fn router() -> Routes {
@@ -50,6 +51,18 @@ pub fn router() -> Routes {
         .league("/live", get(league::live))
         .league("/round-up", get(round_up::latest))
         .league("/round-up/{week}", get(round_up::week))
+        .league(
+            "/round-up/subscribe",
+            get(round_up_list::form).post(round_up_list::subscribe),
+        )
+        .league(
+            "/round-up/confirm/{token}",
+            get(round_up_list::confirm_form).post(round_up_list::confirm),
+        )
+        .league(
+            "/round-up/unsubscribe/{token}",
+            get(round_up_list::unsubscribe_form).post(round_up_list::unsubscribe),
+        )
         .league("/teams/{team}", get(team::page))
         .league("/cups/{cup}", get(cup::page))
         .league("/players/{player}", get(player::page))

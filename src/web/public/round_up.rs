@@ -101,6 +101,8 @@ struct RoundUpPage {
     earlier: Option<Link>,
     later: Option<Link>,
     text_href: String,
+    /// Where to get it by email.
+    subscribe_href: String,
     divisions: Vec<DivisionWeek>,
     feats: Vec<FeatGroup>,
     /// The same, as plain text to copy.
@@ -131,7 +133,7 @@ pub async fn week(
         .parse()
         .map_err(|_| AppError::NotFound(format!("The week `{}`", p.week)))?;
     let zone = league.time_zone;
-    let (monday, from, to) = zone.week(date);
+    let monday = zone.week(date).0;
     if monday != date {
         let mut href = week_href(&league, monday);
         if plain {
@@ -139,6 +141,66 @@ pub async fn week(
         }
         return Ok(Redirect::to(&href).into_response());
     }
+    let built = build_week(&state, &league, monday).await?;
+    if plain {
+        return Ok((
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            built.text,
+        )
+            .into_response());
+    }
+    let step = |t: chrono::DateTime<Utc>, words: &str| {
+        let m = zone.week(zone.local(t).date()).0;
+        Link::new(
+            format!("{words} {}", m.format("%-d %b %Y")),
+            week_href(&league, m),
+        )
+    };
+    let href = week_href(&league, monday);
+    let page = RoundUpPage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        week: built.week,
+        earlier: built.earlier.map(|t| step(t, "Earlier: week of")),
+        later: built.later.map(|t| step(t, "Later: week of")),
+        text_href: format!("{href}.txt"),
+        subscribe_href: format!("{}/round-up/subscribe", league_href(&league)),
+        divisions: built.divisions,
+        feats: built.feats,
+        text: built.text,
+        league,
+    };
+    Ok(html(&page))
+}
+
+/// A week's round-up, built once for the page, its text and the email.
+pub(crate) struct Week {
+    /// `Mon 12 Oct 2026 to Sun 18 Oct 2026`.
+    pub week: String,
+    divisions: Vec<DivisionWeek>,
+    feats: Vec<FeatGroup>,
+    /// The plain text to copy (and to email).
+    pub text: String,
+    earlier: Option<chrono::DateTime<Utc>>,
+    later: Option<chrono::DateTime<Utc>>,
+}
+
+impl Week {
+    /// Whether any match was played or due that week.
+    pub fn has_matches(&self) -> bool {
+        !self.divisions.is_empty()
+    }
+}
+
+/// The round-up of the week starting `monday` in `league`'s zone.
+pub(crate) async fn build_week(
+    state: &AppState,
+    league: &League,
+    monday: NaiveDate,
+) -> Result<Week> {
+    let db = state.db();
+    let zone = league.time_zone;
+    let (_, from, to) = zone.week(monday);
     let seasons = db.seasons(league.id).await?;
     let formats = crate::app::formats::match_formats(&seasons)?;
     let mut lines = db
@@ -170,16 +232,9 @@ pub async fn week(
         .collect();
     let found = feats(&week_matches);
     let (earlier, later) = db.result_dates_around(league.id, from, to).await?;
-    let step = |t: chrono::DateTime<Utc>, words: &str| {
-        let m = zone.week(zone.local(t).date()).0;
-        Link::new(
-            format!("{words} {}", m.format("%-d %b %Y")),
-            week_href(&league, m),
-        )
-    };
 
-    let mut divisions = division_weeks(&state, &league, &seasons, &lines, &scores).await?;
-    divisions.extend(cup_weeks(&league, &seasons, &formats, &lines, &scores));
+    let mut divisions = division_weeks(state, league, &seasons, &lines, &scores).await?;
+    divisions.extend(cup_weeks(league, &seasons, &formats, &lines, &scores));
     let feat_groups = feat_groups(&found, &lines);
     let sunday = monday + chrono::Days::new(6);
     let week = format!(
@@ -188,30 +243,21 @@ pub async fn week(
         sunday.format("%a %-d %b %Y")
     );
     let text = RoundUpText {
-        league: &league,
+        league: league,
         week: &week,
         divisions: &divisions,
         feats: &feat_groups,
     }
     .render()
     .map_err(|e| AppError::Internal(format!("the round-up's text: {e}")))?;
-    if plain {
-        return Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response());
-    }
-    let href = week_href(&league, monday);
-    let page = RoundUpPage {
-        ctx: user.ctx(),
-        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+    Ok(Week {
         week,
-        earlier: earlier.map(|t| step(t, "Earlier: week of")),
-        later: later.map(|t| step(t, "Later: week of")),
-        text_href: format!("{href}.txt"),
         divisions,
         feats: feat_groups,
         text,
-        league,
-    };
-    Ok(html(&page))
+        earlier,
+        later,
+    })
 }
 
 /// A match's games as the feats read them: each game's record, and which
