@@ -32,6 +32,15 @@ pub struct Registration {
 const COLUMNS: &str = "id, league_id, name, created_at";
 const REGISTRATION_COLUMNS: &str = "league_id, season_id, team_id, player_id, registered_at";
 
+/// What a pasted roster saves: players made, players registered, and the
+/// invitations emailed to those who gave an address.
+#[derive(Debug, Clone, Copy)]
+pub struct RosterChange<'a> {
+    pub new_players: &'a [String],
+    pub existing: &'a [PlayerId],
+    pub invites: &'a [PlayerInvite],
+}
+
 impl Db {
     pub async fn create_player(&self, league: LeagueId, name: &str) -> Result<Player> {
         let sql = format!(
@@ -158,11 +167,14 @@ impl Db {
         league: LeagueId,
         season: SeasonId,
         team: TeamId,
-        new_players: &[String],
-        existing: &[PlayerId],
-        invites: &[PlayerInvite],
+        change: &RosterChange<'_>,
         by: Option<UserId>,
     ) -> Result<usize> {
+        let RosterChange {
+            new_players,
+            existing,
+            invites,
+        } = *change;
         let create = "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
                       RETURNING id";
         let register = "INSERT INTO registrations \

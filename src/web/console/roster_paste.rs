@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use crate::app::mail::invitation_message;
 use crate::db::invitations::{PlayerInvite, VALID_DAYS};
+use crate::db::players::RosterChange;
 use crate::db::{DbError, League, PlayerId, SeasonId, TeamId};
 use crate::league::roster::{self, Known, Outcome, Plan};
 use crate::web::AppState;
@@ -157,9 +158,11 @@ async fn paste(
                 league,
                 season,
                 team,
-                &new,
-                &existing,
-                &invites,
+                &RosterChange {
+                    new_players: &new,
+                    existing: &existing,
+                    invites: &invites,
+                },
                 Some(sec.user.id),
             )
             .await

@@ -243,7 +243,7 @@ pub(crate) async fn build_week(
         sunday.format("%a %-d %b %Y")
     );
     let text = RoundUpText {
-        league: league,
+        league,
         week: &week,
         divisions: &divisions,
         feats: &feat_groups,

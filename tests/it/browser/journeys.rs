@@ -8,6 +8,7 @@ use std::process::Command;
 use super::{Browser, DESKTOP, PHONE, Server, TempDir, run};
 
 /// An account the demo printed.
+#[derive(Clone)]
 pub(super) struct Account {
     pub(super) role: String,
     pub(super) username: String,

@@ -4,6 +4,7 @@
 //! they were skipped and pass, like the Postgres half. A failing test
 //! leaves a screenshot under `target/browser-failures/`.
 
+mod account;
 mod card;
 mod cup;
 mod formats;
