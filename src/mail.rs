@@ -15,6 +15,7 @@ use crate::app::mail::{MailConfig, compose, one_line, reminders};
 use crate::db::mail::{Mail, MailStatus};
 use crate::db::{Db, DbError};
 use crate::league::notices::{REMINDER_HORIZON, missing_result_due};
+use crate::league::settings::SeasonSettings;
 use crate::league::time::Zone;
 
 /// How messages leave.
@@ -64,9 +65,6 @@ pub struct Worker {
     pub retry_base: Duration,
     /// How long a claimed message is left to its worker.
     pub lease: Duration,
-    /// The local hour of the morning after a fixture at which a missing
-    /// result is reminded.
-    pub remind_at: NaiveTime,
     /// How long a result waits for confirmation before a reminder.
     pub unconfirmed_after: Duration,
 }
@@ -91,7 +89,6 @@ impl Worker {
             max_attempts: 8,
             retry_base: Duration::seconds(30),
             lease: Duration::minutes(5),
-            remind_at: NaiveTime::from_hms_opt(9, 0, 0).unwrap_or(NaiveTime::MIN),
             unconfirmed_after: Duration::hours(48),
         }
     }
@@ -151,10 +148,18 @@ impl Worker {
         let mut mail = Vec::new();
         for o in overdue {
             let zone = Zone::parse(&o.time_zone).unwrap_or_default();
+            // The season's hour; its default if the stored settings cannot
+            // be read (a reminder late beats none).
+            let hour = serde_json::from_str(&o.season_settings)
+                .ok()
+                .and_then(|v| SeasonSettings::parse(&v).ok())
+                .unwrap_or_default()
+                .reminder_hour;
+            let remind_at = NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN);
             let due = o.version.is_some()
                 || o.fixture
                     .starts_at
-                    .is_some_and(|starts| missing_result_due(zone, starts, self.remind_at, now));
+                    .is_some_and(|starts| missing_result_due(zone, starts, remind_at, now));
             if due {
                 mail.extend(reminders(&o, &self.config));
             }

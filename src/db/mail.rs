@@ -306,6 +306,8 @@ pub struct Overdue {
     pub league_short: String,
     pub league_name: String,
     pub time_zone: String,
+    /// The season's settings, as stored (its reminder hour).
+    pub season_settings: String,
     pub fixture: FixtureFacts,
     /// The current version awaiting confirmation, for a result
     /// unconfirmed; `None` for a result not entered.
@@ -319,6 +321,7 @@ struct OverdueRow {
     league_short: String,
     league_name: String,
     time_zone: String,
+    season_settings: String,
     #[sqlx(flatten)]
     fixture: FixtureFacts,
     version: Option<i64>,
@@ -670,9 +673,10 @@ impl Db {
         horizon: DateTime<Utc>,
     ) -> Result<Vec<Overdue>> {
         let sql = "SELECT l.id AS league_id, l.short_name AS league_short, l.name AS league_name, \
-             l.time_zone, f.id, f.season_id, f.home_team_id, f.away_team_id, h.name AS home, a.name AS away, \
+             l.time_zone, s.settings AS season_settings, f.id, f.season_id, f.home_team_id, f.away_team_id, h.name AS home, a.name AS away, \
              f.starts_at, v.name AS venue, cur.version \
              FROM fixtures f JOIN leagues l ON l.id = f.league_id \
+             JOIN seasons s ON s.id = f.season_id \
              JOIN teams h ON h.id = f.home_team_id JOIN teams a ON a.id = f.away_team_id \
              LEFT JOIN venues v ON v.id = f.venue_id \
              LEFT JOIN result_versions cur ON cur.fixture_id = f.id AND cur.league_id = f.league_id \
@@ -724,6 +728,7 @@ impl Db {
                 league_short: r.league_short,
                 league_name: r.league_name,
                 time_zone: r.time_zone,
+                season_settings: r.season_settings,
                 fixture: r.fixture,
                 version: r.version,
             });

@@ -38,6 +38,9 @@ pub struct SeasonSettings {
     /// Teams that go up and down between consecutive divisions at the
     /// roll-over to the next season.
     pub promotion_places: u32,
+    /// The hour (0-23, in the league's zone) of the morning after a fixture
+    /// at which its captains are reminded of a result not entered.
+    pub reminder_hour: u32,
 }
 
 impl Default for SeasonSettings {
@@ -51,6 +54,7 @@ impl Default for SeasonSettings {
             lock_days: None,
             squad_limit: None,
             promotion_places: 2,
+            reminder_hour: 9,
         }
     }
 }
@@ -89,6 +93,9 @@ impl SeasonSettings {
                 "at most {} teams go up and down between divisions",
                 super::rollover::MAX_PLACES
             ));
+        }
+        if self.reminder_hour > 23 {
+            return Err("the reminder hour is from 0 to 23".into());
         }
         if self.min_games > MAX_MIN_GAMES {
             return Err(format!(
@@ -150,6 +157,7 @@ mod tests {
             json!({"squad_limit": 0}),
             json!({"squad_limit": 201}),
             json!({"promotion_places": 11}),
+            json!({"reminder_hour": 24}),
         ] {
             assert!(SeasonSettings::parse(&bad).is_err(), "{bad}");
         }

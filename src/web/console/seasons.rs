@@ -114,6 +114,10 @@ pub struct SeasonForm {
     /// Most players a team may have registered; empty: no limit.
     #[serde(default)]
     pub squad_limit: String,
+    /// The hour of the morning after a fixture at which a missing result
+    /// is reminded.
+    #[serde(default)]
+    pub reminder_hour: String,
 }
 
 /// The tie-breaker fields, first rule first: one select for each rule.
@@ -244,6 +248,7 @@ impl SeasonForm {
                 .squad_limit
                 .map(|n| n.to_string())
                 .unwrap_or_default(),
+            reminder_hour: settings.reminder_hour.to_string(),
         }
     }
 
@@ -385,7 +390,14 @@ impl SeasonForm {
             i64::from(MAX_SQUAD),
         )
         .map(|n| n as u32);
+        // A form from before the setting existed keeps the default.
+        let reminder_hour = if self.reminder_hour.trim().is_empty() {
+            SeasonSettings::default().reminder_hour
+        } else {
+            form::whole(errors, "reminder_hour", &self.reminder_hour, 0, 23) as u32
+        };
         let settings = SeasonSettings {
+            reminder_hour,
             tie_breakers: rules,
             min_games,
             approve_on_confirmation,
