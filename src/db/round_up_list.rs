@@ -116,27 +116,27 @@ impl Db {
         }))
     }
 
-    /// Confirms the subscriber a link names; their address, or `None` when
-    /// the link names nobody or has expired.
+    /// Confirms the subscriber a link names, in one statement; their
+    /// address, or `None` when the link names nobody or has expired.
     pub async fn confirm_subscription(
         &self,
         league: LeagueId,
         confirm_hash: &str,
     ) -> Result<Option<String>> {
-        let Some(s) = self.subscriber_to_confirm(league, confirm_hash).await? else {
-            return Ok(None);
-        };
-        write_tx_unseen!(self, tx => {
-            sqlx::query(
-                "UPDATE round_up_subscribers SET confirmed_at = $2 \
-                 WHERE id = $1 AND confirmed_at IS NULL",
+        let at = now();
+        Ok(write_tx_unseen!(self, tx => {
+            sqlx::query_scalar(
+                "UPDATE round_up_subscribers SET confirmed_at = COALESCE(confirmed_at, $3) \
+                 WHERE league_id = $1 AND confirm_hash = $2 \
+                 AND (confirmed_at IS NOT NULL OR confirm_sent_at > $4) RETURNING email",
             )
-            .bind(s.id)
-            .bind(now())
-            .execute(&mut *tx)
-            .await?;
-        });
-        Ok(Some(s.email))
+            .bind(league)
+            .bind(confirm_hash)
+            .bind(at)
+            .bind(at - Duration::days(CONFIRM_DAYS))
+            .fetch_optional(&mut *tx)
+            .await?
+        }))
     }
 
     /// The subscriber an unsubscribe link names.
@@ -155,19 +155,18 @@ impl Db {
             .await?))
     }
 
-    /// Takes the address an unsubscribe link names off the list; whether
-    /// it was on it.
-    pub async fn unsubscribe(&self, league: LeagueId, token: &str) -> Result<bool> {
+    /// Takes the address an unsubscribe link names off the list; the
+    /// address, if it was on it.
+    pub async fn unsubscribe(&self, league: LeagueId, token: &str) -> Result<Option<String>> {
         Ok(write_tx_unseen!(self, tx => {
-            sqlx::query(
-                "DELETE FROM round_up_subscribers WHERE league_id = $1 AND unsubscribe_token = $2",
+            sqlx::query_scalar(
+                "DELETE FROM round_up_subscribers WHERE league_id = $1 AND unsubscribe_token = $2 \
+                 RETURNING email",
             )
             .bind(league)
             .bind(token)
-            .execute(&mut *tx)
+            .fetch_optional(&mut *tx)
             .await?
-            .rows_affected()
-                > 0
         }))
     }
 

@@ -162,7 +162,7 @@ async fn check_or_save(
                 ))
             })
             .collect();
-        let invites = super::roster_paste::player_invites(&state, &sec.league, wanted).await?;
+        let invites = super::roster_invites::player_invites(&state, &sec.league, wanted).await?;
         match state
             .db()
             .import_rosters(
@@ -184,7 +184,7 @@ async fn check_or_save(
                         plan.entries(),
                         plan.new_players(),
                         plan.registrations()
-                    ) + &super::roster_paste::invited_words(&invites),
+                    ) + &super::roster_invites::invited_words(&invites),
                 ));
             }
             Err(DbError::Unique(_)) => errors.add(

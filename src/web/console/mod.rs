@@ -45,6 +45,7 @@ mod venues;
 mod captains;
 pub use captains::invitation_link;
 mod registrations;
+mod roster_invites;
 mod roster_paste;
 mod transfers;
 

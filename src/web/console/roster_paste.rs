@@ -8,18 +8,17 @@ use axum::response::Response;
 use axum::routing::post;
 use serde::Deserialize;
 
-use crate::app::mail::invitation_message;
-use crate::db::invitations::{PlayerInvite, VALID_DAYS};
 use crate::db::players::RosterChange;
-use crate::db::{DbError, League, PlayerId, SeasonId, TeamId};
+use crate::db::{DbError, PlayerId, SeasonId, TeamId};
 use crate::league::roster::{self, Known, Outcome, Plan};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
-use crate::web::csrf::{CsrfForm, random_token};
+use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 
 use super::form::{self, Errors};
 use super::registrations::{Typed, roster, roster_page};
+use super::roster_invites::{invited_words, player_invites};
 use super::{PREFIX, at};
 
 pub fn router() -> Routes {
@@ -208,57 +207,4 @@ async fn paste(
         ..Typed::default()
     };
     roster_page(&state, sec, roster, typed, errors).await
-}
-
-/// The invitations to email with a roster: one for each player given an
-/// address who has no account in the league yet.
-pub(super) async fn player_invites(
-    state: &AppState,
-    league: &League,
-    wanted: Vec<(Option<PlayerId>, String, String)>,
-) -> Result<Vec<PlayerInvite>> {
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
-    let with_account: Vec<PlayerId> = state
-        .db()
-        .league_roles(league.id)
-        .await?
-        .into_iter()
-        .filter_map(|r| r.player_id)
-        .collect();
-    Ok(wanted
-        .into_iter()
-        .filter(|(player, _, _)| player.is_none_or(|p| !with_account.contains(&p)))
-        .map(|(player, name, email)| {
-            let token = random_token();
-            let username = roster::username_for(&name);
-            let message = invitation_message(
-                &format!("{name}, a player in {}", league.name),
-                state.mail().url(&format!("/invitations/{token}")),
-                VALID_DAYS,
-            );
-            let mail = message.to(Some(league.id), "invitation", &name, &email, None);
-            PlayerInvite {
-                player,
-                name,
-                token,
-                username,
-                email,
-                mail,
-            }
-        })
-        .collect())
-}
-
-/// ` Invitations emailed to 3 players.`, after a save that sent some.
-pub(super) fn invited_words(invites: &[PlayerInvite]) -> String {
-    match invites.len() {
-        0 => String::new(),
-        1 => format!(
-            " Invitation emailed to {} ({}).",
-            invites[0].name, invites[0].email
-        ),
-        n => format!(" Invitations emailed to {n} players."),
-    }
 }

@@ -27,6 +27,10 @@ use super::super::throttle;
 use super::round_up::{build_week, week_href};
 use super::{find_league, league_href};
 
+/// What an unsubscribe link says when its address is gone already.
+const NOT_ON_THE_LIST: &str =
+    "This address is not on the list (any more): nothing more is sent to it.";
+
 /// The local time on Monday at which the last week's round-up goes.
 pub const SEND_AT: NaiveTime = NaiveTime::from_hms_opt(9, 0, 0).expect("a time");
 
@@ -232,10 +236,7 @@ pub async fn unsubscribe_form(
             page.action = format!("{}/round-up/unsubscribe/{}", league_href(&league), p.token);
             Ok(html(&page))
         }
-        None => Ok(done(
-            page,
-            "This address is not on the list (any more): nothing more is sent to it.".to_owned(),
-        )),
+        None => Ok(done(page, NOT_ON_THE_LIST.to_owned())),
     }
 }
 
@@ -249,11 +250,7 @@ pub async fn unsubscribe(
 ) -> Result<Response> {
     let db = state.db();
     let league = find_league(db, &p.league).await?;
-    let email = db
-        .subscriber_by_token(league.id, &p.token)
-        .await?
-        .map(|s| s.email);
-    db.unsubscribe(league.id, &p.token).await?;
+    let email = db.unsubscribe(league.id, &p.token).await?;
     let page = page(&session, &league, "unsubscribe").await?;
     Ok(done(
         page,
@@ -262,9 +259,7 @@ pub async fn unsubscribe(
                 "Done: {email} is off the {} round-up list. Nothing more is sent to it.",
                 league.name
             ),
-            None => {
-                "This address is not on the list (any more): nothing more is sent to it.".to_owned()
-            }
+            None => NOT_ON_THE_LIST.to_owned(),
         },
     ))
 }
