@@ -11,7 +11,7 @@ use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
-use crate::app::mail::{MailConfig, compose, one_line, reminders};
+use crate::app::mail::{MailConfig, compose, late_result_proposal, one_line, reminders};
 use crate::db::mail::{Mail, MailStatus};
 use crate::db::{Db, DbError};
 use crate::league::notices::{REMINDER_HORIZON, missing_result_due};
@@ -73,6 +73,7 @@ pub struct Worker {
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Pass {
     pub events: usize,
+    /// Reminders and late-result proposals queued.
     pub reminders: u64,
     pub sent: usize,
     pub kept: usize,
@@ -118,6 +119,7 @@ impl Worker {
             }
         }
         pass.reminders = self.queue_reminders().await?;
+        pass.reminders += self.queue_late_results().await?;
         // What is due now; a message put off in this pass waits for the next.
         let due = Utc::now();
         loop {
@@ -163,6 +165,29 @@ impl Worker {
             if due {
                 mail.extend(reminders(&o, &self.config));
             }
+        }
+        if mail.is_empty() {
+            return Ok(0);
+        }
+        self.db.queue_mail(&mail).await
+    }
+
+    /// Queues the proposal of each late result's penalty to its league's
+    /// secretaries; each only once.
+    async fn queue_late_results(&self) -> Result<u64, DbError> {
+        let late = self.db.late_results(None, Utc::now()).await?;
+        if late.is_empty() {
+            return Ok(0);
+        }
+        let secretaries = self.db.secretaries_to_tell().await?;
+        let mut mail = Vec::new();
+        for l in &late {
+            let people: Vec<_> = secretaries
+                .iter()
+                .filter(|(league, _)| *league == l.league_id)
+                .map(|(_, p)| p.clone())
+                .collect();
+            mail.extend(late_result_proposal(l, &people, &self.config));
         }
         if mail.is_empty() {
             return Ok(0);

@@ -6,6 +6,7 @@
 use askama::Template;
 use chrono::{DateTime, Utc};
 
+use crate::db::late_results::LateResult;
 use crate::db::mail::{FixtureFacts, Happening, NewMail, Overdue, Person};
 use crate::db::{LeagueId, UserId};
 use crate::league::notices::{Audience, Notice, Topic, notices};
@@ -188,6 +189,7 @@ fn audience<'a>(
         let wanted = match audience {
             Audience::OtherCaptains => p.captain_of.is_some_and(|t| !by_teams.contains(&t)),
             Audience::BothCaptains => p.captain_of.is_some(),
+            Audience::Secretaries => p.captain_of.is_none(),
             Audience::EnteringCaptainAndSecretaries(entered_by) => {
                 p.captain_of.is_none() || Some(p.user) == *entered_by
             }
@@ -348,6 +350,51 @@ pub fn reminders(o: &Overdue, config: &MailConfig) -> Vec<NewMail> {
                 &p.username,
                 &p.email,
                 Some(format!("{key}:{}", p.user)),
+            )
+        })
+        .collect()
+}
+
+/// The proposal of a late result's penalty to each of the league's
+/// secretaries among `people`, keyed so it is sent once per fixture and
+/// kind.
+pub fn late_result_proposal(
+    l: &LateResult,
+    people: &[Person],
+    config: &MailConfig,
+) -> Vec<NewMail> {
+    let name = match_name(&l.fixture);
+    let message = Message {
+        preformatted: None,
+        subject: format!("Late result: {name}"),
+        paragraphs: vec![
+            format!(
+                "{name} has had no result for {} days. By the league's rule the penalty \"{}\" against {} is proposed.",
+                l.days_late, l.kind_name, l.fixture.home
+            ),
+            "Apply it with one click on the approvals page, or leave it: nothing is recorded until you do.".to_owned(),
+        ],
+        action: Some((
+            "See the proposal".to_owned(),
+            config.url(&format!("/leagues/{}/console/approvals#late", l.league_short)),
+        )),
+        why: format!(
+            "You get this because you are a secretary of {} and asked to be told when: {}.",
+            l.league_name,
+            Topic::LateResult.label().to_lowercase()
+        ),
+        stop: "To stop these, untick it on your account page:".to_owned(),
+        stop_url: Some(config.url("/account")),
+    };
+    audience(people, &Audience::Secretaries, None, Topic::LateResult)
+        .into_iter()
+        .map(|p| {
+            message.to(
+                Some(l.league_id),
+                Topic::LateResult.key(),
+                &p.username,
+                &p.email,
+                Some(format!("late:{}:{}:{}", l.fixture.id, l.kind_id, p.user)),
             )
         })
         .collect()

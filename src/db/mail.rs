@@ -736,6 +736,44 @@ impl Db {
         Ok(out)
     }
 
+    /// Every league's secretaries with a verified address, with what they
+    /// opted out of: two queries, whatever the number of leagues.
+    pub async fn secretaries_to_tell(&self) -> Result<Vec<(LeagueId, Person)>> {
+        let rows: Vec<(LeagueId, UserId, String, String)> = read_pool!(self, pool => sqlx::query_as(
+            "SELECT r.league_id, u.id, u.username, u.email \
+             FROM roles r JOIN users u ON u.id = r.user_id \
+             WHERE r.kind = 'secretary' AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL \
+             ORDER BY r.league_id, u.id",
+        )
+        .fetch_all(pool)
+        .await?);
+        let outs: Vec<(UserId, String)> = read_pool!(self, pool => sqlx::query_as(
+            "SELECT user_id, topic FROM email_opt_outs",
+        )
+        .fetch_all(pool)
+        .await?);
+        Ok(rows
+            .into_iter()
+            .map(|(league, user, username, email)| {
+                let opted_out = outs
+                    .iter()
+                    .filter(|(u, _)| *u == user)
+                    .map(|(_, t)| t.clone())
+                    .collect();
+                (
+                    league,
+                    Person {
+                        user,
+                        username,
+                        email,
+                        captain_of: None,
+                        opted_out,
+                    },
+                )
+            })
+            .collect())
+    }
+
     /// Queues messages; each with a key once only. The number queued.
     pub async fn queue_mail(&self, mail: &[NewMail]) -> Result<u64> {
         Ok(write_tx_unseen!(self, tx => {

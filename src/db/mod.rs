@@ -32,6 +32,7 @@ pub mod cups;
 pub mod fixtures;
 pub mod generation;
 pub mod invitations;
+pub mod late_results;
 pub mod leagues;
 pub mod mail;
 pub mod pad;

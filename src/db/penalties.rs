@@ -86,11 +86,98 @@ pub struct NewFine {
     pub reason: String,
 }
 
-const KIND_COLUMNS: &str = "id, league_id, code, name, effect, amount";
-const COLUMNS: &str = "id, league_id, season_id, fixture_id, team_id, player_id, kind_id, amount, \
+pub(crate) const KIND_COLUMNS: &str = "id, league_id, code, name, effect, amount";
+pub(crate) const COLUMNS: &str = "id, league_id, season_id, fixture_id, team_id, player_id, kind_id, amount, \
                        note, recorded_by, recorded_at, voided_at";
-const FINE_COLUMNS: &str =
+pub(crate) const FINE_COLUMNS: &str =
     "id, league_id, team_id, player_id, penalty_id, amount_pence, reason, created_at, paid_at";
+
+/// Inside a write transaction: the penalty `$new` of `$league` and, for a
+/// fine, its line in the ledger, each audited; `(Penalty, Option<Fine>)`.
+/// A kind of another league is [`DbError::ForeignKey`].
+macro_rules! insert_penalty {
+    ($tx:ident, $league:expr, $new:expr, $fine_reason:expr, $by:expr) => {{
+        let (league, new, by): (
+            $crate::db::LeagueId,
+            &$crate::db::NewPenalty,
+            Option<$crate::db::UserId>,
+        ) = ($league, $new, $by);
+        let fine_reason: Option<String> = $fine_reason;
+        let sql = format!(
+            "INSERT INTO penalties (league_id, season_id, fixture_id, team_id, player_id, kind_id, \
+             amount, note, recorded_by, recorded_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {}",
+            $crate::db::penalties::COLUMNS
+        );
+        let kind_sql = format!(
+            "SELECT {} FROM penalty_kinds WHERE league_id = $1 AND id = $2",
+            $crate::db::penalties::KIND_COLUMNS
+        );
+        let fine_sql = format!(
+            "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
+             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {}",
+            $crate::db::penalties::FINE_COLUMNS
+        );
+        let kind = sqlx::query_as::<_, $crate::db::PenaltyKind>(&kind_sql)
+            .bind(league)
+            .bind(new.kind_id)
+            .fetch_optional(&mut *$tx)
+            .await?
+            .ok_or_else(|| {
+                $crate::db::DbError::ForeignKey(format!(
+                    "penalty kind {} of another league",
+                    new.kind_id
+                ))
+            })?;
+        let penalty = sqlx::query_as::<_, $crate::db::Penalty>(&sql)
+            .bind(league)
+            .bind(new.season_id)
+            .bind(new.fixture_id)
+            .bind(new.team_id)
+            .bind(new.player_id)
+            .bind(new.kind_id)
+            .bind(new.amount)
+            .bind(&new.note)
+            .bind(by)
+            .bind($crate::db::now())
+            .fetch_one(&mut *$tx)
+            .await?;
+        $crate::db::audit::insert_audit!(
+            $tx,
+            $crate::db::audit::NewAudit::new(Some(league), by, "penalty", penalty.id.0, "record")
+                .after(Some(&penalty))
+        );
+        let fine = if kind.effect == $crate::db::PenaltyEffect::Fine {
+            let reason = fine_reason.unwrap_or_else(|| {
+                if new.note.is_empty() {
+                    kind.name.clone()
+                } else {
+                    format!("{}: {}", kind.name, new.note)
+                }
+            });
+            let fine = sqlx::query_as::<_, $crate::db::Fine>(&fine_sql)
+                .bind(league)
+                .bind(new.team_id)
+                .bind(new.player_id)
+                .bind(penalty.id)
+                .bind(new.amount)
+                .bind(reason)
+                .bind($crate::db::now())
+                .fetch_one(&mut *$tx)
+                .await?;
+            $crate::db::audit::insert_audit!(
+                $tx,
+                $crate::db::audit::NewAudit::new(Some(league), by, "fine", fine.id.0, "record")
+                    .after(Some(&fine))
+            );
+            Some(fine)
+        } else {
+            None
+        };
+        (penalty, fine)
+    }};
+}
+pub(crate) use insert_penalty;
 
 fn exactly_one(team: Option<TeamId>, player: Option<PlayerId>) -> Result<()> {
     if team.is_some() == player.is_some() {
@@ -160,67 +247,7 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<(Penalty, Option<Fine>)> {
         exactly_one(new.team_id, new.player_id)?;
-        let sql = format!(
-            "INSERT INTO penalties (league_id, season_id, fixture_id, team_id, player_id, kind_id, \
-             amount, note, recorded_by, recorded_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
-        );
-        let kind_sql =
-            format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
-        let fine_sql = format!(
-            "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
-        );
-        Ok(write_tx!(self, league, tx => {
-            let kind = sqlx::query_as::<_, PenaltyKind>(&kind_sql)
-                .bind(league)
-                .bind(new.kind_id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| {
-                    DbError::ForeignKey(format!("penalty kind {} of another league", new.kind_id))
-                })?;
-            let penalty = sqlx::query_as::<_, Penalty>(&sql)
-                .bind(league)
-                .bind(new.season_id)
-                .bind(new.fixture_id)
-                .bind(new.team_id)
-                .bind(new.player_id)
-                .bind(new.kind_id)
-                .bind(new.amount)
-                .bind(&new.note)
-                .bind(by)
-                .bind(now())
-                .fetch_one(&mut *tx)
-                .await?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "penalty", penalty.id.0, "record")
-                .after(Some(&penalty)));
-            let fine = if kind.effect == PenaltyEffect::Fine {
-                let reason = fine_reason.unwrap_or_else(|| {
-                    if new.note.is_empty() {
-                        kind.name.clone()
-                    } else {
-                        format!("{}: {}", kind.name, new.note)
-                    }
-                });
-                let fine = sqlx::query_as::<_, Fine>(&fine_sql)
-                    .bind(league)
-                    .bind(new.team_id)
-                    .bind(new.player_id)
-                    .bind(penalty.id)
-                    .bind(new.amount)
-                    .bind(reason)
-                    .bind(now())
-                    .fetch_one(&mut *tx)
-                    .await?;
-                insert_audit!(tx, NewAudit::new(Some(league), by, "fine", fine.id.0, "record")
-                    .after(Some(&fine)));
-                Some(fine)
-            } else {
-                None
-            };
-            (penalty, fine)
-        }))
+        Ok(write_tx!(self, league, tx => insert_penalty!(tx, league, new, fine_reason, by)))
     }
 
     pub async fn penalty(&self, league: LeagueId, id: PenaltyId) -> Result<Penalty> {

@@ -7,6 +7,7 @@ pub mod feats;
 pub mod fixtures;
 pub mod ical;
 pub mod import;
+pub mod late_results;
 pub mod lineup;
 pub mod match_format;
 pub mod match_score;

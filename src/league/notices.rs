@@ -20,14 +20,17 @@ pub enum Topic {
     FixtureChanged,
     /// A result of their team's is late or unconfirmed.
     Reminder,
+    /// A late result's penalty is proposed to them (secretaries).
+    LateResult,
 }
 
 impl Topic {
-    pub const ALL: [Topic; 4] = [
+    pub const ALL: [Topic; 5] = [
         Topic::Submitted,
         Topic::Decided,
         Topic::FixtureChanged,
         Topic::Reminder,
+        Topic::LateResult,
     ];
 
     pub fn key(self) -> &'static str {
@@ -36,6 +39,7 @@ impl Topic {
             Topic::Decided => "result-decided",
             Topic::FixtureChanged => "fixture-changed",
             Topic::Reminder => "reminder",
+            Topic::LateResult => "late-result",
         }
     }
 
@@ -48,6 +52,7 @@ impl Topic {
                 "My team's fixture is postponed, given a new date or venue, or conceded"
             }
             Topic::Reminder => "Reminders of results not entered or not confirmed",
+            Topic::LateResult => "A late result's penalty is proposed to me (secretaries)",
         }
     }
 
@@ -66,6 +71,8 @@ pub enum Audience {
     EnteringCaptainAndSecretaries(Option<UserId>),
     /// Both teams' captains.
     BothCaptains,
+    /// The league's secretaries.
+    Secretaries,
 }
 
 /// What happened, as a notice says it.

@@ -35,6 +35,8 @@ on_both!(
     a_pasted_roster_with_addresses_emails_each_new_player_an_invitation,
     an_invitation_given_an_address_is_emailed_and_shown,
     the_round_up_goes_to_confirmed_subscribers_once_and_stops_in_one_click,
+    a_late_result_is_proposed_to_the_secretary_once_by_email,
+    a_late_results_penalty_is_applied_in_one_click_once,
 );
 
 const PUBLIC: &str = "http://127.0.0.1:3000";
@@ -1031,4 +1033,177 @@ async fn the_round_up_goes_to_confirmed_subscribers_once_and_stops_in_one_click(
     assert_eq!(gone.status, StatusCode::OK, "{}", gone.body);
     assert!(gone.has("fan@example.org is off the Card League round-up list"));
     assert!(db.leagues_with_subscribers().await.unwrap().is_empty());
+}
+
+/// Three fixtures of Crown v Anchor a week apart: 17 days ago (played),
+/// 10 days ago (no result) and 3 days ago (no result), and a league rule
+/// proposing its `late-card` kind (2 league points) after 7 days, set on
+/// the penalty kinds page. The secretary's client comes back.
+async fn late_league(db: &Db) -> (crate::harness::Built, Client, PenaltyKindId) {
+    let built = LeagueBuilder::new("late")
+        .teams(&["Crown", "Anchor"])
+        .players(4)
+        .fixtures(3)
+        .played(1)
+        .starting_at(chrono::Utc::now() - chrono::Duration::days(17))
+        .build(db)
+        .await;
+    let mut sec = Client::new(db).await;
+    sec.sign_in(&built.secretary, PASSWORD).await;
+    let kinds = "/leagues/late/console/penalty-kinds";
+    let added = sec
+        .submit(
+            kinds,
+            kinds,
+            &[
+                ("code", "late-card"),
+                ("name", "Result card late"),
+                ("effect", "league_points"),
+                ("amount", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.body);
+    let kind = db.penalty_kinds(built.id).await.unwrap()[0].id;
+    let rule = format!("{kinds}/late-results");
+    let kind_text = kind.to_string();
+    let set = sec
+        .submit(
+            kinds,
+            &rule,
+            &[("late_days", "7"), ("late_kind", &kind_text)],
+        )
+        .await;
+    assert_eq!(set.status, StatusCode::SEE_OTHER, "{}", set.body);
+    (built, sec, kind)
+}
+
+async fn a_late_result_is_proposed_to_the_secretary_once_by_email(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let (built, _, _) = late_league(&db).await;
+    confirmed(&db, &smtp, &built.secretary, "sec@example.org").await;
+    confirmed(&db, &smtp, &built.teams[0].captain, "crown@example.org").await;
+    let w = worker(&db, &smtp);
+    for _ in 0..3 {
+        w.pass().await.unwrap();
+    }
+    let proposals: Vec<_> = smtp
+        .received()
+        .into_iter()
+        .filter(|m| m.subject.starts_with("Late result"))
+        .collect();
+    assert_eq!(proposals.len(), 1, "{:?}", smtp.received());
+    let p = &proposals[0];
+    assert_eq!(p.to, "sec@example.org", "the secretary, not the captain");
+    assert_eq!(p.subject, "Late result: Crown v Anchor");
+    assert!(p.text.contains("no result for 10 days"), "{}", p.text);
+    assert!(p.text.contains("Result card late"), "{}", p.text);
+    assert!(p.text.contains("untick it on your account page"));
+    assert_eq!(p.link(), "/leagues/late/console/approvals#late");
+    // The link opens the proposal for the secretary.
+    let mut sec = Client::new(&db).await;
+    sec.sign_in(&built.secretary, PASSWORD).await;
+    let page = sec.get("/leagues/late/console/approvals").await;
+    assert!(
+        page.has("Result card late <span class=\"muted\">(Crown)</span>"),
+        "{}",
+        page.body
+    );
+}
+
+async fn a_late_results_penalty_is_applied_in_one_click_once(db: Db) {
+    let (built, mut sec, kind) = late_league(&db).await;
+    // The rule's form says what is wrong, beside the field, and keeps it.
+    let kinds = "/leagues/late/console/penalty-kinds";
+    let rule = format!("{kinds}/late-results");
+    let bad = sec
+        .submit(kinds, &rule, &[("late_days", "0"), ("late_kind", "")])
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
+    assert_eq!(
+        crate::harness::forms::error_beside(&bad, "late_days"),
+        "Give a whole number from 1 to 366."
+    );
+    assert_eq!(
+        db.late_result_rule(built.id).await.unwrap().map(|r| r.days),
+        Some(7),
+        "a refused change keeps the rule"
+    );
+    let saved = sec.get(kinds).await;
+    assert_eq!(crate::harness::forms::value_of(&saved, "late_days"), "7");
+    let approvals = "/leagues/late/console/approvals";
+    let page = sec.get(approvals).await;
+    assert_eq!(page.status, StatusCode::OK);
+    // Only the fixture 10 days late: the played one and the one 3 days
+    // ago are not proposed.
+    assert!(page.has("1 late result, oldest first"), "{}", page.body);
+    let late = built.fixtures[1];
+    let apply = format!("/leagues/late/console/late-results/{late}/apply");
+    assert!(page.has(&apply), "{}", page.body);
+    // A captain cannot apply it.
+    let mut captain = Client::new(&db).await;
+    captain.sign_in(&built.teams[0].captain, PASSWORD).await;
+    let refused = captain
+        .submit("/", &apply, &[("kind", &kind.to_string())])
+        .await;
+    assert!(
+        refused.status.is_client_error(),
+        "{}: {}",
+        refused.status,
+        refused.body
+    );
+    assert!(
+        db.penalties(built.id, built.season)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let done = sec
+        .submit(approvals, &apply, &[("kind", &kind.to_string())])
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let shown = sec.get(approvals).await;
+    assert!(
+        shown.has("Penalty recorded: “Result card late” against Crown for Crown v Anchor, 10 days without a result."),
+        "{}",
+        shown.body
+    );
+    assert!(shown.has("No fixture is late without its penalty."));
+    let given = db.penalties(built.id, built.season).await.unwrap();
+    assert_eq!(given.len(), 1);
+    let p = &given[0];
+    assert_eq!(
+        (p.fixture_id, p.team_id, p.player_id, p.kind_id, p.amount),
+        (Some(late), Some(built.teams[0].id), None, kind, 2)
+    );
+    assert!(p.recorded_by.is_some());
+    let audited = db.audit_log(built.id, 50).await.unwrap();
+    assert!(
+        audited
+            .iter()
+            .any(|a| a.entity == "penalty" && a.entity_id == p.id.0 && a.action == "record"),
+        "{audited:?}"
+    );
+    // The same click again (a second tab, a double tap): nothing more.
+    let again = sec
+        .post(
+            &apply,
+            &[("csrf", &shown.csrf()), ("kind", &kind.to_string())],
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    let said = sec.get(approvals).await;
+    assert!(said.has("Nothing recorded"), "{}", said.body);
+    assert_eq!(db.penalties(built.id, built.season).await.unwrap().len(), 1);
+    // The table counts it: Crown are 2 points down.
+    let deductions = db.deduction_lines(built.id, built.season).await.unwrap();
+    assert_eq!(
+        deductions
+            .iter()
+            .map(|d| (d.team_id, d.amount))
+            .collect::<Vec<_>>(),
+        [(built.teams[0].id, 2)]
+    );
 }

@@ -11,12 +11,13 @@ use axum::response::Response;
 use axum::routing::get;
 
 use crate::db::pages::FixtureScope;
-use crate::db::{FixtureId, League, ResultStatus};
+use crate::db::{FixtureId, League, PenaltyKindId, ResultStatus};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
 use crate::web::dates;
 use crate::web::error::Result;
 use crate::web::page::{Ctx, html};
+use chrono::Utc;
 
 use super::PREFIX;
 
@@ -40,12 +41,27 @@ struct Row {
     note: String,
 }
 
+/// A late result's proposed penalty.
+struct LateRow {
+    fixture: FixtureId,
+    played: String,
+    days: u32,
+    home: String,
+    away: String,
+    kind: PenaltyKindId,
+    kind_name: String,
+}
+
 #[derive(Template)]
 #[template(path = "console/approvals.html")]
 struct ApprovalsPage {
     ctx: Ctx,
     league: League,
     rows: Vec<Row>,
+    /// Fixtures late by the league's rule, not yet penalised.
+    late: Vec<LateRow>,
+    /// Whether the league has a late-result rule at all.
+    late_rule: bool,
     /// What was just approved from here.
     notice: Option<String>,
 }
@@ -66,8 +82,8 @@ fn status_words(status: ResultStatus) -> &'static str {
     }
 }
 
-/// Three queries whatever the number of results: the pending versions,
-/// their fixtures, and their boards.
+/// Five queries whatever the number of results: the pending versions,
+/// their fixtures, their boards, the late results and the rule.
 async fn approvals(
     sec: Secretary,
     State(state): State<AppState>,
@@ -104,6 +120,25 @@ async fn approvals(
             })
         })
         .collect();
+    let late = db
+        .late_results(Some(league.id), Utc::now())
+        .await?
+        .into_iter()
+        .map(|l| LateRow {
+            fixture: l.fixture.id,
+            played: l
+                .fixture
+                .starts_at
+                .map(|t| dates::day(zone, t))
+                .unwrap_or_default(),
+            days: l.days_late,
+            home: l.fixture.home,
+            away: l.fixture.away,
+            kind: l.kind_id,
+            kind_name: l.kind_name,
+        })
+        .collect();
+    let late_rule = db.late_result_rule(league.id).await?.is_some();
     let notice = match (q.approved, q.version) {
         (Some(fixture), Some(version)) => {
             let line = db
@@ -123,6 +158,8 @@ async fn approvals(
         ctx: sec.user.ctx(),
         league: sec.league,
         rows,
+        late,
+        late_rule,
         notice,
     }))
 }

@@ -32,6 +32,7 @@ mod approvals;
 mod cups;
 mod divisions;
 mod import;
+mod late_results;
 mod league;
 mod mail;
 mod penalty_kinds;
@@ -83,6 +84,7 @@ pub fn router() -> Routes {
         .merge(transfers::router())
         .merge(players::router())
         .merge(penalty_kinds::router())
+        .merge(late_results::router())
         .merge(users::router())
         .merge(mail::router())
 }

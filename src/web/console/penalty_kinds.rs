@@ -18,6 +18,7 @@ use crate::web::error::Result;
 use crate::web::page::Ctx;
 
 use super::form::{self, Choice, Errors};
+use super::late_results::LateForm;
 use super::{PREFIX, at};
 
 pub fn router() -> Routes {
@@ -99,6 +100,8 @@ struct KindsPage {
     /// The defaults not in the list yet.
     missing: Vec<&'static str>,
     form: KindForm,
+    /// The late-result rule's form.
+    late: LateForm,
     errors: Errors,
 }
 
@@ -112,13 +115,19 @@ struct KindPage {
     errors: Errors,
 }
 
-async fn list_page(
+/// The page, with `form` and `late` as typed (or as stored when `None`).
+pub(super) async fn list_page(
     state: &AppState,
     sec: Secretary,
     form: KindForm,
+    late: Option<LateForm>,
     errors: Errors,
 ) -> Result<Response> {
     let kinds = state.db().penalty_kinds(sec.league.id).await?;
+    let late = match late {
+        Some(l) => l,
+        None => LateForm::of(state.db().late_result_rule(sec.league.id).await?),
+    };
     let missing = DEFAULT_KINDS
         .iter()
         .filter(|d| !kinds.iter().any(|k| k.code == d.code))
@@ -130,13 +139,14 @@ async fn list_page(
         kinds,
         missing,
         form,
+        late,
         errors,
     };
     Ok(form::page(&page, &page.errors))
 }
 
 async fn list(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
-    list_page(&state, sec, KindForm::default(), Errors::default()).await
+    list_page(&state, sec, KindForm::default(), None, Errors::default()).await
 }
 
 async fn create(
@@ -156,7 +166,7 @@ async fn create(
             Err(e) => form::refused(e, &mut errors, "code", DUPLICATE)?,
         }
     }
-    list_page(&state, sec, input, errors).await
+    list_page(&state, sec, input, None, errors).await
 }
 
 /// Adds each of LEAGUE.md's kinds whose code the league does not use yet.
