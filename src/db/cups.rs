@@ -177,13 +177,40 @@ impl CupEntrant {
     }
 }
 
-const ENTRANT_SELECT: &str = "SELECT e.id, e.team_id, t.name AS team_name, \
-     e.player_id, p.name AS player_name, e.partner_id, q.name AS partner_name, e.seed \
-     FROM cup_entrants e \
-     JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
-     LEFT JOIN players p ON p.id = e.player_id AND p.league_id = e.league_id \
-     LEFT JOIN players q ON q.id = e.partner_id AND q.league_id = e.league_id \
-     WHERE e.league_id = $1 AND e.cup_id = $2 ORDER BY e.id";
+/// An entrant's columns with its names, and the joins they come from, for
+/// a `WHERE` on `e` (league `$1`) to follow.
+macro_rules! entrant_from {
+    () => {
+        "e.id, e.team_id, t.name AS team_name, \
+         e.player_id, p.name AS player_name, e.partner_id, q.name AS partner_name, e.seed \
+         FROM cup_entrants e \
+         JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
+         LEFT JOIN players p ON p.id = e.player_id AND p.league_id = e.league_id \
+         LEFT JOIN players q ON q.id = e.partner_id AND q.league_id = e.league_id \
+         WHERE e.league_id = $1 "
+    };
+}
+
+const ENTRANT_SELECT: &str = concat!(
+    "SELECT ",
+    entrant_from!(),
+    "AND e.cup_id = $2 ORDER BY e.id"
+);
+
+/// The entrants of every cup of season `$2`, with their cups.
+const SEASON_ENTRANT_SELECT: &str = concat!(
+    "SELECT e.cup_id, ",
+    entrant_from!(),
+    "AND e.season_id = $2 ORDER BY e.cup_id, e.id"
+);
+
+/// An entrant of one of a season's cups.
+#[derive(sqlx::FromRow)]
+struct SeasonEntrant {
+    cup_id: CupId,
+    #[sqlx(flatten)]
+    entrant: CupEntrant,
+}
 
 /// An entrant asked for: the team named for it and its players (none for
 /// a team cup), with a seed for a seeded draw.
@@ -239,11 +266,43 @@ impl TryFrom<RoundRow> for CupRound {
     }
 }
 
+/// A round's columns with its venue's name, and the joins they come from,
+/// for a `WHERE` on `r` (league `$1`) to follow.
+macro_rules! round_from {
+    () => {
+        "r.round, r.starts_at, r.play_by, r.venue_id, \
+         v.name AS venue_name, r.method, r.seed, r.drawn_at FROM cup_rounds r \
+         LEFT JOIN venues v ON v.id = r.venue_id AND v.league_id = r.league_id \
+         WHERE r.league_id = $1 "
+    };
+}
+
 /// A cup's rounds with their venues' names, for league `$1` and cup `$2`.
-const ROUND_SELECT: &str = "SELECT r.round, r.starts_at, r.play_by, r.venue_id, \
-     v.name AS venue_name, r.method, r.seed, r.drawn_at FROM cup_rounds r \
-     LEFT JOIN venues v ON v.id = r.venue_id AND v.league_id = r.league_id \
-     WHERE r.league_id = $1 AND r.cup_id = $2";
+const ROUND_SELECT: &str = concat!("SELECT ", round_from!(), "AND r.cup_id = $2");
+
+/// The cups of season `$2` of league `$1`, for `cup_id IN ...`.
+macro_rules! season_cups {
+    () => {
+        "(SELECT c.id FROM cups c WHERE c.league_id = $1 AND c.season_id = $2)"
+    };
+}
+
+/// The rounds of every cup of season `$2`, with their cups.
+const SEASON_ROUND_SELECT: &str = concat!(
+    "SELECT r.cup_id, ",
+    round_from!(),
+    "AND r.cup_id IN ",
+    season_cups!(),
+    " ORDER BY r.cup_id, r.round"
+);
+
+/// A round of one of a season's cups.
+#[derive(sqlx::FromRow)]
+struct SeasonRound {
+    cup_id: CupId,
+    #[sqlx(flatten)]
+    round: RoundRow,
+}
 
 fn round_number(n: i64) -> Result<u32> {
     u32::try_from(n).map_err(|_| DbError::Corrupt(format!("cup round {n}")))
@@ -264,6 +323,14 @@ pub struct CupTie {
 
 const TIE_COLUMNS: &str = "id, round, number, home_entrant_id, away_entrant_id, home_from, \
      away_from, fixture_id";
+
+/// A tie of one of a season's cups.
+#[derive(sqlx::FromRow)]
+struct SeasonTie {
+    cup_id: CupId,
+    #[sqlx(flatten)]
+    tie: CupTie,
+}
 
 impl CupTie {
     /// The tie as the advance sees it, with its match's facts.
@@ -872,6 +939,62 @@ impl Db {
                 .collect::<Result<_>>()?,
             ties,
         })
+    }
+
+    /// Every cup of a season (by name) with its entrants, rounds and ties:
+    /// four queries, however many cups.
+    pub async fn season_cups(&self, league: LeagueId, season: SeasonId) -> Result<Vec<CupData>> {
+        let cups = self.cups(league, season).await?;
+        let ties_sql = format!(
+            "SELECT cup_id, {TIE_COLUMNS} FROM cup_ties WHERE league_id = $1 \
+             AND cup_id IN {} ORDER BY cup_id, round, number",
+            season_cups!()
+        );
+        let (entrants, rounds, ties) = read_pool!(self, pool => {
+            let entrants: Vec<SeasonEntrant> = sqlx::query_as(SEASON_ENTRANT_SELECT)
+                .bind(league)
+                .bind(season)
+                .fetch_all(pool)
+                .await?;
+            let rounds: Vec<SeasonRound> = sqlx::query_as(SEASON_ROUND_SELECT)
+                .bind(league)
+                .bind(season)
+                .fetch_all(pool)
+                .await?;
+            let ties: Vec<SeasonTie> = sqlx::query_as(&ties_sql)
+                .bind(league)
+                .bind(season)
+                .fetch_all(pool)
+                .await?;
+            (entrants, rounds, ties)
+        });
+        let mut by_cup: HashMap<CupId, CupData> = cups
+            .iter()
+            .map(|c| {
+                let data = CupData {
+                    cup: c.clone(),
+                    entrants: Vec::new(),
+                    rounds: Vec::new(),
+                    ties: Vec::new(),
+                };
+                (c.id, data)
+            })
+            .collect();
+        fn of(by_cup: &mut HashMap<CupId, CupData>, cup: CupId) -> Result<&mut CupData> {
+            by_cup
+                .get_mut(&cup)
+                .ok_or_else(|| DbError::Corrupt(format!("a row of cup {cup}, not of the season")))
+        }
+        for e in entrants {
+            of(&mut by_cup, e.cup_id)?.entrants.push(e.entrant);
+        }
+        for r in rounds {
+            of(&mut by_cup, r.cup_id)?.rounds.push(r.round.try_into()?);
+        }
+        for t in ties {
+            of(&mut by_cup, t.cup_id)?.ties.push(t.tie);
+        }
+        Ok(cups.iter().filter_map(|c| by_cup.remove(&c.id)).collect())
     }
 
     /// Enters a team, player or pair in a cup whose first round is not

@@ -19,6 +19,8 @@ pub struct League {
     #[sqlx(try_from = "String")]
     pub time_zone: Zone,
     pub created_at: DateTime<Utc>,
+    /// Rated games before a player's rating is no longer provisional.
+    pub provisional_games: i64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -29,7 +31,8 @@ pub struct NewLeague {
     pub contact: String,
 }
 
-const COLUMNS: &str = "id, name, short_name, rules_summary, contact, time_zone, created_at";
+const COLUMNS: &str =
+    "id, name, short_name, rules_summary, contact, time_zone, created_at, provisional_games";
 
 /// The zone named `name`, or why it cannot be stored.
 fn zone(name: &str) -> Result<Zone> {
@@ -125,18 +128,21 @@ impl Db {
     }
 
     /// The league's details and time zone (an IANA name; another name is
-    /// [`DbError::Invalid`]). Kick-offs already stored keep their instants:
+    /// [`DbError::Invalid`]), and with `Some` the games a rating stays
+    /// provisional for. Kick-offs already stored keep their instants:
     /// a fixture at 19:30 in London shows as 14:30 after a move to New York.
     pub async fn update_league(
         &self,
         id: LeagueId,
         new: &NewLeague,
         time_zone: &str,
+        provisional_games: Option<u32>,
     ) -> Result<League> {
         let zone = zone(time_zone)?;
         let sql = format!(
             "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5, \
-             time_zone = $6 WHERE id = $1 RETURNING {COLUMNS}"
+             time_zone = $6, provisional_games = COALESCE($7, provisional_games) \
+             WHERE id = $1 RETURNING {COLUMNS}"
         );
         write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
             .bind(id)
@@ -145,6 +151,7 @@ impl Db {
             .bind(&new.rules_summary)
             .bind(&new.contact)
             .bind(zone.name())
+            .bind(provisional_games.map(i64::from))
             .fetch_optional(&mut *tx)
             .await?)
         .ok_or_else(|| DbError::not_found(format!("league {id}")))

@@ -18,7 +18,7 @@ use crate::db::Db;
 /// The games a sum counts: joins over `f`, `v` (a version of its result),
 /// `b`, `g` and `gp` (a player's seat), then a `WHERE` with
 /// [`COUNTED_GAMES`] for league `$1` and season `$2`.
-const COUNTED_JOINS: &str = "FROM fixtures f \
+pub(crate) const COUNTED_JOINS: &str = "FROM fixtures f \
      JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
      JOIN boards b ON b.version_id = v.id \
      JOIN games g ON g.board_id = b.id \

@@ -652,6 +652,22 @@ pub fn champion(ties: &[TieState], rounds: u32) -> Option<CupEntrantId> {
     }
 }
 
+/// The cup's final once decided: its winner, and the side the winner beat
+/// in it (none for a final that was a bye, which no draw makes).
+pub fn final_result(
+    ties: &[TieState],
+    rounds: u32,
+) -> Option<(CupEntrantId, Option<CupEntrantId>)> {
+    let winner = champion(ties, rounds)?;
+    let final_tie = ties.iter().find(|t| t.round == rounds)?;
+    let beaten = if final_tie.home == Some(winner) {
+        final_tie.away
+    } else {
+        final_tie.home
+    };
+    Some((winner, beaten))
+}
+
 /// The ties of each drawn round (round 1 first) in the order a bracket
 /// shows them: the last round drawn by number, and each round before in
 /// the order its winners go on, so that every tie sits beside the two it
@@ -1034,8 +1050,14 @@ mod tests {
         apply(&mut ties, &changes);
 
         // Once the final is played, a first-round winner stays.
+        assert_eq!(final_result(&ties, 2), None, "the final is to play");
         ties[2].fixture = played(103, Side::Away);
         assert_eq!(champion(&ties, 2), Some(CupEntrantId(1)));
+        // The away side won the final: the home side is the runner-up.
+        assert_eq!(
+            final_result(&ties, 2),
+            Some((CupEntrantId(1), Some(CupEntrantId(3))))
+        );
         ties[0].fixture = played(101, Side::Away);
         assert_eq!(
             advance(&ties),

@@ -1,8 +1,12 @@
 //! The notable feats of a week's matches, for the weekly round-up a league
 //! sends to the local paper: whitewashes (every board to nil), games won
 //! without reply, 8-point plays, the quickest game to the target in hands,
-//! and sets won to nil. Computed from the hands: each game's record is
-//! scored by the engine here, never taken from stored totals. Pure.
+//! and sets won to nil; and of a whole season, for its honours, with who
+//! did the most of each ([`season_feats`]). Computed from the hands: each
+//! game's record is scored by the engine here, never taken from stored
+//! totals. Pure.
+
+use std::collections::BTreeMap;
 
 use crate::rules::{Format, Game, GameRecord, Outcome, score};
 
@@ -132,6 +136,15 @@ impl Won<'_> {
 
 /// The feats of `matches`.
 pub fn feats(matches: &[WeekMatch]) -> Feats {
+    let mut out = every_feat(matches);
+    let most = out.most_eights.iter().map(|e| e.count).max().unwrap_or(0);
+    out.most_eights.retain(|e| e.count == most);
+    out
+}
+
+/// The feats of `matches`, with every player's 8-point plays in each match
+/// in `most_eights` (not only the most).
+fn every_feat(matches: &[WeekMatch]) -> Feats {
     let mut out = Feats::default();
     for m in matches {
         // A one-board cup tie won 1-0 is no whitewash to report.
@@ -202,9 +215,108 @@ pub fn feats(matches: &[WeekMatch]) -> Feats {
         }
         out.most_eights.extend(eights);
     }
-    let most = out.most_eights.iter().map(|e| e.count).max().unwrap_or(0);
-    out.most_eights.retain(|e| e.count == most);
     out
+}
+
+/// A player's count over a season: their name as the game records give it,
+/// the caller's key for the team they played for (`T`), and how many.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerCount<T> {
+    pub player: String,
+    pub team: T,
+    pub count: u32,
+}
+
+/// A team's count over a season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamCount<T> {
+    pub team: T,
+    pub count: u32,
+}
+
+/// A season's feats, for its honours: the week's feats over every match
+/// of the season, and who did the most of each over all their matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeasonFeats<T> {
+    /// Every feat of the season's matches, as [`feats`] finds them for a
+    /// week (its `most_eights`: the most in one match).
+    pub all: Feats,
+    /// The teams with the most whitewashes.
+    pub most_whitewashes: Vec<TeamCount<T>>,
+    /// The players with the most 8-point plays over the season.
+    pub most_eights: Vec<PlayerCount<T>>,
+    /// The players with the most games won without reply (each winner of
+    /// a pairs game counts it).
+    pub most_without_reply: Vec<PlayerCount<T>>,
+    /// The players with the most `hands-won` sets won to nil.
+    pub most_nil_sets: Vec<PlayerCount<T>>,
+}
+
+/// The feats of a season's `matches`, and who did the most of each: a
+/// player counted for the team they played for in each match, `team`
+/// giving its key from the match's fixture key and side (0: home, 1:
+/// away). All who share the most are listed (players by name, then team).
+pub fn season_feats<T: Ord + Clone>(
+    matches: &[WeekMatch],
+    team: impl Fn(i64, usize) -> T,
+) -> SeasonFeats<T> {
+    let every = every_feat(matches);
+    let mut whitewashes: BTreeMap<T, u32> = BTreeMap::new();
+    for w in &every.whitewashes {
+        *whitewashes.entry(team(w.fixture, w.winner)).or_default() += 1;
+    }
+    let mut eights: BTreeMap<(String, T), u32> = BTreeMap::new();
+    for e in &every.most_eights {
+        *eights
+            .entry((e.player.clone(), team(e.fixture, e.team)))
+            .or_default() += e.count;
+    }
+    let winners = |games: &[GameFeat]| {
+        let mut out: BTreeMap<(String, T), u32> = BTreeMap::new();
+        for g in games {
+            for name in &g.winners {
+                *out.entry((name.clone(), team(g.fixture, g.team)))
+                    .or_default() += 1;
+            }
+        }
+        out
+    };
+    let players = |counts: BTreeMap<(String, T), u32>| {
+        most(counts)
+            .into_iter()
+            .map(|((player, team), count)| PlayerCount {
+                player,
+                team,
+                count,
+            })
+            .collect()
+    };
+    let most_without_reply = players(winners(&every.without_reply));
+    let most_nil_sets = players(winners(&every.nil_sets));
+    let most_eights = players(eights);
+    let mut all = every;
+    let top = all.most_eights.iter().map(|e| e.count).max().unwrap_or(0);
+    all.most_eights.retain(|e| e.count == top);
+    SeasonFeats {
+        all,
+        most_whitewashes: most(whitewashes)
+            .into_iter()
+            .map(|(team, count)| TeamCount { team, count })
+            .collect(),
+        most_eights,
+        most_without_reply,
+        most_nil_sets,
+    }
+}
+
+/// The keys with the highest count (none when every count is 0), in key
+/// order.
+fn most<K: Ord>(counts: BTreeMap<K, u32>) -> Vec<(K, u32)> {
+    let top = counts.values().copied().max().unwrap_or(0);
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n == top && top > 0)
+        .collect()
 }
 
 #[cfg(test)]
@@ -390,5 +502,64 @@ mod tests {
             games: vec![kept],
         }]);
         assert!(f.is_empty());
+    }
+
+    #[test]
+    fn a_seasons_most_are_summed_over_its_matches_by_player_and_team() {
+        // Ann (home in match 1, away in match 2, for team 7 both times)
+        // makes 8s in both: 2 and 6 (her game to nil) in the first, 2 in
+        // the second; Bob 3 in the second.
+        let eights = |by: &str, n: usize| -> WeekGame {
+            let plays: Vec<Value> = (0..n).map(|_| json!({"by": by, "points": 8})).collect();
+            singles(json!([{"plays": plays, "end": {"blocked": {}}}]))
+        };
+        let mut away = eights("Ann", 2);
+        away.home_side = 1;
+        let matches = [
+            week(1, [9, 0], vec![eights("Ann", 2), ann_to_nil(3)]),
+            week(2, [0, 9], vec![away, eights("Bob", 3)]),
+        ];
+        // Match 1: team 7 at home to 8; match 2: team 9 at home to 7.
+        let team = |fixture: i64, side: usize| match (fixture, side) {
+            (1, 0) | (2, 1) => 7,
+            (1, 1) => 8,
+            _ => 9,
+        };
+        let s = season_feats(&matches, team);
+        assert_eq!(
+            s.most_eights,
+            [PlayerCount {
+                player: "Ann".into(),
+                team: 7,
+                count: 10
+            }]
+        );
+        // The most in one match, as a week's feats say it: Ann's 8.
+        assert_eq!(
+            s.all.most_eights,
+            [Eights {
+                fixture: 1,
+                team: 0,
+                player: "Ann".into(),
+                count: 8
+            }]
+        );
+        assert_eq!(s.all.eights_total, 2 + 6 + 2 + 3);
+        // Team 7 won both whitewashes: at home, then away.
+        assert_eq!(s.all.whitewashes.len(), 2);
+        assert_eq!(s.most_whitewashes, [TeamCount { team: 7, count: 2 }]);
+        assert_eq!(
+            s.most_without_reply,
+            [PlayerCount {
+                player: "Ann".into(),
+                team: 7,
+                count: 1
+            }]
+        );
+        assert!(s.most_nil_sets.is_empty());
+        // Nothing at all: nobody did the most.
+        let none = season_feats(&[], team);
+        assert!(none.all.is_empty() && none.most_eights.is_empty());
+        assert!(none.most_whitewashes.is_empty());
     }
 }

@@ -15,6 +15,7 @@ pub mod notices;
 pub mod pad;
 pub mod penalties;
 pub mod players;
+pub mod ratings;
 pub mod rollover;
 pub mod roster;
 pub mod season;

@@ -19,6 +19,43 @@ pub fn router() -> Routes {
     Routes::new()
         .route("/", get(home))
         .route("/leagues", get(leagues))
+        .route("/healthz", get(healthz))
+}
+
+/// `/healthz`: 200 when the database answers and its schema is this
+/// binary's, else 503; in words, for a person or a load balancer. Never
+/// kept: it must ask the database each time.
+async fn healthz(State(state): State<AppState>) -> Response {
+    use axum::http::{StatusCode, header};
+    let (status, text) = match state.db().health().await {
+        Ok(h) if h.is_current() => (
+            StatusCode::OK,
+            format!(
+                "ok: the database answers; schema at migration {}\n",
+                h.applied
+            ),
+        ),
+        Ok(h) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "not ready: schema at migration {}, this binary expects {}\n",
+                h.applied, h.known
+            ),
+        ),
+        Err(e) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: the database does not answer: {e}\n"),
+        ),
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 #[derive(Template)]

@@ -63,6 +63,11 @@ pub(crate) fn season_href(league: &League, season: &str) -> String {
     format!("{}/{}", league_href(league), slug(season))
 }
 
+/// A season's honours: its champions, cup winners, top players and feats.
+pub(crate) fn honours_href(league: &League, season: &str) -> String {
+    format!("{}/honours", season_href(league, season))
+}
+
 pub(crate) fn division_href(league: &League, season: &str, division: &str) -> String {
     format!("{}/{}", season_href(league, season), slug(division))
 }

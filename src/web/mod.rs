@@ -61,6 +61,8 @@ struct Inner {
     decoy_hash: String,
     /// Where links in emails point.
     mail: MailConfig,
+    /// Each league's ratings, kept while its records stand.
+    ratings: crate::app::ratings::RatingCache,
 }
 
 impl AppState {
@@ -78,6 +80,7 @@ impl AppState {
                 db,
                 decoy_hash: auth::decoy_hash(),
                 mail,
+                ratings: Default::default(),
             }),
         }
     }
@@ -88,6 +91,15 @@ impl AppState {
 
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// The ratings of `league` now (see [`crate::app::ratings`]).
+    pub async fn ratings(
+        &self,
+        league: &crate::db::League,
+    ) -> std::result::Result<std::sync::Arc<crate::app::ratings::LeagueRatings>, crate::db::DbError>
+    {
+        self.inner.ratings.of(&self.inner.db, league).await
     }
 }
 

@@ -46,6 +46,9 @@ pub struct TableQuery {
     cols: Option<String>,
     /// Which games: `league` (empty or absent), `cups` or `all`.
     games: Option<String>,
+    /// `rating`: each table by rating, highest first; else by the table's
+    /// own order (win rate, then games won).
+    sort: Option<String>,
 }
 
 fn parse_games(q: &TableQuery) -> Result<Counted> {
@@ -83,6 +86,10 @@ struct Row {
     forfeits: u32,
     /// Games entered by their final score only.
     score_only: u32,
+    /// The player's rating now in the season's rule family (empty: none).
+    rating: String,
+    rating_value: Option<f64>,
+    provisional: bool,
 }
 
 #[derive(Template)]
@@ -106,6 +113,10 @@ struct Page {
     /// The season's minimum, shown when the address asks for another.
     setting: u32,
     sections: Vec<Section>,
+    /// Sorted by rating, and the addresses of the two orders.
+    by_rating: bool,
+    rating_href: String,
+    table_href: String,
     /// Every column on a phone too, and the address of the other view.
     all_columns: bool,
     cols_href: String,
@@ -208,6 +219,16 @@ async fn players_table(
     let by_id: BTreeMap<PlayerId, &PlayerStatLine> =
         lines.iter().map(|l| (l.player_id, l)).collect();
     let players = table(season.format, min, tallies);
+    let rated = state.ratings(&league).await?;
+    let by_rating = match q.sort.as_deref().map(str::trim) {
+        None | Some("") => false,
+        Some("rating") => true,
+        Some(other) => {
+            return Err(AppError::BadRequest(format!(
+                "`{other}` is not an order of the table: rating, or none"
+            )));
+        }
+    };
 
     let league_href = format!("/leagues/{}", urlencode(&league.short_name));
     let view = |r: &PlayerRow<PlayerId>| {
@@ -232,7 +253,37 @@ async fn players_table(
             sets_lost_6_0: t.sets_6_0_lost,
             forfeits: t.forfeits,
             score_only: line.map_or(0, |l| count(l.score_only)),
+            rating: rated
+                .ratings
+                .current(r.player, season.format)
+                .map(|x| format!("{:.1}", x.rating))
+                .unwrap_or_default(),
+            rating_value: rated
+                .ratings
+                .current(r.player, season.format)
+                .map(|x| x.rating),
+            provisional: rated
+                .ratings
+                .current(r.player, season.format)
+                .is_some_and(|x| x.provisional(rated.provisional_games)),
         }
+    };
+    // By rating: highest first, the unrated last; positions follow.
+    let order = |mut rows: Vec<Row>| {
+        if by_rating {
+            rows.sort_by(|a, b| match (a.rating_value, b.rating_value) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            });
+            for (i, r) in rows.iter_mut().enumerate() {
+                if r.rating_value.is_some() {
+                    r.position = (i + 1).to_string();
+                }
+            }
+        }
+        rows
     };
     let all_columns = q.cols.as_deref() == Some("all");
     let here = format!("{league_href}/players-table/{}", season.id);
@@ -248,6 +299,28 @@ async fn players_table(
         Counted::Cups => query.push("games=cups".into()),
         Counted::All => query.push("games=all".into()),
     }
+    if by_rating {
+        query.push("sort=rating".into());
+    }
+    let with = |extra: &str| {
+        let mut q: Vec<String> = query
+            .iter()
+            .filter(|p| *p != "sort=rating")
+            .cloned()
+            .collect();
+        if all_columns {
+            q.push("cols=all".into());
+        }
+        if !extra.is_empty() {
+            q.push(extra.into());
+        }
+        if q.is_empty() {
+            here.clone()
+        } else {
+            format!("{here}?{}", q.join("&"))
+        }
+    };
+    let (rating_href, table_href) = (with("sort=rating"), with(""));
     if !all_columns {
         query.push("cols=all".into());
     }
@@ -291,9 +364,12 @@ async fn players_table(
         setting,
         sections: sections(
             min,
-            players.ranked.iter().map(view).collect(),
-            players.unranked.iter().map(view).collect(),
+            order(players.ranked.iter().map(view).collect()),
+            order(players.unranked.iter().map(view).collect()),
         ),
+        by_rating,
+        rating_href,
+        table_href,
         league,
         season,
     };

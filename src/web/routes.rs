@@ -102,6 +102,26 @@ pub fn taken_segments() -> &'static [String] {
     })
 }
 
+/// The segments after a season's address that its own pages take
+/// (`honours`, ...): a division named one of them would have no table of
+/// its own. Read off the table, like [`taken_segments`].
+pub fn taken_division_segments() -> &'static [String] {
+    static TAKEN: OnceLock<Vec<String>> = OnceLock::new();
+    TAKEN.get_or_init(|| {
+        let prefix = format!("{LEAGUE}/{{season}}/");
+        let mut taken: Vec<String> = paths()
+            .iter()
+            .filter_map(|p| p.strip_prefix(&prefix))
+            .filter_map(|rest| rest.split('/').next())
+            .filter(|first| !first.starts_with('{') && !first.is_empty())
+            .map(str::to_owned)
+            .collect();
+        taken.sort();
+        taken.dedup();
+        taken
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +155,13 @@ mod tests {
     }
 
     #[test]
+    fn a_seasons_own_pages_take_segments_no_division_may_have() {
+        let taken = taken_division_segments();
+        assert!(taken.iter().any(|t| t == "honours"), "{taken:?}");
+        assert!(!taken.iter().any(|t| t.starts_with('{')));
+    }
+
+    #[test]
     fn only_the_sites_own_pages_sit_at_its_root() {
         let mut roots: Vec<&str> = paths()
             .iter()
@@ -148,10 +175,12 @@ mod tests {
                 "",
                 "account",
                 "admin",
+                "healthz",
                 "invitations",
                 "leagues",
                 "pad-sw.js",
                 "password",
+                "ratings",
                 "setup",
                 "sign-in",
                 "sign-out"

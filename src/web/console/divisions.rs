@@ -159,7 +159,7 @@ async fn create(
 
 /// Refuses a name whose page address another division of the season has
 /// (`editing` is left out; the same name is [`DUPLICATE`], said by the
-/// database).
+/// database), or a page of the season's own (its honours).
 fn refuse_address(
     errors: &mut Errors,
     name: &str,
@@ -171,7 +171,11 @@ fn refuse_address(
         .filter(|d| Some(d.id) != editing && d.name != name)
         .map(|d| d.name.as_str())
         .collect();
-    if let Some(why) = address_clash(name, &others, &[]) {
+    let taken: Vec<&str> = crate::web::routes::taken_division_segments()
+        .iter()
+        .map(String::as_str)
+        .collect();
+    if let Some(why) = address_clash(name, &others, &taken) {
         errors.add("name", why);
     }
 }

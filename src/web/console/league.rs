@@ -31,9 +31,19 @@ pub struct LeagueForm {
     pub contact: String,
     /// An IANA name; a form without the field keeps the league's zone.
     pub time_zone: Option<String>,
+    /// Rated games before a rating is no longer provisional; a form
+    /// without the field keeps the league's.
+    pub provisional_games: Option<String>,
 }
 
 impl LeagueForm {
+    /// The games a rating is provisional for, as typed (`None`: kept).
+    pub fn provisional(&self, errors: &mut Errors) -> Option<u32> {
+        let typed = self.provisional_games.as_deref()?;
+        let n = form::whole(errors, "provisional_games", typed, 0, 1000);
+        u32::try_from(n).ok()
+    }
+
     /// The league's details as typed, each checked, and its time zone's
     /// name; `short_name` is kept.
     pub fn check(&self, league: &League, errors: &mut Errors) -> (NewLeague, String) {
@@ -60,6 +70,14 @@ struct LeaguePage {
 }
 
 impl LeaguePage {
+    /// The provisional games field's text: as typed, or the league's.
+    fn provisional_text(&self) -> String {
+        self.form
+            .provisional_games
+            .clone()
+            .unwrap_or_else(|| self.league.provisional_games.to_string())
+    }
+
     /// The time zone field's text: as typed, or the league's.
     fn zone_text(&self) -> &str {
         self.form
@@ -75,6 +93,7 @@ async fn show(sec: Secretary) -> Result<Response> {
         rules_summary: sec.league.rules_summary.clone(),
         contact: sec.league.contact.clone(),
         time_zone: Some(sec.league.time_zone.name().to_owned()),
+        provisional_games: Some(sec.league.provisional_games.to_string()),
     };
     let page = LeaguePage {
         ctx: sec.user.ctx(),
@@ -93,8 +112,13 @@ async fn save(
 ) -> Result<Response> {
     let mut errors = Errors::default();
     let (new, zone) = input.check(&sec.league, &mut errors);
+    let provisional = input.provisional(&mut errors);
     if errors.is_empty() {
-        match state.db().update_league(sec.league.id, &new, &zone).await {
+        match state
+            .db()
+            .update_league(sec.league.id, &new, &zone, provisional)
+            .await
+        {
             Ok(league) => {
                 return Ok(form::done(
                     &at(&league, ""),

@@ -17,6 +17,7 @@ use crate::rules::{Format, Ruleset};
 use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::Result;
+use super::super::links::honours_href;
 use super::super::page::{Ctx, html};
 use super::{
     FixtureView, Link, division_href, find_league, find_season, fixture_views, league_href,
@@ -45,9 +46,12 @@ struct LeaguePage {
     league: League,
     /// The current (latest) season, if any.
     current: Option<Link>,
+    /// The current season's honours (so far).
+    honours: Option<Link>,
     divisions: Vec<DivisionLinks>,
-    /// The archive: every season before the current one, newest first.
-    seasons: Vec<Link>,
+    /// The archive: every season before the current one, newest first,
+    /// each with its honours' address.
+    seasons: Vec<(Link, String)>,
     recent: Vec<FixtureView>,
     next: Vec<FixtureView>,
     live: usize,
@@ -71,11 +75,17 @@ pub async fn home(
         ctx: user.ctx(),
         crumbs: Vec::new(),
         current: None,
+        honours: None,
         divisions: Vec::new(),
         seasons: seasons
             .iter()
             .skip(1)
-            .map(|s| Link::new(s.name.clone(), season_href(&league, &s.name)))
+            .map(|s| {
+                (
+                    Link::new(s.name.clone(), season_href(&league, &s.name)),
+                    honours_href(&league, &s.name),
+                )
+            })
             .collect(),
         recent: Vec::new(),
         next: Vec::new(),
@@ -91,6 +101,7 @@ pub async fn home(
         season.name.clone(),
         season_href(league, &season.name),
     ));
+    page.honours = Some(honours_link(league, season));
     page.divisions = db
         .divisions(league.id, season.id)
         .await?
@@ -158,6 +169,8 @@ struct SeasonPage {
     divisions: Vec<DivisionTeams>,
     /// The season's cups, each with what it is.
     cups: Vec<(Link, String)>,
+    /// Its champions, cup winners, top players and feats (so far).
+    honours: Link,
     others: Vec<Link>,
 }
 
@@ -211,6 +224,7 @@ pub async fn season(
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         cups,
+        honours: honours_link(&league, &season),
         format: season.format.title(),
         rules: describe_rules(&season.rules()?.ruleset),
         match_format: describe_match_format(&season.rules()?.format),
@@ -224,6 +238,16 @@ pub async fn season(
         season,
     };
     Ok(html(&page))
+}
+
+/// A season's honours as a link says it: final once the season is over.
+fn honours_link(league: &League, season: &Season) -> Link {
+    let text = if season.is_closed() {
+        format!("The {} season's honours", season.name)
+    } else {
+        format!("The {} season's honours so far", season.name)
+    };
+    Link::new(text, honours_href(league, &season.name))
 }
 
 /// The season's ruleset in sentences.

@@ -38,9 +38,11 @@ mod charts;
 mod cup;
 mod division;
 mod export;
+mod honours;
 mod league;
 mod matches;
 mod player;
+mod ratings;
 mod round_up;
 pub(crate) mod round_up_list;
 mod team;
@@ -66,8 +68,17 @@ pub fn router() -> Routes {
         .league("/teams/{team}", get(team::page))
         .league("/cups/{cup}", get(cup::page))
         .league("/players/{player}", get(player::page))
+        .league("/ratings", get(ratings::league_index))
+        .league("/ratings/{format}", get(ratings::league_list))
+        .route("/ratings", get(ratings::installation_index))
+        .route("/ratings/{format}", get(ratings::installation_list))
         .league("/matches/{fixture}", get(matches::page))
         .league("/{season}", get(league::season))
+        // A season's own pages, beside its divisions: the router prefers
+        // these fixed segments to `{division}`, and no division may be
+        // named for one (`routes::taken_division_segments`).
+        .league("/{season}/honours", get(honours::page))
+        .league("/{season}/honours.txt", get(honours::text))
         .league("/{season}/{division}", get(division::table))
         .league("/{season}/{division}/fixtures", get(division::fixtures))
         .league("/{season}/{division}/data", get(export::data_page))

@@ -17,11 +17,13 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::super::views::next_match::{NextMatch, next_match_of};
+use super::charts::{RatingChart, ordinal};
 use super::{
     CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league,
     fixture_views, league_href, match_href, not_found, penalty_views, pending_words, player_href,
     season_href, slug, split_id_slug, team_href,
 };
+use crate::rules::Format;
 
 /// Games the page lists.
 const RECENT_GAMES: i64 = 20;
@@ -50,8 +52,25 @@ struct PlayerPage {
     penalties: Vec<PenaltyView>,
     /// The next match of the player's current team.
     next: Option<NextMatch>,
+    /// The player's rating in each rule family they played.
+    ratings: Vec<RatingView>,
+    /// Games before a rating is established in this league.
+    provisional_games: u32,
     all_columns: bool,
     cols_href: String,
+}
+
+/// A player's rating in one rule family, with its course.
+struct RatingView {
+    format: &'static str,
+    rating: String,
+    uncertainty: String,
+    games: u32,
+    provisional: bool,
+    /// "3rd of 41" in the league's list.
+    rank: String,
+    list_href: String,
+    chart: Option<RatingChart>,
 }
 
 struct SeasonView {
@@ -236,7 +255,33 @@ pub async fn page(
     let formats = match_formats(&all_seasons)?;
     let scores = scores_by_season(&ties, &boards, &formats);
     let cup_ties = fixture_views(&league, &all_seasons, &formats, &ties, &scores);
+    let rated = state.ratings(&league).await?;
+    let ratings = Format::ALL
+        .into_iter()
+        .filter_map(|format| {
+            let now = rated.ratings.current(player.id, format)?;
+            let list = rated.ratings.list(format);
+            let place = list.iter().position(|(p, _)| *p == player.id)? + 1;
+            Some(RatingView {
+                format: format.title(),
+                rating: format!("{:.1}", now.rating),
+                uncertainty: format!("{:.1}", now.uncertainty),
+                games: now.games,
+                provisional: now.provisional(rated.provisional_games),
+                rank: format!("{} of {}", ordinal(place), list.len()),
+                list_href: format!("{}/ratings/{}", league_href(&league), format.as_str()),
+                chart: RatingChart::new(
+                    &format!("rating-{}", format.as_str()),
+                    &format!("{}: rating by week", format.title()),
+                    rated.ratings.course(player.id, format),
+                    league.time_zone,
+                ),
+            })
+        })
+        .collect();
     let page = PlayerPage {
+        ratings,
+        provisional_games: rated.provisional_games,
         next,
         all_columns: cols.all(),
         cols_href: cols.toggle(&player_href(&league, player.id, &player.name)),

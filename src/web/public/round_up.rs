@@ -11,6 +11,7 @@
 //! tables.
 
 use crate::app::division_table::division_rows;
+use crate::app::feats::{counted_fixtures, feat_matches};
 use crate::app::formats::scores_by_season;
 use std::collections::{BTreeSet, HashMap};
 
@@ -22,8 +23,8 @@ use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, FixtureScope};
-use crate::db::{FixtureId, FixtureStatus, League, PlayerId, ResultStatus, Season, SeasonId, Side};
-use crate::league::feats::{Feats, GameFeat, WeekGame, WeekMatch, feats};
+use crate::db::{FixtureId, FixtureStatus, League, Season, SeasonId, Side};
+use crate::league::feats::{Feats, GameFeat, feats};
 use crate::league::match_score::scores_from_boards;
 
 use super::super::AppState;
@@ -213,24 +214,9 @@ pub(crate) async fn build_week(
         .await?;
     let scores = scores_by_season(&lines, &boards, &formats);
     // Feats come from approved results only, like the tables.
-    let approved: Vec<FixtureId> = lines
-        .iter()
-        .filter(|f| !matches!(f.status, FixtureStatus::Void | FixtureStatus::Walkover))
-        .filter(|f| f.result_status == Some(ResultStatus::Approved))
-        .map(|f| f.id)
-        .collect();
+    let approved = counted_fixtures(&lines);
     let (results, names) = db.current_results(league.id, &approved).await?;
-    let week_matches: Vec<WeekMatch> = results
-        .iter()
-        .filter(|r| r.version.status == ResultStatus::Approved)
-        .filter_map(|r| {
-            let line = lines.iter().find(|f| f.id == r.version.fixture_id)?;
-            let format = crate::app::formats::line_format(line, &formats)?;
-            let score = scores.get(&line.id)?;
-            Some(week_match(line, &r.result, &names, score.boards, format))
-        })
-        .collect();
-    let found = feats(&week_matches);
+    let found = feats(&feat_matches(&lines, &results, &names, &scores, &formats));
     let (earlier, later) = db.result_dates_around(league.id, from, to).await?;
 
     let mut divisions = division_weeks(state, league, &seasons, &lines, &scores).await?;
@@ -258,46 +244,6 @@ pub(crate) async fn build_week(
         earlier,
         later,
     })
-}
-
-/// A match's games as the feats read them: each game's record, and which
-/// of its sides the home team's players sat on.
-fn week_match(
-    line: &FixtureLine,
-    result: &crate::db::MatchResult,
-    names: &HashMap<PlayerId, String>,
-    score: [u32; 2],
-    format: &crate::league::match_format::MatchFormat,
-) -> WeekMatch {
-    let mut games = Vec::new();
-    for (b, board) in result.boards.iter().enumerate() {
-        let home: Vec<&str> = board
-            .home
-            .iter()
-            .filter_map(|id| names.get(id).map(String::as_str))
-            .collect();
-        for (g, game) in board.games.iter().enumerate() {
-            let home_side = game
-                .record
-                .sides
-                .iter()
-                .position(|side| side.iter().any(|n| home.contains(&n.as_str())))
-                .unwrap_or(0);
-            games.push(WeekGame {
-                board: b + 1,
-                number: g + 1,
-                record: game.record.clone(),
-                home_side,
-                score_only: game.score_only,
-            });
-        }
-    }
-    WeekMatch {
-        fixture: line.id.0,
-        score,
-        boards: u32::try_from(format.boards.len()).unwrap_or(u32::MAX),
-        games,
-    }
 }
 
 /// Each division with a fixture this week: its results and its leaders

@@ -1,6 +1,8 @@
 //! Results in and out: a match's games as game records (RULES.md JSON), and
 //! a season's fixtures, results and penalties as CSV.
 
+use std::collections::HashMap;
+
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -199,6 +201,15 @@ pub async fn season_csv(
         "amount",
         "note",
         "voided",
+        "board",
+        "game",
+        "format",
+        "side a",
+        "side b",
+        "side a ids",
+        "side b ids",
+        "winner",
+        "counts",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -231,7 +242,10 @@ pub async fn season_csv(
                 String::new(),
                 String::new(),
                 String::new(),
-            ],
+            ]
+            .into_iter()
+            .chain(std::iter::repeat_n(String::new(), 9))
+            .collect::<Vec<_>>(),
         )?;
     }
     for p in &penalties {
@@ -261,8 +275,61 @@ pub async fn season_csv(
                 } else {
                     String::new()
                 },
-            ],
+            ]
+            .into_iter()
+            .chain(std::iter::repeat_n(String::new(), 9))
+            .collect::<Vec<_>>(),
         )?;
+    }
+    // Each game of the current results: its two sides (as the game's record
+    // has them, not home and away), who won, and whether it counts; enough
+    // to recompute every rating (see the ratings page's method).
+    let seats = db.season_game_seats(league.id, season.id).await?;
+    let by_id: HashMap<FixtureId, &crate::db::pages::FixtureLine> =
+        fixtures.iter().map(|f| (f.id, f)).collect();
+    for game in seats
+        .chunk_by(|a, b| (a.fixture_id, a.board, a.number) == (b.fixture_id, b.board, b.number))
+    {
+        let g = &game[0];
+        let Some(f) = by_id.get(&g.fixture_id) else {
+            continue;
+        };
+        let side = |s: i64, f: fn(&crate::db::ratings::GameSeatLine) -> String| {
+            game.iter()
+                .filter(|p| p.side == s)
+                .map(f)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let mut row: Vec<String> = vec![
+            "game".into(),
+            f.id.to_string(),
+            f.competition.clone(),
+            f.round.to_string(),
+            f.starts_at
+                .map_or_else(String::new, |d| stamp(league.time_zone, d)),
+            f.home_name.clone(),
+            f.away_name.clone(),
+            f.status.to_string(),
+            f.result_status.map_or_else(String::new, |s| s.to_string()),
+        ];
+        row.extend(std::iter::repeat_n(String::new(), 10));
+        row.extend([
+            g.board.to_string(),
+            g.number.to_string(),
+            g.format.clone(),
+            side(0, |p| p.name.clone()),
+            side(1, |p| p.name.clone()),
+            side(0, |p| p.player_id.to_string()),
+            side(1, |p| p.player_id.to_string()),
+            match g.winner_side {
+                Some(0) => "a".into(),
+                Some(1) => "b".into(),
+                _ => String::new(),
+            },
+            if g.counts { "yes".into() } else { "no".into() },
+        ]);
+        write(&mut out, &row)?;
     }
     let bytes = out
         .into_inner()

@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 
+use crate::app::cups::{rounds, tie_matches};
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::db::pages::{FixtureLine, FixtureScope, Score};
 use crate::db::{
     Cup, CupData, CupEntrant, CupEntrantId, CupTieId, Db, FixtureId, FixtureStatus, League, Season,
     Side,
 };
-use crate::league::cup::{self, EntrantKind, Method, Tally, TieMatch, Verdict};
+use crate::league::cup::{self, EntrantKind, Method, Verdict};
 
 use super::super::dates::{datetime, day, when};
 use super::super::error::Result;
@@ -109,17 +110,13 @@ pub(crate) async fn bracket(
         &boards,
         &match_formats(std::slice::from_ref(season))?,
     );
+    let facts = tie_matches(&lines, &scores);
     let lines: HashMap<FixtureId, &FixtureLine> = lines.iter().map(|l| (l.id, l)).collect();
-    let facts: HashMap<FixtureId, TieMatch> = lines
-        .values()
-        .map(|l| (l.id, tie_match(l, scores.get(&l.id))))
-        .collect();
     let states = data.states(&facts)?;
     let entrants: HashMap<CupEntrantId, &CupEntrant> =
         data.entrants.iter().map(|e| (e.id, e)).collect();
     let number_of: HashMap<CupTieId, i64> = data.ties.iter().map(|t| (t.id, t.number)).collect();
-    let first = data.ties.iter().filter(|t| t.round == 1).count();
-    let total = cup::rounds(first * 2);
+    let total = rounds(data);
     let zone = league.time_zone;
     let individual = data.cup.entrants != EntrantKind::Teams;
     let side = |entrant: Option<CupEntrantId>, from: Option<CupTieId>, won: bool| -> SideView {
@@ -191,20 +188,6 @@ pub(crate) async fn bracket(
         counts: if individual { "games" } else { "boards" },
         champion,
     })
-}
-
-/// What a cup fixture says about who goes through, for the bracket.
-fn tie_match(line: &FixtureLine, score: Option<&Score>) -> TieMatch {
-    let approved = score.filter(|s| !s.provisional()).map(|s| Tally {
-        boards: s.boards,
-        games: s.games,
-        pegs: s.pegs,
-    });
-    TieMatch {
-        fixture: line.id,
-        recorded: line.result_status.is_some() || !line.status.is_open(),
-        verdict: cup::verdict(line.status, line.conceded_by, approved),
-    }
 }
 
 /// The score a tie shows: its result's, or none for a void match or a

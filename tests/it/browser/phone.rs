@@ -1,10 +1,10 @@
 //! Every kind of public page of the demo (a league of each format, a past
-//! season and a half-played one) on a phone, 390 and 360 px wide, and at a
-//! desk: no page is wider than the screen, no table is cut off inside its
-//! wrapper unless all its columns were asked for, and the division table's
-//! points are in view. A signed-in player's home starts with their next
-//! match. With `BONEYARD_BROWSER_SHOTS=1`, each page's phone screenshot is
-//! left in `target/browser-shots/`.
+//! season and a half-played one, both with their honours) on a phone, 390
+//! and 360 px wide, and at a desk: no page is wider than the screen, no
+//! table is cut off inside its wrapper unless all its columns were asked
+//! for, and the division table's points are in view. A signed-in player's
+//! home starts with their next match. With `BONEYARD_BROWSER_SHOTS=1`, each
+//! page's phone screenshot is left in `target/browser-shots/`.
 
 use std::path::Path;
 
@@ -74,6 +74,7 @@ async fn pages_of(b: &Browser, server: &Server, short: &str) -> Result<Vec<Strin
     let division = href(b, "main ul.cards a[href*='/2026-27/']").await?;
     let season = format!("{base}/2026-27");
     let past = href(b, "main a[href$='/2025-26']").await?;
+    let honours = href(b, "main a[href$='/2026-27/honours']").await?;
     b.goto(&server.url(&division)).await?;
     let players_table = href(b, "main a[href*='/players-table/']").await?;
     let data = href(b, "main a[href$='/data']").await?;
@@ -89,7 +90,7 @@ async fn pages_of(b: &Browser, server: &Server, short: &str) -> Result<Vec<Strin
         "/leagues".into(),
         base.clone(),
         season,
-        past,
+        past.clone(),
         division.clone(),
         format!("{division}?after=1"),
         format!("{division}?cols=all"),
@@ -104,6 +105,8 @@ async fn pages_of(b: &Browser, server: &Server, short: &str) -> Result<Vec<Strin
         format!("{base}/live"),
         players_table,
         format!("{base}/round-up"),
+        honours,
+        format!("{past}/honours"),
     ])
 }
 
@@ -138,7 +141,9 @@ async fn check(b: &Browser, server: &Server, pages: &[String], width: u32) -> Ve
         }
         // The table's points, in view without scrolling (with every column
         // asked for, the table scrolls to them, its team column staying).
-        let division = page.matches('/').count() == 4 && page.contains("/2026-27/");
+        let division = page.matches('/').count() == 4
+            && page.contains("/2026-27/")
+            && !page.ends_with("/honours");
         if division && !page.contains("cols=all") {
             match b.client.execute(POINTS_IN_VIEW, vec![]).await {
                 Ok(Value::String(s)) if s.is_empty() => {}

@@ -35,6 +35,7 @@ async fn leagues_seasons_and_divisions(db: Db) {
                 ..new
             },
             "Europe/London",
+            None,
         )
         .await
         .unwrap();

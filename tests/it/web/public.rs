@@ -45,7 +45,7 @@ pub(crate) fn slug(name: &str) -> String {
     out.trim_end_matches('-').to_owned()
 }
 
-fn unescape(s: &str) -> String {
+pub(crate) fn unescape(s: &str) -> String {
     s.replace("&#39;", "'")
         .replace("&#34;", "\"")
         .replace("&quot;", "\"")
@@ -59,7 +59,7 @@ fn unescape(s: &str) -> String {
 
 /// The text of each cell of each body row of the first table whose opening
 /// tag starts with `table_start`.
-fn rows(page: &Page, table_start: &str) -> Vec<Vec<String>> {
+pub(crate) fn rows(page: &Page, table_start: &str) -> Vec<Vec<String>> {
     let body = &page.body;
     let start = body
         .find(table_start)
@@ -93,7 +93,7 @@ fn rows(page: &Page, table_start: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-async fn ok(c: &mut Client, path: &str) -> Page {
+pub(crate) async fn ok(c: &mut Client, path: &str) -> Page {
     let page = c.get(path).await;
     assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
     page
@@ -101,13 +101,13 @@ async fn ok(c: &mut Client, path: &str) -> Page {
 
 /// A board's result computed here: the engine on each stored record, the
 /// home side found by the board's home players' names.
-struct BoardTally {
-    boards: [i64; 2],
-    games: [i64; 2],
-    pegs: [i64; 2],
+pub(crate) struct BoardTally {
+    pub(crate) boards: [i64; 2],
+    pub(crate) games: [i64; 2],
+    pub(crate) pegs: [i64; 2],
 }
 
-fn tally(
+pub(crate) fn tally(
     result: &MatchResult,
     format: &MatchFormat,
     names: &HashMap<PlayerId, String>,
@@ -149,11 +149,11 @@ fn tally(
 
 /// A team's row as the page shows it: P W D L BF BA GF GA PF PA deducted
 /// points.
-type Line = [i64; 12];
+pub(crate) type Line = [i64; 12];
 
 /// The division's table computed here from the stored results (approved
 /// ones only), walkovers and deductions, after round `after`.
-async fn expected_table(
+pub(crate) async fn expected_table(
     db: &Db,
     league: LeagueId,
     season: &Season,

@@ -546,7 +546,7 @@ async fn unknown_zone_names_are_field_errors(db: Db) {
         Err(DbError::Invalid(why)) => assert!(why.contains("not a time zone"), "{why}"),
         other => panic!("an unknown zone was stored: {other:?}"),
     }
-    match db.update_league(w.l.league, &new, "").await {
+    match db.update_league(w.l.league, &new, "", None).await {
         Err(DbError::Invalid(why)) => assert!(why.contains("not a time zone"), "{why}"),
         other => panic!("an empty zone was stored: {other:?}"),
     }

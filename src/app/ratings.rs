@@ -1,0 +1,61 @@
+//! A league's ratings (issue 27), worked out once per change of its
+//! records: every page that shows a rating (the player's page, the player
+//! table, the rating lists, the match page's chances) reads them from here.
+//! They are a pure function of the league's counted games, so they are
+//! kept in memory under the league's page generation (which every write
+//! to its records raises, on every app server) and replayed from the
+//! first game when it moves: a correction or a restore changes them from
+//! the game it changed, and an approval in any order gives the same.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::db::generation::Follows;
+use crate::db::{Db, DbError, League, LeagueId};
+use crate::league::ratings::{Ratings, rate};
+
+/// A league's ratings, with its setting for provisional ones.
+#[derive(Debug, Clone, Default)]
+pub struct LeagueRatings {
+    pub ratings: Ratings,
+    /// Games before a rating is established.
+    pub provisional_games: u32,
+}
+
+/// The ratings of each league, kept under the generation they were worked
+/// out at.
+#[derive(Debug, Default)]
+pub struct RatingCache {
+    kept: Mutex<HashMap<LeagueId, (i64, Arc<LeagueRatings>)>>,
+}
+
+impl RatingCache {
+    /// The ratings of `league` now: kept ones while its records have not
+    /// changed, else replayed from its games (one query).
+    pub async fn of(&self, db: &Db, league: &League) -> Result<Arc<LeagueRatings>, DbError> {
+        // Read before the games: a write in between leaves the kept copy
+        // under the older number, so it is replayed again next time.
+        let generation = db
+            .page_generation(Some(&league.short_name), Follows::Records)
+            .await?;
+        let provisional_games = u32::try_from(league.provisional_games).unwrap_or(10);
+        if let Some((at, kept)) = self.lock().get(&league.id)
+            && *at == generation
+            && kept.provisional_games == provisional_games
+        {
+            return Ok(kept.clone());
+        }
+        let games = db.rated_games(league.id).await?;
+        let fresh = Arc::new(LeagueRatings {
+            ratings: rate(&games),
+            provisional_games,
+        });
+        self.lock().insert(league.id, (generation, fresh.clone()));
+        Ok(fresh)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<LeagueId, (i64, Arc<LeagueRatings>)>> {
+        // A panic while holding it left only a map of copies behind.
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

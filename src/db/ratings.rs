@@ -1,0 +1,151 @@
+//! The games a rating reads (issue 27): every counted game of a league with
+//! a winner, its players by side, in one query.
+
+use chrono::{DateTime, Utc};
+
+use super::counted::{COUNTED_GAMES, CURRENT_VERSION};
+use super::stats::COUNTED_JOINS;
+use super::{Db, FixtureId, LeagueId, PlayerId, Result, read_pool};
+use crate::league::ratings::{GameKey, RatedGame};
+use crate::rules::Format;
+
+#[derive(sqlx::FromRow)]
+struct SeatRow {
+    game_id: i64,
+    fixture_id: FixtureId,
+    starts_at: Option<DateTime<Utc>>,
+    board: i64,
+    number: i64,
+    format: String,
+    winner_side: i64,
+    player_id: PlayerId,
+    side: i64,
+}
+
+impl Db {
+    /// The league's rated games: those its tables count (approved, current,
+    /// neither void nor walkover), league and cup alike, with a winner.
+    pub async fn rated_games(&self, league: LeagueId) -> Result<Vec<RatedGame>> {
+        let sql = format!(
+            "SELECT g.id AS game_id, f.id AS fixture_id, f.starts_at, b.number AS board, \
+             g.number, g.format, CAST(g.winner_side AS BIGINT) AS winner_side, gp.player_id, \
+             CAST(gp.side AS BIGINT) AS side \
+             {COUNTED_JOINS} WHERE f.league_id = $1 AND {COUNTED_GAMES} \
+             AND g.winner_side IS NOT NULL \
+             ORDER BY g.id, gp.side, gp.side_position"
+        );
+        let rows: Vec<SeatRow> = read_pool!(self, pool => sqlx::query_as(&sql)
+            .bind(league)
+            .fetch_all(pool)
+            .await?);
+        let mut out: Vec<RatedGame> = Vec::new();
+        let mut last = None;
+        for r in rows {
+            if last != Some(r.game_id) {
+                // A format this build does not know is not rated.
+                let Ok(format) = r.format.parse::<Format>() else {
+                    last = None;
+                    continue;
+                };
+                last = Some(r.game_id);
+                out.push(RatedGame {
+                    key: GameKey {
+                        played_at: r.starts_at.map_or(i64::MAX, |t| t.timestamp()),
+                        fixture: r.fixture_id.0,
+                        board: r.board,
+                        number: r.number,
+                    },
+                    format,
+                    sides: [Vec::new(), Vec::new()],
+                    winner: usize::try_from(r.winner_side).unwrap_or(usize::MAX),
+                });
+            }
+            if let (Some(g), Ok(side)) = (out.last_mut(), usize::try_from(r.side))
+                && side < 2
+            {
+                g.sides[side].push(r.player_id);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A player as a rating list names them: with the team of the latest
+/// season they were registered in.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RatedPlayer {
+    pub id: PlayerId,
+    pub league_id: LeagueId,
+    pub name: String,
+    pub team: Option<String>,
+}
+
+impl Db {
+    /// Every player of `league` (or, with `None`, of every league), each
+    /// with their latest team: one query.
+    pub async fn rated_players(&self, league: Option<LeagueId>) -> Result<Vec<RatedPlayer>> {
+        let sql = format!(
+            "SELECT p.id, p.league_id, p.name, \
+             (SELECT t.name FROM registrations r JOIN teams t ON t.id = r.team_id \
+              AND t.league_id = r.league_id WHERE r.league_id = p.league_id \
+              AND r.player_id = p.id ORDER BY r.season_id DESC LIMIT 1) AS team \
+             FROM players p {} ORDER BY p.id",
+            if league.is_some() {
+                "WHERE p.league_id = $1"
+            } else {
+                ""
+            }
+        );
+        Ok(read_pool!(self, pool => {
+            let q = sqlx::query_as::<_, RatedPlayer>(&sql);
+            match league {
+                Some(l) => q.bind(l),
+                None => q,
+            }
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+}
+
+/// A seat of a game of a season's current results, for the results export.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GameSeatLine {
+    pub fixture_id: FixtureId,
+    pub board: i64,
+    pub number: i64,
+    pub format: String,
+    pub winner_side: Option<i64>,
+    /// The game counts in the tables and the ratings.
+    pub counts: bool,
+    pub side: i64,
+    pub player_id: PlayerId,
+    pub name: String,
+}
+
+impl Db {
+    /// Every seat of every game of the season's current result versions,
+    /// in fixture, board, game and seat order: one query.
+    pub async fn season_game_seats(
+        &self,
+        league: LeagueId,
+        season: crate::db::SeasonId,
+    ) -> Result<Vec<GameSeatLine>> {
+        let sql = format!(
+            "SELECT f.id AS fixture_id, b.number AS board, g.number, g.format, \
+             CAST(g.winner_side AS BIGINT) AS winner_side, \
+             CASE WHEN {COUNTED_GAMES} THEN TRUE ELSE FALSE END AS counts, \
+             CAST(gp.side AS BIGINT) AS side, gp.player_id, p.name \
+             {COUNTED_JOINS} JOIN players p ON p.id = gp.player_id \
+             WHERE f.league_id = $1 AND f.season_id = $2 AND {CURRENT_VERSION} \
+             ORDER BY f.id, b.number, g.number, gp.side, gp.side_position"
+        );
+        Ok(
+            read_pool!(self, pool => sqlx::query_as::<_, GameSeatLine>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(pool)
+            .await?),
+        )
+    }
+}

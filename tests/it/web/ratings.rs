@@ -1,0 +1,424 @@
+//! Ratings (issue 27) as a visitor reads them: every figure of a league's
+//! rating lists recomputed here from the seasons' results exports (CSV)
+//! with the method as the ratings page states it (written out again here,
+//! not the app's code), the same ratings whichever order results were
+//! approved in, and the player table's rating column.
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+use boneyard::db::*;
+use boneyard::demo::{DemoOptions, fill};
+use boneyard::league::match_format::MatchFormat;
+
+use crate::harness::LeagueBuilder;
+use crate::harness::builder::simulated_result;
+use crate::harness::client::{Client, Page};
+use crate::support::on_both;
+use crate::web::public::rows;
+
+on_both!(
+    every_rating_shown_is_recomputed_from_the_results_exports,
+    ratings_are_the_same_whichever_order_results_are_approved_in,
+    the_player_table_shows_and_sorts_by_rating,
+    the_secretary_sets_the_games_a_rating_is_provisional_for,
+);
+
+async fn ok(c: &mut Client, path: &str) -> Page {
+    let page = c.get(path).await;
+    assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+    page
+}
+
+/// The method as the ratings page states it.
+const BETA: f64 = 25.0 / 6.0;
+const KAPPA: f64 = 0.000_001;
+
+#[derive(Clone, Copy, Debug)]
+struct Mu {
+    mu: f64,
+    var: f64,
+    games: u32,
+}
+
+impl Default for Mu {
+    fn default() -> Mu {
+        Mu {
+            mu: 25.0,
+            var: (25.0_f64 / 3.0).powi(2),
+            games: 0,
+        }
+    }
+}
+
+/// One game of an export: its order, rule family, sides' player ids and
+/// winner (0: side a).
+struct ExportGame {
+    order: (String, i64, i64, i64),
+    format: String,
+    sides: [Vec<i64>; 2],
+    winner: usize,
+}
+
+/// The counted games of a season's export.
+fn export_games(csv_text: &str) -> Vec<ExportGame> {
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}: {header:?}"))
+    };
+    let (record, id, date) = (col("record"), col("id"), col("date"));
+    let (board, game, format) = (col("board"), col("game"), col("format"));
+    let (a, b, winner, counts) = (
+        col("side a ids"),
+        col("side b ids"),
+        col("winner"),
+        col("counts"),
+    );
+    let ids = |s: &str| -> Vec<i64> {
+        s.split(';')
+            .map(|x| x.trim())
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| &r[record] == "game" && &r[counts] == "yes" && !r[winner].is_empty())
+        .map(|r| {
+            // A fixture with no date is played after every dated one.
+            let day = if r[date].is_empty() {
+                "~".to_owned()
+            } else {
+                r[date].to_owned()
+            };
+            ExportGame {
+                order: (
+                    day,
+                    r[id].parse().unwrap(),
+                    r[board].parse().unwrap(),
+                    r[game].parse().unwrap(),
+                ),
+                format: r[format].to_owned(),
+                sides: [ids(&r[a]), ids(&r[b])],
+                winner: usize::from(&r[winner] == "b"),
+            }
+        })
+        .collect()
+}
+
+/// Every player's rating per rule family, replayed in the order played.
+fn recompute(mut games: Vec<ExportGame>) -> HashMap<(i64, String), Mu> {
+    games.sort_by(|x, y| x.order.cmp(&y.order));
+    let mut now: HashMap<(i64, String), Mu> = HashMap::new();
+    for g in games {
+        let get = |p: &i64| {
+            now.get(&(*p, g.format.clone()))
+                .copied()
+                .unwrap_or_default()
+        };
+        let sides: [Vec<Mu>; 2] = [
+            g.sides[0].iter().map(get).collect(),
+            g.sides[1].iter().map(get).collect(),
+        ];
+        let r = |s: &[Mu]| s.iter().map(|m| m.mu).sum::<f64>();
+        let v = |s: &[Mu]| s.iter().map(|m| m.var).sum::<f64>();
+        let c = (2.0 * BETA * BETA + v(&sides[0]) + v(&sides[1])).sqrt();
+        let pa = (r(&sides[0]) / c).exp() / ((r(&sides[0]) / c).exp() + (r(&sides[1]) / c).exp());
+        for (s, (ids, side)) in g.sides.iter().zip(&sides).enumerate() {
+            let p = if s == 0 { pa } else { 1.0 - pa };
+            let result = if g.winner == s { 1.0 } else { 0.0 };
+            let side_sd = v(side).sqrt();
+            for (id, m) in ids.iter().zip(side) {
+                let shrink = (1.0 - m.var * side_sd * p * (1.0 - p) / c.powi(3)).max(KAPPA);
+                now.insert(
+                    (*id, g.format.clone()),
+                    Mu {
+                        mu: m.mu + m.var / c * (result - p),
+                        var: m.var * shrink,
+                        games: m.games + 1,
+                    },
+                );
+            }
+        }
+    }
+    now
+}
+
+/// Each row of a rating list: the player's id (from the link), the rating
+/// and uncertainty shown, and the games.
+fn shown(page: &Page) -> Vec<(i64, f64, f64, u32)> {
+    let body = &page.body;
+    let start = body
+        .find("<table class=\"standings\" id=\"ratings\"")
+        .unwrap();
+    let table = &body[start..start + body[start..].find("</table>").unwrap()];
+    let ids: Vec<i64> = table
+        .split("/players/")
+        .skip(1)
+        .map(|s| s[..s.find('-').unwrap()].parse().unwrap())
+        .collect();
+    let cells = rows(page, "<table class=\"standings\" id=\"ratings\"");
+    assert_eq!(ids.len(), cells.len());
+    ids.into_iter()
+        .zip(cells)
+        .map(|(id, c)| {
+            let rating: f64 = c[3].split_whitespace().next().unwrap().parse().unwrap();
+            (id, rating, c[4].parse().unwrap(), c[5].parse().unwrap())
+        })
+        .collect()
+}
+
+async fn every_rating_shown_is_recomputed_from_the_results_exports(db: Db) {
+    let options = DemoOptions {
+        leagues: 3,
+        teams: 4,
+        seasons: 2,
+        divisions: Some(1),
+        seed: 11,
+    };
+    fill(&db, &options).await.unwrap();
+    let mut c = Client::new(&db).await;
+    let (mut checked, mut honoured) = (0, 0);
+    for league in db.leagues().await.unwrap() {
+        let mut games = Vec::new();
+        let mut seasons = db.seasons(league.id).await.unwrap();
+        seasons.sort_by_key(|s| s.id);
+        // The finished season's honours: its top established ratings as
+        // they stood after its last game, from its own export alone.
+        let first = &seasons[0];
+        let csv = ok(
+            &mut c,
+            &format!(
+                "/leagues/{}/seasons/{}/results.csv",
+                league.short_name, first.id
+            ),
+        )
+        .await;
+        let format = first.format.as_str().to_owned();
+        let mut at_end: Vec<(i64, f64)> = recompute(export_games(&csv.body))
+            .into_iter()
+            .filter(|((_, f), m)| *f == format && m.games >= 10)
+            .map(|((id, _), m)| (id, m.mu))
+            .collect();
+        at_end.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let honours = ok(
+            &mut c,
+            &format!(
+                "/leagues/{}/{}/honours",
+                league.short_name,
+                crate::web::public::slug(&first.name)
+            ),
+        )
+        .await;
+        let table = "<table class=\"honours-players\" id=\"top-rating\"";
+        if at_end.is_empty() {
+            assert!(!honours.has(table), "nobody established: no list");
+        } else {
+            let top = rows(&honours, table);
+            assert_eq!(top.len(), at_end.len().min(3), "{}", honours.body);
+            for (row, (_, mu)) in top.iter().zip(&at_end) {
+                let shown: f64 = row[3].parse().unwrap();
+                assert!((shown - mu).abs() <= 0.05 + 1e-9, "{row:?} {mu}");
+                honoured += 1;
+            }
+        }
+        for season in &seasons {
+            let csv = ok(
+                &mut c,
+                &format!(
+                    "/leagues/{}/seasons/{}/results.csv",
+                    league.short_name, season.id
+                ),
+            )
+            .await;
+            games.extend(export_games(&csv.body));
+        }
+        assert!(!games.is_empty(), "{}: games exported", league.short_name);
+        let expected = recompute(games);
+        let format = db.seasons(league.id).await.unwrap()[0].format;
+        let page = ok(
+            &mut c,
+            &format!("/leagues/{}/ratings/{}", league.short_name, format.as_str()),
+        )
+        .await;
+        let list = shown(&page);
+        let in_format = expected
+            .keys()
+            .filter(|(_, f)| f == format.as_str())
+            .count();
+        assert_eq!(list.len(), in_format, "{}", league.short_name);
+        for (id, rating, uncertainty, games) in &list {
+            let want = expected[&(*id, format.as_str().to_owned())];
+            assert!(
+                (rating - want.mu).abs() <= 0.05 + 1e-9,
+                "player {id}: shown {rating}, recomputed {}",
+                want.mu
+            );
+            assert!((uncertainty - want.var.sqrt()).abs() <= 0.05 + 1e-9);
+            assert_eq!(*games, want.games);
+            checked += 1;
+        }
+        // Highest first, as the list says.
+        assert!(list.windows(2).all(|w| w[0].1 >= w[1].1));
+        // The top player's page says the same figure.
+        let (top, rating, _, _) = list[0];
+        let player = db.player(league.id, PlayerId(top)).await.unwrap();
+        // Its address without the name's slug sends to the full one.
+        let moved = c
+            .get(&format!("/leagues/{}/players/{top}", league.short_name))
+            .await;
+        let page = ok(&mut c, moved.location.as_deref().expect("redirected")).await;
+        assert!(
+            page.has(&format!("<strong class=\"big\">{rating:.1}</strong>")),
+            "{}: {}",
+            player.name,
+            page.body
+        );
+        assert!(page.has(&format!("1st of {}", list.len())));
+    }
+    assert!(checked > 50, "{checked} ratings checked");
+    assert!(honoured > 0, "some season's honours list ratings");
+    // The installation's list holds every league's players.
+    let all = ok(&mut c, "/ratings/fives-and-threes").await;
+    assert!(all.has("League</th>"));
+}
+
+/// Two leagues alike in every record: the same results approved in
+/// opposite orders give the same ratings.
+async fn ratings_are_the_same_whichever_order_results_are_approved_in(db: Db) {
+    let mut c = Client::new(&db).await;
+    let mut lists = Vec::new();
+    for (short, forwards) in [("first", true), ("second", false)] {
+        let built = LeagueBuilder::new(short)
+            .teams(&["Crown", "Anchor", "Bell", "Swan"])
+            .players(4)
+            .fixtures(4)
+            .starting_at("2026-09-01T19:00:00Z".parse().unwrap())
+            .build(&db)
+            .await;
+        let format: MatchFormat = built.format.clone();
+        let mut ids = Vec::new();
+        for (i, f) in built.fixtures.iter().enumerate() {
+            let fixture = db.fixture(built.id, *f).await.unwrap();
+            let team = |id: TeamId| built.teams.iter().find(|t| t.id == id).unwrap();
+            let result = simulated_result(
+                built.rules,
+                &format,
+                team(fixture.home_team_id),
+                team(fixture.away_team_id),
+                i as u64 + 7,
+            );
+            db.write_result(built.id, *f, &result, None).await.unwrap();
+            ids.push(*f);
+        }
+        if !forwards {
+            ids.reverse();
+        }
+        for f in ids {
+            db.set_result_status(built.id, f, ResultStatus::Approved, "", None)
+                .await
+                .unwrap();
+        }
+        let page = ok(
+            &mut c,
+            &format!("/leagues/{short}/ratings/fives-and-threes"),
+        )
+        .await;
+        let named: Vec<(String, String)> = rows(&page, "<table class=\"standings\" id=\"ratings\"")
+            .into_iter()
+            .map(|r| (r[1].clone(), r[3].clone()))
+            .collect();
+        assert!(named.len() >= 8, "{named:?}");
+        lists.push(named);
+    }
+    assert_eq!(lists[0], lists[1]);
+}
+
+async fn the_player_table_shows_and_sorts_by_rating(db: Db) {
+    let options = DemoOptions {
+        leagues: 1,
+        teams: 4,
+        seasons: 2,
+        divisions: Some(1),
+        seed: 5,
+    };
+    fill(&db, &options).await.unwrap();
+    let league = db.leagues().await.unwrap().remove(0);
+    // The finished season: every player ranked.
+    let season = db.seasons(league.id).await.unwrap().remove(0);
+    let mut c = Client::new(&db).await;
+    let base = format!("/leagues/{}/players-table/{}", league.short_name, season.id);
+    let table = ok(&mut c, &base).await;
+    assert!(table.has(&format!("href=\"{base}?sort=rating\"")));
+    let sorted = ok(&mut c, &format!("{base}?sort=rating")).await;
+    // Each of the page's tables (ranked, not ranked yet) by rating.
+    let mut rated = 0;
+    for (at, _) in sorted.body.match_indices("<table class=\"standings\"") {
+        let table = Page {
+            status: sorted.status,
+            location: None,
+            headers: sorted.headers.clone(),
+            body: sorted.body[at..].to_owned(),
+        };
+        let ratings: Vec<f64> = rows(&table, "<table class=\"standings\"")
+            .iter()
+            .filter_map(|r| r[6].trim_end_matches('*').parse().ok())
+            .collect();
+        assert!(
+            ratings.windows(2).all(|w| w[0] >= w[1]),
+            "highest first: {ratings:?}"
+        );
+        rated += ratings.len();
+    }
+    assert!(rated > 4, "{}", sorted.body);
+    let wrong = c.get(&format!("{base}?sort=colour")).await;
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST);
+}
+
+async fn the_secretary_sets_the_games_a_rating_is_provisional_for(db: Db) {
+    let built = LeagueBuilder::new("prov")
+        .teams(&["Crown", "Anchor"])
+        .players(4)
+        .fixtures(2)
+        .played(2)
+        .starting_at("2026-09-01T19:00:00Z".parse().unwrap())
+        .build(&db)
+        .await;
+    let mut c = Client::new(&db).await;
+    let list = "/leagues/prov/ratings/fives-and-threes";
+    let page = ok(&mut c, list).await;
+    assert!(page.has("fewer than 10 rated games"));
+    assert!(
+        page.has("provisional</span>"),
+        "two nights: every rating provisional"
+    );
+    let mut sec = Client::new(&db).await;
+    sec.sign_in(&built.secretary, crate::harness::PASSWORD)
+        .await;
+    let form = "/leagues/prov/console/league";
+    let details = |n: &'static str| {
+        vec![
+            ("name", "Prov league"),
+            ("rules_summary", ""),
+            ("contact", ""),
+            ("time_zone", "Europe/London"),
+            ("provisional_games", n),
+        ]
+    };
+    let bad = sec.submit(form, form, &details("lots")).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
+    assert!(
+        crate::harness::forms::error_beside(&bad, "provisional_games").contains("whole number")
+    );
+    let saved = sec.submit(form, form, &details("0")).await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    assert_eq!(db.league(built.id).await.unwrap().provisional_games, 0);
+    let page = ok(&mut c, list).await;
+    assert!(page.has("fewer than 0 rated games"));
+    assert!(!page.has("provisional</span>"), "{}", page.body);
+}
