@@ -65,6 +65,10 @@ pub struct ServeArgs {
     /// never from a request's Host header. Default: http:// and --listen.
     #[arg(long, env = "BONEYARD_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Serve Prometheus metrics at http://ADDRESS/metrics, an address of
+    /// their own (e.g. 127.0.0.1:9300); none by default.
+    #[arg(long, env = "BONEYARD_METRICS_LISTEN")]
+    pub metrics_listen: Option<std::net::SocketAddr>,
 }
 
 pub const DEFAULT_MAIL_FROM: &str = "Boneyard <boneyard@localhost>";
@@ -167,6 +171,9 @@ pub fn run(cli: Cli) -> ExitCode {
             mail_from: std::env::var("BONEYARD_MAIL_FROM")
                 .unwrap_or_else(|_| DEFAULT_MAIL_FROM.into()),
             public_url: std::env::var("BONEYARD_PUBLIC_URL").ok(),
+            metrics_listen: std::env::var("BONEYARD_METRICS_LISTEN")
+                .ok()
+                .and_then(|l| l.parse().ok()),
         })
     });
     match command {
@@ -289,9 +296,16 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         }
     };
     let worker = crate::mail::Worker::new(db.clone(), mailer, config.clone());
-    crate::web::serve(db, args.listen, settings, config, worker)
-        .await
-        .map_err(|e| e.to_string())
+    crate::web::serve(
+        db,
+        args.listen,
+        settings,
+        config,
+        worker,
+        args.metrics_listen,
+    )
+    .await
+    .map_err(|e| e.to_string())
 }
 
 async fn demo(args: DemoArgs) -> Result<(), String> {

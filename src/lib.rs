@@ -8,6 +8,7 @@ pub mod demo;
 pub mod domain;
 pub mod league;
 pub mod mail;
+pub mod metrics;
 pub mod rules;
 pub mod web;
 

@@ -361,6 +361,7 @@ const HIT: &str = "hit";
 const MISS: &str = "miss";
 
 fn answer(page: &Kept, asked: &HeaderMap, how: &'static str) -> Response {
+    crate::metrics::kept_page(how == HIT);
     let mut response = if super::assets::unchanged(asked, &page.etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {

@@ -161,6 +161,7 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(always(header::X_FRAME_OPTIONS, "DENY"))
         .layer(always(header::REFERRER_POLICY, "same-origin"))
+        .layer(axum::middleware::from_fn(crate::metrics::track))
         .layer(TraceLayer::new_for_http());
     Ok(if settings.behind_proxy {
         app.layer(axum::Extension(auth::BehindProxy))
@@ -227,6 +228,7 @@ pub async fn serve(
     settings: Settings,
     mail: MailConfig,
     worker: crate::mail::Worker,
+    metrics_listen: Option<SocketAddr>,
 ) -> Result<()> {
     let sessions = db.sessions().await?;
     let cleaner = tokio::spawn(async move {
@@ -235,6 +237,20 @@ pub async fn serve(
             .await;
     });
     let mailer = tokio::spawn(worker.run(Duration::from_secs(5)));
+    // The metrics on an address of their own, never the public one.
+    let metrics = match metrics_listen {
+        Some(at) => {
+            let listener = tokio::net::TcpListener::bind(at)
+                .await
+                .map_err(|e| AppError::Internal(format!("cannot listen on {at}: {e}")))?;
+            tracing::info!("metrics at http://{at}/metrics");
+            let app = crate::metrics::router(db.clone());
+            Some(tokio::spawn(async move {
+                let _ = axum::serve(listener, app).await;
+            }))
+        }
+        None => None,
+    };
     let state = AppState::with_mail(db, mail);
     let round_ups = tokio::spawn(round_ups(state.clone(), Duration::from_secs(60)));
     let app = build_app(state, settings).await?;
@@ -255,5 +271,8 @@ pub async fn serve(
     cleaner.abort();
     mailer.abort();
     round_ups.abort();
+    if let Some(m) = metrics {
+        m.abort();
+    }
     Ok(())
 }

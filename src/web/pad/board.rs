@@ -678,6 +678,9 @@ pub async fn sync(
     }
     if taken <= held.len() {
         // Nothing new could be taken.
+        if refused.is_some() {
+            crate::metrics::tap_refused();
+        }
         return Ok(reply(
             held,
             revision,
@@ -700,8 +703,14 @@ pub async fn sync(
             by,
         )
         .await?;
+    if refused.is_some() {
+        crate::metrics::tap_refused();
+    }
     match saved {
-        PadSaved::Saved(new) => Ok(reply(taps.to_vec(), new, refused, None, StatusCode::OK)),
+        PadSaved::Saved(new) => {
+            crate::metrics::taps_taken(taken - held.len());
+            Ok(reply(taps.to_vec(), new, refused, None, StatusCode::OK))
+        }
         PadSaved::Closed => Ok(reply(
             held,
             revision,

@@ -26,6 +26,7 @@ on_both!(
     the_card_lists_every_line_up_clash,
     a_stored_result_breaking_the_line_up_is_shown_to_the_secretary,
     a_postponement_racing_a_result_never_leaves_a_played_fixture_postponed,
+    the_metrics_count_requests_pad_taps_and_kept_pages,
 );
 
 /// Two singles boards and a pairs board, one game each.
@@ -815,4 +816,104 @@ async fn a_postponement_racing_a_result_never_leaves_a_played_fixture_postponed(
         }
     }
     assert_eq!(played + postponed, ROUNDS);
+}
+
+/// Every sample of a scrape, read by a Prometheus text parser.
+async fn scrape(db: &Db) -> Vec<prometheus_parse::Sample> {
+    let text = boneyard::metrics::render(db).await;
+    prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_owned())))
+        .expect("Prometheus text")
+        .samples
+}
+
+/// The sum of the samples named `metric` whose labels hold all of `with`.
+fn total(samples: &[prometheus_parse::Sample], metric: &str, with: &[(&str, &str)]) -> f64 {
+    samples
+        .iter()
+        .filter(|s| s.metric == metric)
+        .filter(|s| with.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
+        .map(|s| match s.value {
+            prometheus_parse::Value::Counter(v)
+            | prometheus_parse::Value::Gauge(v)
+            | prometheus_parse::Value::Untyped(v) => v,
+            _ => 0.0,
+        })
+        .sum()
+}
+
+/// Issue 28: the counters move with requests, pad taps and kept pages
+/// (other tests run alongside, so each is checked to rise by at least what
+/// this test did), and `/metrics` is served by its own router only.
+async fn the_metrics_count_requests_pad_taps_and_kept_pages(db: Db) {
+    let app = TestApp::new(&db, board_league()).await;
+    let m = &app.league;
+    let before = scrape(&db).await;
+    let home = "/leagues/:league";
+    let mut visitor = app.anonymous().await;
+    for _ in 0..2 {
+        let page = visitor.get("/leagues/card").await;
+        assert_eq!(page.status, StatusCode::OK);
+    }
+    let (_, taps) = simulated(m, 0, 3);
+    let mut captain = app.with_captain(0).await;
+    let sync = m.path("/pad/1/sync");
+    let csrf = captain.get(&m.path("/pad/1")).await.csrf();
+    let r = captain
+        .post_json(&sync, &json!({ "taps": &taps[..5] }), &csrf)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    // A sixth tap no rule allows: refused.
+    let mut bad = taps[..5].to_vec();
+    bad.push(Tap::Play {
+        seat: 99,
+        points: 5,
+    });
+    let r = captain
+        .post_json(&sync, &json!({ "taps": bad }), &csrf)
+        .await;
+    assert!(r.status.is_client_error(), "{}", r.body);
+    let after = scrape(&db).await;
+    let rose = |metric: &str, with: &[(&str, &str)]| {
+        total(&after, metric, with) - total(&before, metric, with)
+    };
+    let ok = [("route", home), ("method", "GET"), ("status", "200")];
+    assert!(
+        rose("boneyard_http_requests_total", &ok) >= 2.0,
+        "{after:?}"
+    );
+    assert!(
+        rose(
+            "boneyard_http_request_duration_seconds_count",
+            &[("route", home)]
+        ) >= 2.0
+    );
+    assert!(rose("boneyard_pad_taps_total", &[("outcome", "taken")]) >= 5.0);
+    assert!(rose("boneyard_pad_taps_total", &[("outcome", "refused")]) >= 1.0);
+    assert!(rose("boneyard_kept_pages_total", &[("outcome", "miss")]) >= 1.0);
+    assert!(rose("boneyard_kept_pages_total", &[("outcome", "hit")]) >= 1.0);
+    assert!(
+        after
+            .iter()
+            .any(|s| s.metric == "boneyard_mail_messages"
+                && s.labels.get("outcome") == Some("waiting")),
+        "{after:?}"
+    );
+    // Not on the public address; on the metrics router, as text.
+    assert_eq!(visitor.get("/metrics").await.status, StatusCode::NOT_FOUND);
+    use tower::ServiceExt;
+    let response = boneyard::metrics::router(db.clone())
+        .oneshot(
+            axum::http::Request::get("/metrics")
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/openmetrics-text")
+    );
 }
