@@ -69,6 +69,16 @@ pub struct ServeArgs {
     /// their own (e.g. 127.0.0.1:9300); none by default.
     #[arg(long, env = "BONEYARD_METRICS_LISTEN")]
     pub metrics_listen: Option<std::net::SocketAddr>,
+    /// Take a copy of the SQLite database this often while serving: `24h`,
+    /// `30m`, `7d`. None by default. (Postgres: use pg_dump.)
+    #[arg(long, env = "BONEYARD_BACKUP_EVERY")]
+    pub backup_every: Option<String>,
+    /// How many of those copies to keep, the newest.
+    #[arg(long, env = "BONEYARD_BACKUP_KEEP", default_value_t = 14)]
+    pub backup_keep: usize,
+    /// The folder the copies go in (made if missing).
+    #[arg(long, env = "BONEYARD_BACKUP_DIR", default_value = "backups")]
+    pub backup_dir: std::path::PathBuf,
 }
 
 pub const DEFAULT_MAIL_FROM: &str = "Boneyard <boneyard@localhost>";
@@ -174,6 +184,14 @@ pub fn run(cli: Cli) -> ExitCode {
             metrics_listen: std::env::var("BONEYARD_METRICS_LISTEN")
                 .ok()
                 .and_then(|l| l.parse().ok()),
+            backup_every: std::env::var("BONEYARD_BACKUP_EVERY").ok(),
+            backup_keep: std::env::var("BONEYARD_BACKUP_KEEP")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(14),
+            backup_dir: std::env::var("BONEYARD_BACKUP_DIR")
+                .unwrap_or_else(|_| "backups".into())
+                .into(),
         })
     });
     match command {
@@ -295,6 +313,27 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             crate::mail::Mailer::Keep
         }
     };
+    if let Some(every) = &args.backup_every {
+        if matches!(db, crate::db::Db::Postgres(_)) {
+            return Err(
+                "--backup-every copies a SQLite database; back up Postgres with pg_dump".into(),
+            );
+        }
+        if args.backup_keep == 0 {
+            return Err("--backup-keep 0 would delete every copy it takes: keep 1 or more".into());
+        }
+        let schedule = crate::backups::Schedule {
+            every: crate::backups::parse_every(every).map_err(|e| format!("--backup-every {e}"))?,
+            keep: args.backup_keep,
+            dir: args.backup_dir.clone(),
+        };
+        tracing::info!(
+            "a backup every {every} into {}, the newest {} kept",
+            schedule.dir.display(),
+            schedule.keep
+        );
+        tokio::spawn(crate::backups::run(db.clone(), schedule));
+    }
     let worker = crate::mail::Worker::new(db.clone(), mailer, config.clone());
     crate::web::serve(
         db,

@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod backups;
 pub mod cli;
 pub mod db;
 pub mod demo;

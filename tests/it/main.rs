@@ -1,5 +1,6 @@
 //! The one integration test binary: modules share its build.
 
+mod backups;
 mod bad_records;
 mod browser;
 mod cli;

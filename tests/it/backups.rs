@@ -1,0 +1,100 @@
+//! Backups by themselves (issue 28): copies taken on a schedule while
+//! writes go on, the newest N kept, each passing SQLite's own integrity
+//! check and holding the league; Postgres is sent to pg_dump.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use boneyard::backups::{Schedule, take};
+use boneyard::db::*;
+use sqlx::Connection;
+
+use crate::harness::LeagueBuilder;
+use crate::support::on_both;
+
+on_both!(scheduled_backups_keep_the_newest_sound_copies_while_writes_go_on);
+
+async fn scheduled_backups_keep_the_newest_sound_copies_while_writes_go_on(db: Db) {
+    let built = LeagueBuilder::new("kept").build(&db).await;
+    let dir = std::env::temp_dir().join(format!(
+        "boneyard-backups-{}-{}",
+        std::process::id(),
+        built.id
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let schedule = Schedule {
+        every: std::time::Duration::from_secs(3600),
+        keep: 3,
+        dir: dir.clone(),
+    };
+    if matches!(db, Db::Postgres(_)) {
+        let refused = take(&db, &schedule, chrono::Utc::now()).await.unwrap_err();
+        assert!(refused.contains("pg_dump"), "{refused}");
+        return;
+    }
+    // A writer adding players all the while.
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (db, stop, league) = (db.clone(), stop.clone(), built.id);
+        tokio::spawn(async move {
+            let mut n = 0;
+            while !stop.load(Ordering::Relaxed) {
+                db.create_player(league, &format!("Player {n}"))
+                    .await
+                    .unwrap();
+                n += 1;
+            }
+            n
+        })
+    };
+    let start: chrono::DateTime<chrono::Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
+    let mut taken = Vec::new();
+    for day in 0..5 {
+        let at = start + chrono::Duration::days(day);
+        taken.push(take(&db, &schedule, at).await.unwrap());
+    }
+    stop.store(true, Ordering::Relaxed);
+    let written = writer.await.unwrap();
+    assert!(written > 0, "writes went on during the copies");
+    // The newest three are kept, and only they.
+    let mut kept: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, taken[2..].to_vec());
+    // A file of another name in the folder is never touched.
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "mine").unwrap();
+    take(&db, &schedule, start + chrono::Duration::days(9))
+        .await
+        .unwrap();
+    assert!(other.exists());
+    // Each copy passes SQLite's integrity check and holds the league.
+    let mut players = Vec::new();
+    for path in &taken[3..] {
+        let url = format!("sqlite://{}?mode=ro", path.display());
+        let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        let check: String = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_one(&mut c)
+            .await
+            .unwrap();
+        assert_eq!(check, "ok", "{}", path.display());
+        let leagues: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM leagues WHERE short_name = 'kept'")
+                .fetch_one(&mut c)
+                .await
+                .unwrap();
+        assert_eq!(leagues, 1);
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM players")
+            .fetch_one(&mut c)
+            .await
+            .unwrap();
+        players.push(n);
+    }
+    assert!(
+        players.windows(2).all(|w| w[0] <= w[1]),
+        "later copies hold at least as much: {players:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
