@@ -138,6 +138,16 @@ pub enum Command {
         /// The copy's file; it must not exist yet.
         file: std::path::PathBuf,
     },
+    /// Put a copy made by `backup` (or `serve --backup-every`) in place of
+    /// the SQLite database, the app stopped: the copy is checked first
+    /// (SQLite's integrity check, migrations this binary knows), and the
+    /// old file kept beside it as FILE.before-restore.
+    Restore {
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// The copy to restore.
+        file: std::path::PathBuf,
+    },
     /// Score a game record (RULES.md) and print the result as JSON.
     Score {
         /// The record's file, or `-` for standard input.
@@ -204,6 +214,7 @@ pub fn run(cli: Cli) -> ExitCode {
             secretary,
         }) => async_command("user add", add_user(username, db, admin, secretary)),
         Command::Backup { db, file } => async_command("backup", backup(db, file)),
+        Command::Restore { db, file } => async_command("restore", restore(db, file)),
         Command::Score { file } => match score_file(&file) {
             Ok(json) => write_out("score", &json),
             Err(message) => {
@@ -436,6 +447,30 @@ async fn backup(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String>
     let db = connect(&db).await?;
     db.backup_to(&file).await.map_err(|e| e.to_string())?;
     say(format_args!("backed up to {}", file.display()));
+    Ok(())
+}
+
+async fn restore(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String> {
+    let Some(target) = db
+        .database
+        .strip_prefix("sqlite://")
+        .or_else(|| db.database.strip_prefix("sqlite:"))
+    else {
+        return Err("restore puts a SQLite copy in place; restore Postgres with pg_restore".into());
+    };
+    let target = std::path::Path::new(target.split('?').next().unwrap_or(target));
+    let kept = crate::db::backup::restore(&file, target).await?;
+    say(format_args!(
+        "restored {} to {}",
+        file.display(),
+        target.display()
+    ));
+    if let Some(old) = kept {
+        say(format_args!(
+            "the database it replaced is kept as {}",
+            old.display()
+        ));
+    }
     Ok(())
 }
 

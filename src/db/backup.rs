@@ -2,7 +2,7 @@
 //! `VACUUM INTO` writes a consistent, compacted file in one transaction
 //! (readers and the app's writer carry on). Postgres has its own tool.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Db, DbError, Result};
 
@@ -37,4 +37,73 @@ impl Db {
             )),
         }
     }
+}
+
+/// Checks that the SQLite file at `copy` can be put in place of a
+/// database: SQLite's integrity check passes, and it is a Boneyard
+/// database whose migrations are all ones this binary knows (an older copy
+/// is brought up to date when next opened). The newest migration it has.
+pub async fn check_copy(copy: &Path) -> std::result::Result<i64, String> {
+    use sqlx::Connection;
+    if !copy.is_file() {
+        return Err(format!("{} is not a file", copy.display()));
+    }
+    let url = format!("sqlite://{}?mode=ro", copy.display());
+    let mut c = sqlx::SqliteConnection::connect(&url)
+        .await
+        .map_err(|e| format!("{} cannot be opened as SQLite: {e}", copy.display()))?;
+    let check: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_all(&mut c)
+        .await
+        .map_err(|e| format!("{} is damaged: {e}", copy.display()))?;
+    if check != ["ok"] {
+        return Err(format!(
+            "{} is damaged: {}",
+            copy.display(),
+            check.join("; ")
+        ));
+    }
+    let versions: Vec<i64> =
+        sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
+            .fetch_all(&mut c)
+            .await
+            .map_err(|_| format!("{} is not a Boneyard database", copy.display()))?;
+    let known: Vec<i64> = super::SQLITE_MIGRATIONS.iter().map(|m| m.version).collect();
+    if let Some(v) = versions.iter().find(|v| !known.contains(v)) {
+        return Err(format!(
+            "{} was made by a newer Boneyard (migration {v}); this one knows up to {}: \
+             restore it with that version",
+            copy.display(),
+            known.iter().max().copied().unwrap_or(0)
+        ));
+    }
+    versions
+        .last()
+        .copied()
+        .ok_or_else(|| format!("{} is not a Boneyard database", copy.display()))
+}
+
+/// Puts the checked copy at `copy` in place of the SQLite database file
+/// `target` (the app stopped): the old file, if any, is kept beside it as
+/// `TARGET.before-restore`, with its journal files. The old file's new name.
+pub async fn restore(copy: &Path, target: &Path) -> std::result::Result<Option<PathBuf>, String> {
+    check_copy(copy).await?;
+    let io = |e: std::io::Error| format!("{}: {e}", target.display());
+    let staged = target.with_extension("restoring");
+    std::fs::copy(copy, &staged).map_err(io)?;
+    let kept = if target.exists() {
+        let aside = PathBuf::from(format!("{}.before-restore", target.display()));
+        std::fs::rename(target, &aside).map_err(io)?;
+        Some(aside)
+    } else {
+        None
+    };
+    for journal in ["-wal", "-shm"] {
+        let j = PathBuf::from(format!("{}{journal}", target.display()));
+        if j.exists() {
+            std::fs::remove_file(&j).map_err(io)?;
+        }
+    }
+    std::fs::rename(&staged, target).map_err(io)?;
+    Ok(kept)
 }

@@ -98,3 +98,92 @@ async fn scheduled_backups_keep_the_newest_sound_copies_while_writes_go_on(db: D
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `boneyard restore`'s checks: a sound copy goes in place (the old file
+/// kept beside it) and opens with its records; a damaged copy, one made by
+/// a newer binary, and a file that is not a Boneyard database are refused,
+/// leaving the database as it was.
+#[tokio::test]
+async fn restore_puts_a_sound_copy_in_place_and_refuses_a_damaged_or_newer_one() {
+    use boneyard::db::backup::{check_copy, restore};
+    let dir = std::env::temp_dir().join(format!("boneyard-restore-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let live = dir.join("live.db");
+    let db = Db::connect(&format!("sqlite://{}", live.display()))
+        .await
+        .unwrap();
+    LeagueBuilder::new("before").build(&db).await;
+    let copy = dir.join("copy.db");
+    db.backup_to(&copy).await.unwrap();
+    assert!(check_copy(&copy).await.unwrap() >= 24);
+
+    // Damaged: a page in the middle overwritten.
+    let damaged = dir.join("damaged.db");
+    let mut bytes = std::fs::read(&copy).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle..middle + 4096].fill(0xA5);
+    std::fs::write(&damaged, &bytes).unwrap();
+    let why = check_copy(&damaged).await.unwrap_err();
+    assert!(
+        why.contains("damaged") || why.contains("cannot be opened"),
+        "{why}"
+    );
+
+    // Too new: a migration this binary does not know.
+    let newer = dir.join("newer.db");
+    std::fs::copy(&copy, &newer).unwrap();
+    {
+        let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{}", newer.display()))
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) \
+             VALUES (9999, 'from the future', '2030-01-01', TRUE, x'00', 0)",
+        )
+        .execute(&mut c)
+        .await
+        .unwrap();
+    }
+    let why = check_copy(&newer).await.unwrap_err();
+    assert!(why.contains("newer Boneyard (migration 9999)"), "{why}");
+
+    // Not ours at all.
+    let stranger = dir.join("stranger.db");
+    {
+        let mut c =
+            sqlx::SqliteConnection::connect(&format!("sqlite://{}?mode=rwc", stranger.display()))
+                .await
+                .unwrap();
+        sqlx::query("CREATE TABLE t (x INTEGER)")
+            .execute(&mut c)
+            .await
+            .unwrap();
+    }
+    assert!(
+        check_copy(&stranger)
+            .await
+            .unwrap_err()
+            .contains("not a Boneyard database")
+    );
+
+    // A refused restore leaves the live file alone; a sound one replaces it.
+    LeagueBuilder::new("after").build(&db).await;
+    db.close().await;
+    assert!(restore(&newer, &live).await.is_err());
+    assert!(live.exists() && !dir.join("live.db.before-restore").exists());
+    let kept = restore(&copy, &live).await.unwrap();
+    assert_eq!(kept, Some(dir.join("live.db.before-restore")));
+    let back = Db::connect(&format!("sqlite://{}", live.display()))
+        .await
+        .unwrap();
+    let names: Vec<String> = back
+        .leagues()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|l| l.short_name)
+        .collect();
+    assert_eq!(names, ["before"], "the copy's records, not the later ones");
+    let _ = std::fs::remove_dir_all(&dir);
+}
