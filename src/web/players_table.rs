@@ -235,6 +235,7 @@ async fn players_table(
         let line = by_id.get(&r.player);
         let name = line.map_or_else(|| format!("Player {}", r.player), |l| l.name.clone());
         let t = &r.tally;
+        let now = rated.ratings.current(r.player, season.format);
         Row {
             position: r.position.map_or_else(String::new, |p| p.to_string()),
             href: format!("{league_href}/players/{}-{}", r.player, slug(&name)),
@@ -253,19 +254,9 @@ async fn players_table(
             sets_lost_6_0: t.sets_6_0_lost,
             forfeits: t.forfeits,
             score_only: line.map_or(0, |l| count(l.score_only)),
-            rating: rated
-                .ratings
-                .current(r.player, season.format)
-                .map(|x| format!("{:.1}", x.rating))
-                .unwrap_or_default(),
-            rating_value: rated
-                .ratings
-                .current(r.player, season.format)
-                .map(|x| x.rating),
-            provisional: rated
-                .ratings
-                .current(r.player, season.format)
-                .is_some_and(|x| x.provisional(rated.provisional_games)),
+            rating: now.map(|x| format!("{:.1}", x.rating)).unwrap_or_default(),
+            rating_value: now.map(|x| x.rating),
+            provisional: now.is_some_and(|x| x.provisional(rated.provisional_games)),
         }
     };
     // By rating: highest first, the unrated last; positions follow.

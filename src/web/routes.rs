@@ -87,19 +87,7 @@ pub fn paths() -> &'static [String] {
 /// own. Read off the table.
 pub fn taken_segments() -> &'static [String] {
     static TAKEN: OnceLock<Vec<String>> = OnceLock::new();
-    TAKEN.get_or_init(|| {
-        let prefix = format!("{LEAGUE}/");
-        let mut taken: Vec<String> = paths()
-            .iter()
-            .filter_map(|p| p.strip_prefix(&prefix))
-            .filter_map(|rest| rest.split('/').next())
-            .filter(|first| !first.starts_with('{') && !first.is_empty())
-            .map(str::to_owned)
-            .collect();
-        taken.sort();
-        taken.dedup();
-        taken
-    })
+    TAKEN.get_or_init(|| first_segments_after(&format!("{LEAGUE}/")))
 }
 
 /// The segments after a season's address that its own pages take
@@ -107,19 +95,21 @@ pub fn taken_segments() -> &'static [String] {
 /// its own. Read off the table, like [`taken_segments`].
 pub fn taken_division_segments() -> &'static [String] {
     static TAKEN: OnceLock<Vec<String>> = OnceLock::new();
-    TAKEN.get_or_init(|| {
-        let prefix = format!("{LEAGUE}/{{season}}/");
-        let mut taken: Vec<String> = paths()
-            .iter()
-            .filter_map(|p| p.strip_prefix(&prefix))
-            .filter_map(|rest| rest.split('/').next())
-            .filter(|first| !first.starts_with('{') && !first.is_empty())
-            .map(str::to_owned)
-            .collect();
-        taken.sort();
-        taken.dedup();
-        taken
-    })
+    TAKEN.get_or_init(|| first_segments_after(&format!("{LEAGUE}/{{season}}/")))
+}
+
+/// The fixed first segments of the table's paths after `prefix`, sorted.
+fn first_segments_after(prefix: &str) -> Vec<String> {
+    let mut taken: Vec<String> = paths()
+        .iter()
+        .filter_map(|p| p.strip_prefix(prefix))
+        .filter_map(|rest| rest.split('/').next())
+        .filter(|first| !first.starts_with('{') && !first.is_empty())
+        .map(str::to_owned)
+        .collect();
+    taken.sort();
+    taken.dedup();
+    taken
 }
 
 #[cfg(test)]

@@ -151,9 +151,8 @@ async fn league_page(
         .into_iter()
         .map(|p| (p.id, p))
         .collect();
-    let lines = rated
-        .ratings
-        .list(format)
+    let listed = rated.ratings.list(format);
+    let lines = listed
         .iter()
         .enumerate()
         .filter_map(|(i, (p, r))| {
@@ -181,7 +180,7 @@ async fn league_page(
             })
             .collect(),
         provisional_games: rated.provisional_games.to_string(),
-        rated: rated.ratings.list(format).len(),
+        rated: listed.len(),
         league: Some(league),
         format,
         lines,

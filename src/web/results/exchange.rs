@@ -161,6 +161,24 @@ fn cell(s: &str) -> String {
 }
 
 /// The season's fixtures with their results, then its penalties.
+/// A fixture's own cells of the export, after the record's kind: id,
+/// division, round, date, home, away, status, result.
+fn fixture_cells(
+    f: &crate::db::pages::FixtureLine,
+    zone: crate::league::time::Zone,
+) -> [String; 8] {
+    [
+        f.id.to_string(),
+        f.competition.clone(),
+        f.round.to_string(),
+        f.starts_at.map_or_else(String::new, |d| stamp(zone, d)),
+        f.home_name.clone(),
+        f.away_name.clone(),
+        f.status.to_string(),
+        f.result_status.map_or_else(String::new, |s| s.to_string()),
+    ]
+}
+
 pub async fn season_csv(
     State(state): State<AppState>,
     Path((league, season)): Path<(String, i64)>,
@@ -221,31 +239,17 @@ pub async fn season_csv(
         let num = |v: Option<u32>| v.map_or_else(String::new, |v| v.to_string());
         write(
             &mut out,
-            &[
-                "fixture".into(),
-                f.id.to_string(),
-                f.competition.clone(),
-                f.round.to_string(),
-                f.starts_at
-                    .map_or_else(String::new, |d| stamp(league.time_zone, d)),
-                f.home_name.clone(),
-                f.away_name.clone(),
-                f.status.to_string(),
-                f.result_status.map_or_else(String::new, |s| s.to_string()),
-                num(score.map(|s| s.boards[0])),
-                num(score.map(|s| s.boards[1])),
-                num(score.map(|s| s.pegs[0])),
-                num(score.map(|s| s.pegs[1])),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]
-            .into_iter()
-            .chain(std::iter::repeat_n(String::new(), 9))
-            .collect::<Vec<_>>(),
+            &std::iter::once("fixture".to_owned())
+                .chain(fixture_cells(f, league.time_zone))
+                .chain([
+                    num(score.map(|s| s.boards[0])),
+                    num(score.map(|s| s.boards[1])),
+                    num(score.map(|s| s.pegs[0])),
+                    num(score.map(|s| s.pegs[1])),
+                ])
+                // The penalty's and the game's columns.
+                .chain(std::iter::repeat_n(String::new(), 6 + 9))
+                .collect::<Vec<_>>(),
         )?;
     }
     for p in &penalties {
@@ -301,18 +305,9 @@ pub async fn season_csv(
                 .collect::<Vec<_>>()
                 .join("; ")
         };
-        let mut row: Vec<String> = vec![
-            "game".into(),
-            f.id.to_string(),
-            f.competition.clone(),
-            f.round.to_string(),
-            f.starts_at
-                .map_or_else(String::new, |d| stamp(league.time_zone, d)),
-            f.home_name.clone(),
-            f.away_name.clone(),
-            f.status.to_string(),
-            f.result_status.map_or_else(String::new, |s| s.to_string()),
-        ];
+        let mut row: Vec<String> = std::iter::once("game".to_owned())
+            .chain(fixture_cells(f, league.time_zone))
+            .collect();
         row.extend(std::iter::repeat_n(String::new(), 10));
         row.extend([
             g.board.to_string(),
