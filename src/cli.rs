@@ -79,6 +79,86 @@ pub struct ServeArgs {
     /// The folder the copies go in (made if missing).
     #[arg(long, env = "BONEYARD_BACKUP_DIR", default_value = "backups")]
     pub backup_dir: std::path::PathBuf,
+    #[command(flatten)]
+    pub https: HttpsArgs,
+}
+
+/// https served by the app itself.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HttpsArgs {
+    /// Serve https for this domain (repeat, or separate with commas, for
+    /// more names), with a certificate obtained and renewed over ACME
+    /// (Let's Encrypt unless --acme-directory says otherwise). Plain http
+    /// on --listen then only redirects to https.
+    #[arg(
+        long = "https",
+        value_name = "DOMAIN",
+        env = "BONEYARD_HTTPS",
+        value_delimiter = ','
+    )]
+    pub domains: Vec<String>,
+    /// The contact email given to the certificate authority.
+    #[arg(long, env = "BONEYARD_ACME_EMAIL", requires = "domains")]
+    pub acme_email: Option<String>,
+    /// The ACME server's directory URL. Default: Let's Encrypt.
+    #[arg(long, env = "BONEYARD_ACME_DIRECTORY", requires = "domains")]
+    pub acme_directory: Option<String>,
+    /// A CA certificate (PEM) to trust for the ACME server's own https,
+    /// besides the usual roots: a private ACME server.
+    #[arg(long, env = "BONEYARD_ACME_DIRECTORY_CA", requires = "domains")]
+    pub acme_directory_ca: Option<std::path::PathBuf>,
+    /// The folder the certificate and the ACME account key are kept in
+    /// (made if missing, readable by its owner only).
+    #[arg(long, env = "BONEYARD_ACME_CACHE", default_value = "acme")]
+    pub acme_cache: std::path::PathBuf,
+    /// Serve https with a certificate of one's own (a PEM chain) instead
+    /// of ACME; needs --tls-key and --public-url.
+    #[arg(
+        long,
+        env = "BONEYARD_TLS_CERT",
+        conflicts_with = "domains",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key (PEM) of --tls-cert.
+    #[arg(long, env = "BONEYARD_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
+    /// Address and port to serve https on, with --https or --tls-cert.
+    #[arg(long, env = "BONEYARD_HTTPS_LISTEN", default_value = "0.0.0.0:443")]
+    pub https_listen: std::net::SocketAddr,
+}
+
+impl HttpsArgs {
+    /// What the flags ask for: https, or none.
+    pub fn https(&self) -> Result<Option<crate::https::Https>, String> {
+        use crate::https::{Acme, Certificate, Https, LETS_ENCRYPT, check_domain};
+        let certificate = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Certificate::Files {
+                cert: cert.clone(),
+                key: key.clone(),
+            },
+            _ if self.domains.is_empty() => return Ok(None),
+            _ => {
+                for domain in &self.domains {
+                    check_domain(domain)?;
+                }
+                Certificate::Acme(Acme {
+                    domains: self.domains.clone(),
+                    email: self.acme_email.clone(),
+                    directory: self
+                        .acme_directory
+                        .clone()
+                        .unwrap_or_else(|| LETS_ENCRYPT.into()),
+                    directory_ca: self.acme_directory_ca.clone(),
+                    cache: self.acme_cache.clone(),
+                })
+            }
+        };
+        Ok(Some(Https {
+            listen: self.https_listen,
+            certificate,
+        }))
+    }
 }
 
 pub const DEFAULT_MAIL_FROM: &str = "Boneyard <boneyard@localhost>";
@@ -123,7 +203,7 @@ pub enum UserCommand {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the web app (the default command).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Fill the database with demo leagues to explore, and print accounts
     /// to sign in as (their passwords shown only then).
     Demo(DemoArgs),
@@ -174,38 +254,20 @@ pub enum Command {
 /// Runs the command line; the exit code is 0 on success and 2 for a bad
 /// record or unreadable input, like clap's own usage errors.
 pub fn run(cli: Cli) -> ExitCode {
-    let command = cli.command.unwrap_or_else(|| {
-        Command::Serve(ServeArgs {
-            db: DatabaseArg {
-                database: std::env::var("BONEYARD_DATABASE")
-                    .unwrap_or_else(|_| DEFAULT_DATABASE.into()),
-            },
-            listen: std::env::var("BONEYARD_LISTEN")
-                .ok()
-                .and_then(|l| l.parse().ok())
-                .unwrap_or_else(|| DEFAULT_LISTEN.parse().expect("a valid address")),
-            demo: false,
-            secure_cookies: std::env::var("BONEYARD_SECURE_COOKIES").is_ok_and(|v| v == "true"),
-            behind_proxy: std::env::var("BONEYARD_BEHIND_PROXY").is_ok_and(|v| v == "true"),
-            smtp_url: std::env::var("BONEYARD_SMTP_URL").ok(),
-            mail_from: std::env::var("BONEYARD_MAIL_FROM")
-                .unwrap_or_else(|_| DEFAULT_MAIL_FROM.into()),
-            public_url: std::env::var("BONEYARD_PUBLIC_URL").ok(),
-            metrics_listen: std::env::var("BONEYARD_METRICS_LISTEN")
-                .ok()
-                .and_then(|l| l.parse().ok()),
-            backup_every: std::env::var("BONEYARD_BACKUP_EVERY").ok(),
-            backup_keep: std::env::var("BONEYARD_BACKUP_KEEP")
-                .ok()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(14),
-            backup_dir: std::env::var("BONEYARD_BACKUP_DIR")
-                .unwrap_or_else(|_| "backups".into())
-                .into(),
-        })
-    });
+    // No command is `serve`, with its flags read from the environment and
+    // defaults exactly as `boneyard serve` reads them.
+    let command = match cli.command {
+        Some(command) => command,
+        None => match Cli::try_parse_from(["boneyard", "serve"]) {
+            Ok(Cli {
+                command: Some(command),
+            }) => command,
+            Ok(Cli { command: None }) => unreachable!("`serve` was given"),
+            Err(e) => e.exit(),
+        },
+    };
     match command {
-        Command::Serve(args) => async_command("serve", serve(args)),
+        Command::Serve(args) => async_command("serve", serve(*args)),
         Command::Demo(args) => async_command("demo", demo(args)),
         Command::User(UserCommand::Add {
             username,
@@ -293,6 +355,38 @@ async fn connect(db: &DatabaseArg) -> Result<Db, String> {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
+    let https = args.https.https()?;
+    if let Some(https) = &https {
+        https.check()?;
+    }
+    let settings = crate::web::Settings {
+        secure_cookies: args.secure_cookies || https.is_some(),
+        behind_proxy: args.behind_proxy,
+        hsts: https.is_some(),
+    };
+    let public_url = match (&args.public_url, &https) {
+        (Some(url), _) => Some(url.clone()),
+        (None, Some(https)) => Some(crate::https::default_public_url(https).ok_or(
+            "--tls-cert: give --public-url too (https://league.example.org), the address the certificate names",
+        )?),
+        (None, None) => None,
+    };
+    let config = match &public_url {
+        Some(url) => {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(format!(
+                    "--public-url `{url}`: give the whole address, as https://league.example.org"
+                ));
+            }
+            if https.is_some() && !url.starts_with("https://") {
+                return Err(format!(
+                    "--public-url `{url}`: the app serves https, so its address starts https://"
+                ));
+            }
+            crate::app::mail::MailConfig::configured(url)
+        }
+        None => crate::app::mail::MailConfig::new(&format!("http://{}", args.listen)),
+    };
     let db = connect(&args.db).await?;
     tracing::info!(database = %args.db.database, backend = db.backend(), "database ready");
     if args.demo && db.leagues().await.map_err(|e| e.to_string())?.is_empty() {
@@ -300,23 +394,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             .await
             .map_err(|e| e.to_string())?;
         tracing::info!("demo leagues added: {}", demo.summary);
-        print_accounts(&demo.accounts, &format!("http://{}/sign-in", args.listen));
+        print_accounts(&demo.accounts, &config.url("/sign-in"));
     }
-    let settings = crate::web::Settings {
-        secure_cookies: args.secure_cookies,
-        behind_proxy: args.behind_proxy,
-    };
-    let config = match &args.public_url {
-        Some(url) => {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(format!(
-                    "--public-url `{url}`: give the whole address, as https://league.example.org"
-                ));
-            }
-            crate::app::mail::MailConfig::configured(url)
-        }
-        None => crate::app::mail::MailConfig::new(&format!("http://{}", args.listen)),
-    };
     let mailer = match &args.smtp_url {
         Some(url) => crate::mail::Mailer::smtp(url, &args.mail_from)?,
         None => {
@@ -346,16 +425,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         tokio::spawn(crate::backups::run(db.clone(), schedule));
     }
     let worker = crate::mail::Worker::new(db.clone(), mailer, config.clone());
-    crate::web::serve(
-        db,
-        args.listen,
-        settings,
-        config,
-        worker,
-        args.metrics_listen,
-    )
-    .await
-    .map_err(|e| e.to_string())
+    let listeners = crate::web::Listeners {
+        http: args.listen,
+        https,
+        metrics: args.metrics_listen,
+    };
+    crate::web::serve(db, listeners, settings, config, worker)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 async fn demo(args: DemoArgs) -> Result<(), String> {

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod db;
 pub mod demo;
 pub mod domain;
+pub mod https;
 pub mod league;
 pub mod mail;
 pub mod metrics;

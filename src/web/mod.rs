@@ -111,6 +111,9 @@ pub struct Settings {
     /// client's address to `X-Forwarded-For`: the sign-in throttle counts
     /// by that address, not the proxy's.
     pub behind_proxy: bool,
+    /// The app serves https itself: browsers are told to come back only
+    /// over https (`Strict-Transport-Security`).
+    pub hsts: bool,
 }
 
 /// The session cookie's name.
@@ -163,6 +166,15 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .layer(always(header::REFERRER_POLICY, "same-origin"))
         .layer(axum::middleware::from_fn(crate::metrics::track))
         .layer(TraceLayer::new_for_http());
+    let app = if settings.hsts {
+        // A year, the value browsers' preload lists ask for at least.
+        app.layer(always(
+            header::STRICT_TRANSPORT_SECURITY,
+            "max-age=31536000",
+        ))
+    } else {
+        app
+    };
     Ok(if settings.behind_proxy {
         app.layer(axum::Extension(auth::BehindProxy))
     } else {
@@ -221,14 +233,23 @@ pub async fn queue_round_ups(state: &AppState, now: chrono::DateTime<chrono::Utc
     public::round_up_list::queue_due(state, now).await
 }
 
+/// The addresses the app answers on.
+#[derive(Debug, Clone)]
+pub struct Listeners {
+    /// Plain http: the app itself, or only redirects once https is on.
+    pub http: SocketAddr,
+    pub https: Option<crate::https::Https>,
+    /// Prometheus metrics, on an address of their own.
+    pub metrics: Option<SocketAddr>,
+}
+
 /// Serves the app until Ctrl-C, deleting expired sessions as it goes.
 pub async fn serve(
     db: Db,
-    listen: SocketAddr,
+    listeners: Listeners,
     settings: Settings,
     mail: MailConfig,
     worker: crate::mail::Worker,
-    metrics_listen: Option<SocketAddr>,
 ) -> Result<()> {
     let sessions = db.sessions().await?;
     let cleaner = tokio::spawn(async move {
@@ -238,11 +259,9 @@ pub async fn serve(
     });
     let mailer = tokio::spawn(worker.run(Duration::from_secs(5)));
     // The metrics on an address of their own, never the public one.
-    let metrics = match metrics_listen {
+    let metrics = match listeners.metrics {
         Some(at) => {
-            let listener = tokio::net::TcpListener::bind(at)
-                .await
-                .map_err(|e| AppError::Internal(format!("cannot listen on {at}: {e}")))?;
+            let listener = bind(at).await?;
             tracing::info!("metrics at http://{at}/metrics");
             let app = crate::metrics::router(db.clone());
             Some(tokio::spawn(async move {
@@ -251,23 +270,45 @@ pub async fn serve(
         }
         None => None,
     };
+    let public_url = mail.url("");
     let state = AppState::with_mail(db, mail);
     let round_ups = tokio::spawn(round_ups(state.clone(), Duration::from_secs(60)));
     let app = build_app(state, settings).await?;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(|e| AppError::Internal(format!("cannot listen on {listen}: {e}")))?
-        .tap_io(no_delay);
-    tracing::info!("Boneyard is serving http://{listen}");
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await
-    .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
+    let listen = listeners.http;
+    let listener = bind(listen).await?.tap_io(no_delay);
+    match listeners.https {
+        None => {
+            tracing::info!("Boneyard is serving http://{listen}");
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
+        }
+        Some(https) => {
+            let redirects = crate::https::redirect_router(&public_url);
+            let plain = tokio::spawn(async move {
+                let _ = axum::serve(listener, redirects).await;
+            });
+            let handle = axum_server::Handle::new();
+            let stop = handle.clone();
+            tokio::spawn(async move {
+                let _ = tokio::signal::ctrl_c().await;
+                stop.graceful_shutdown(Some(Duration::from_secs(10)));
+            });
+            tracing::info!(
+                "Boneyard is serving https://{} as {public_url}; http://{listen} redirects there",
+                https.listen
+            );
+            let served = crate::https::serve(https, app, handle).await;
+            plain.abort();
+            served.map_err(AppError::Internal)?;
+        }
+    }
     cleaner.abort();
     mailer.abort();
     round_ups.abort();
@@ -275,4 +316,10 @@ pub async fn serve(
         m.abort();
     }
     Ok(())
+}
+
+async fn bind(at: SocketAddr) -> Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(at)
+        .await
+        .map_err(|e| AppError::Internal(format!("cannot listen on {at}: {e}")))
 }

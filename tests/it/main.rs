@@ -8,6 +8,7 @@ mod db;
 mod demo;
 mod harness;
 mod helpers;
+mod https;
 mod kill_drill;
 mod mail;
 mod portable;
