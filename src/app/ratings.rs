@@ -6,13 +6,17 @@
 //! to its records raises, on every app server) and replayed from the
 //! first game when it moves: a correction or a restore changes them from
 //! the game it changed, and an approval in any order gives the same.
+//!
+//! A person linked across leagues is rated over the games of every league
+//! their records join (its pool), so a write in one league of a pool
+//! raises the others' generations too (`generation::RAISE_LINKED`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use crate::db::generation::Follows;
 use crate::db::{Db, DbError, League, LeagueId};
-use crate::league::ratings::{Ratings, rate};
+use crate::league::ratings::{Ratings, pool, rate_people};
 
 /// A league's ratings, with its setting for provisional ones.
 #[derive(Debug, Clone, Default)]
@@ -45,9 +49,27 @@ impl RatingCache {
         {
             return Ok(kept.clone());
         }
-        let games = db.rated_games(league.id).await?;
+        let linked: Vec<_> = db
+            .person_records()
+            .await?
+            .into_iter()
+            .map(|r| (r.person_id, r.player_id, r.league_id))
+            .collect();
+        let (leagues, same) = pool(league.id, &linked);
+        let games = db.rated_games(&leagues).await?;
+        let mut ratings = rate_people(&games, &same);
+        if leagues.len() > 1 {
+            // The league's own players: its lists rank them alone.
+            let ours: HashSet<_> = db
+                .players(league.id)
+                .await?
+                .into_iter()
+                .map(|p| p.id)
+                .collect();
+            ratings.retain_players(|p| ours.contains(&p));
+        }
         let fresh = Arc::new(LeagueRatings {
-            ratings: rate(&games),
+            ratings,
             provisional_games,
         });
         self.lock().insert(league.id, (generation, fresh.clone()));

@@ -51,6 +51,29 @@ pub enum Follows {
 pub(crate) const RAISE: &str = "INSERT INTO page_generations (scope, generation) VALUES ($1, 1) \
      ON CONFLICT (scope) DO UPDATE SET generation = page_generations.generation + 1";
 
+/// [`RAISE`] for a write to league $1's records: raises that league's
+/// generation and those of every league that people link to it, however
+/// indirectly (its ratings pool), since the ratings their pages show are
+/// worked out over its games too. In the order of the scopes, so that two
+/// writes to linked leagues at once wait for each other, never deadlock.
+pub(crate) const RAISE_POOL: &str = "WITH RECURSIVE pool (league_id) AS ( \
+     SELECT CAST($1 AS BIGINT) \
+     UNION SELECT o.league_id FROM pool \
+     JOIN players p ON p.league_id = pool.league_id AND p.person_id IS NOT NULL \
+     JOIN players o ON o.person_id = p.person_id) \
+     INSERT INTO page_generations (scope, generation) \
+     SELECT league_id, 1 FROM pool WHERE league_id IS NOT NULL ORDER BY league_id \
+     ON CONFLICT (scope) DO UPDATE SET generation = page_generations.generation + 1";
+
+/// The statement that raises `scope`: a league's raises its pool too.
+pub(crate) fn raise(scope: i64) -> &'static str {
+    if scope > INSTALLATION {
+        RAISE_POOL
+    } else {
+        RAISE
+    }
+}
+
 /// The generations a league's pages are kept under, read at once: one
 /// query serves the records pages, the live pages and every match page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -39,6 +39,7 @@ pub mod mail;
 pub mod pad;
 pub mod pages;
 pub mod penalties;
+pub mod people;
 pub mod players;
 pub mod ratings;
 pub mod results;
@@ -176,7 +177,7 @@ macro_rules! write_tx_with {
                     $body
                 };
                 if let Some(scope) = $scope {
-                    sqlx::query($crate::db::generation::RAISE)
+                    sqlx::query($crate::db::generation::raise(scope))
                         .bind(scope)
                         .execute(&mut *transaction)
                         .await?;
@@ -191,7 +192,7 @@ macro_rules! write_tx_with {
                     $body
                 };
                 if let Some(scope) = $scope {
-                    sqlx::query($crate::db::generation::RAISE)
+                    sqlx::query($crate::db::generation::raise(scope))
                         .bind(scope)
                         .execute(&mut *transaction)
                         .await?;

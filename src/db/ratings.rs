@@ -23,19 +23,26 @@ struct SeatRow {
 }
 
 impl Db {
-    /// The league's rated games: those its tables count (approved, current,
-    /// neither void nor walkover), league and cup alike, with a winner.
-    pub async fn rated_games(&self, league: LeagueId) -> Result<Vec<RatedGame>> {
+    /// The leagues' rated games: those their tables count (approved,
+    /// current, neither void nor walkover), league and cup alike, with a
+    /// winner.
+    pub async fn rated_games(&self, leagues: &[LeagueId]) -> Result<Vec<RatedGame>> {
+        // Numbers made here from typed ids, never text from a request.
+        let leagues: Vec<String> = leagues.iter().map(|l| l.0.to_string()).collect();
+        let leagues = if leagues.is_empty() {
+            "NULL".to_owned()
+        } else {
+            leagues.join(", ")
+        };
         let sql = format!(
             "SELECT g.id AS game_id, f.id AS fixture_id, f.starts_at, b.number AS board, \
              g.number, g.format, CAST(g.winner_side AS BIGINT) AS winner_side, gp.player_id, \
              CAST(gp.side AS BIGINT) AS side \
-             {COUNTED_JOINS} WHERE f.league_id = $1 AND {COUNTED_GAMES} \
+             {COUNTED_JOINS} WHERE f.league_id IN ({leagues}) AND {COUNTED_GAMES} \
              AND g.winner_side IS NOT NULL \
              ORDER BY g.id, gp.side, gp.side_position"
         );
         let rows: Vec<SeatRow> = read_pool!(self, pool => sqlx::query_as(&sql)
-            .bind(league)
             .fetch_all(pool)
             .await?);
         let mut out: Vec<RatedGame> = Vec::new();
@@ -78,6 +85,8 @@ pub struct RatedPlayer {
     pub league_id: LeagueId,
     pub name: String,
     pub team: Option<String>,
+    /// The same person's records in other leagues share this.
+    pub person_id: Option<crate::db::PersonId>,
 }
 
 impl Db {
@@ -85,7 +94,7 @@ impl Db {
     /// with their latest team: one query.
     pub async fn rated_players(&self, league: Option<LeagueId>) -> Result<Vec<RatedPlayer>> {
         let sql = format!(
-            "SELECT p.id, p.league_id, p.name, \
+            "SELECT p.id, p.league_id, p.name, p.person_id, \
              (SELECT t.name FROM registrations r JOIN teams t ON t.id = r.team_id \
               AND t.league_id = r.league_id WHERE r.league_id = p.league_id \
               AND r.player_id = p.id ORDER BY r.season_id DESC LIMIT 1) AS team \

@@ -40,4 +40,8 @@ ids!(
     CupId,
     CupEntrantId,
     CupTieId,
+    /// One person's player records in several leagues.
+    PersonId,
+    /// A secretary's word that their player is another league's player.
+    LinkRequestId,
 );

@@ -15,7 +15,7 @@ use skillratings::weng_lin::{
     WengLinConfig, WengLinRating, expected_score_two_teams, weng_lin_two_teams,
 };
 
-use crate::domain::ids::PlayerId;
+use crate::domain::ids::{LeagueId, PlayerId};
 use crate::rules::Format;
 
 /// A new player's rating: the method's usual 25.
@@ -153,6 +153,12 @@ impl Ratings {
         out
     }
 
+    /// Keeps the courses of the players `keep` says yes to: a league's
+    /// own, once games of its pool were rated with its.
+    pub fn retain_players(&mut self, keep: impl Fn(PlayerId) -> bool) {
+        self.courses.retain(|(p, _), _| keep(*p));
+    }
+
     /// The rule families anyone is rated in.
     pub fn formats(&self) -> Vec<Format> {
         Format::ALL
@@ -206,6 +212,81 @@ pub fn rate(games: &[RatedGame]) -> Ratings {
         }
     }
     Ratings { courses }
+}
+
+/// Rates `games` with the records in `same` (a player record to the record
+/// that stands for its person) as one player each: a person linked across
+/// leagues has one course, which each of their records shows.
+pub fn rate_people(games: &[RatedGame], same: &HashMap<PlayerId, PlayerId>) -> Ratings {
+    if same.is_empty() {
+        return rate(games);
+    }
+    let as_one = |p: &PlayerId| *same.get(p).unwrap_or(p);
+    let merged: Vec<RatedGame> = games
+        .iter()
+        .map(|g| RatedGame {
+            sides: [
+                g.sides[0].iter().map(as_one).collect(),
+                g.sides[1].iter().map(as_one).collect(),
+            ],
+            ..g.clone()
+        })
+        .collect();
+    let mut ratings = rate(&merged);
+    for (record, person) in same {
+        for format in Format::ALL {
+            if record != person
+                && let Some(course) = ratings.courses.get(&(*person, format)).cloned()
+            {
+                ratings.courses.insert((*record, format), course);
+            }
+        }
+    }
+    ratings
+}
+
+/// The leagues whose games are rated together with `league`'s (those its
+/// players' people join it to, however indirectly), and each linked record
+/// of them to the record that stands for its person (the lowest id). From
+/// the linked records as (person, player, league).
+pub fn pool<P: Copy + Ord + std::hash::Hash>(
+    league: LeagueId,
+    linked: &[(P, PlayerId, LeagueId)],
+) -> (Vec<LeagueId>, HashMap<PlayerId, PlayerId>) {
+    let mut leagues = vec![league];
+    // Grow the set until no person joins it to another league.
+    loop {
+        let more: Vec<LeagueId> = linked
+            .iter()
+            .filter(|(person, _, l)| {
+                !leagues.contains(l)
+                    && linked
+                        .iter()
+                        .any(|(q, _, m)| q == person && leagues.contains(m))
+            })
+            .map(|(_, _, l)| *l)
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        leagues.extend(more);
+        leagues.sort();
+        leagues.dedup();
+    }
+    let mut first: HashMap<P, PlayerId> = HashMap::new();
+    for (person, player, l) in linked {
+        if leagues.contains(l) {
+            let at = first.entry(*person).or_insert(*player);
+            *at = (*at).min(*player);
+        }
+    }
+    let same = linked
+        .iter()
+        .filter(|(_, _, l)| leagues.contains(l))
+        .filter_map(|(person, player, _)| Some((*player, *first.get(person)?)))
+        .collect();
+    leagues.sort();
+    (leagues, same)
 }
 
 /// The chance (0 to 1) that the side `a` beats the side `b` in one game,
@@ -312,6 +393,68 @@ mod tests {
         assert!(p > 0.75, "{p}");
         assert!((win_chance(&[weak], &[strong]) - (1.0 - p)).abs() < 1e-12);
         assert_eq!(win_chance(&[], &[weak]), 0.5);
+    }
+
+    #[test]
+    fn a_person_in_two_leagues_is_rated_over_both_leagues_games() {
+        // Record 1 (league 1) and record 11 (league 2) are one person.
+        let games = [
+            singles(0, 1, 2, 0),
+            singles(1, 11, 12, 0),
+            singles(2, 11, 13, 1),
+        ];
+        let same = HashMap::from([(PlayerId(1), PlayerId(1)), (PlayerId(11), PlayerId(1))]);
+        let linked = rate_people(&games, &same);
+        let one = linked.current(PlayerId(1), Format::FivesAndThrees).unwrap();
+        assert_eq!((one.games, one.won), (3, 2));
+        assert_eq!(
+            linked.course(PlayerId(11), Format::FivesAndThrees),
+            linked.course(PlayerId(1), Format::FivesAndThrees)
+        );
+        // As if the person had played all three games under one record.
+        let as_one = rate(&[
+            singles(0, 1, 2, 0),
+            singles(1, 1, 12, 0),
+            singles(2, 1, 13, 1),
+        ]);
+        assert_eq!(
+            as_one.current(PlayerId(1), Format::FivesAndThrees),
+            Some(one)
+        );
+        assert_eq!(
+            as_one.current(PlayerId(13), Format::FivesAndThrees),
+            linked.current(PlayerId(13), Format::FivesAndThrees)
+        );
+        // Unlinked, each record has its own.
+        let apart = rate_people(&games, &HashMap::new());
+        assert_eq!(
+            apart
+                .current(PlayerId(1), Format::FivesAndThrees)
+                .unwrap()
+                .games,
+            1
+        );
+    }
+
+    #[test]
+    fn a_pool_follows_people_from_league_to_league() {
+        // Person 100 joins leagues 1 and 2, person 200 leagues 2 and 3;
+        // league 4 is linked to nobody of these.
+        let linked = [
+            (100, PlayerId(5), LeagueId(1)),
+            (100, PlayerId(3), LeagueId(2)),
+            (200, PlayerId(7), LeagueId(2)),
+            (200, PlayerId(9), LeagueId(3)),
+            (300, PlayerId(20), LeagueId(4)),
+            (300, PlayerId(21), LeagueId(5)),
+        ];
+        let (leagues, same) = pool(LeagueId(3), &linked);
+        assert_eq!(leagues, [LeagueId(1), LeagueId(2), LeagueId(3)]);
+        assert_eq!(same.get(&PlayerId(5)), Some(&PlayerId(3)));
+        assert_eq!(same.get(&PlayerId(9)), Some(&PlayerId(7)));
+        assert_eq!(same.get(&PlayerId(20)), None);
+        let (alone, none) = pool(LeagueId(6), &linked);
+        assert_eq!((alone, none.len()), (vec![LeagueId(6)], 0));
     }
 
     /// Random games among eight players: who plays and who wins.

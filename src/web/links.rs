@@ -91,7 +91,17 @@ pub(crate) fn team_href(league: &League, id: TeamId, name: &str) -> String {
 }
 
 pub(crate) fn player_href(league: &League, id: PlayerId, name: &str) -> String {
-    format!("{}/players/{}-{}", league_href(league), id, slug(name))
+    player_href_in(&league.short_name, id, name)
+}
+
+/// [`player_href`] from the league's short name alone.
+pub(crate) fn player_href_in(league_short_name: &str, id: PlayerId, name: &str) -> String {
+    format!(
+        "/leagues/{}/players/{}-{}",
+        urlencode(league_short_name),
+        id,
+        slug(name)
+    )
 }
 
 pub(crate) fn match_href(league: &League, id: FixtureId) -> String {

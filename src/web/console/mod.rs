@@ -36,6 +36,7 @@ mod late_results;
 mod league;
 mod mail;
 mod penalty_kinds;
+mod people;
 mod players;
 mod rollover;
 mod seasons;
@@ -83,6 +84,7 @@ pub fn router() -> Routes {
         .merge(roster_paste::router())
         .merge(transfers::router())
         .merge(players::router())
+        .merge(people::router())
         .merge(penalty_kinds::router())
         .merge(late_results::router())
         .merge(users::router())

@@ -16,6 +16,7 @@ use crate::web::error::Result;
 use crate::web::page::Ctx;
 
 use super::form::{self, Errors};
+use super::people::Links;
 use super::{PREFIX, at};
 
 pub fn router() -> Routes {
@@ -54,6 +55,7 @@ struct PlayersPage {
     ctx: Ctx,
     league: League,
     players: Vec<Player>,
+    links: Links,
     form: PlayerForm,
     errors: Errors,
 }
@@ -65,6 +67,7 @@ struct PlayerPage {
     league: League,
     player: Player,
     registered: Vec<Registered>,
+    links: Links,
     form: PlayerForm,
     errors: Errors,
 }
@@ -77,6 +80,7 @@ async fn list_page(
 ) -> Result<Response> {
     let page = PlayersPage {
         players: state.db().players(sec.league.id).await?,
+        links: Links::of(state, &sec.league, None).await?,
         ctx: sec.user.ctx(),
         league: sec.league,
         form,
@@ -137,7 +141,9 @@ async fn player_page(
             });
         }
     }
+    let links = Links::of(state, &sec.league, Some(player.id)).await?;
     let page = PlayerPage {
+        links,
         ctx: sec.user.ctx(),
         league: sec.league,
         player,

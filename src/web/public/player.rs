@@ -56,6 +56,8 @@ struct PlayerPage {
     ratings: Vec<RatingView>,
     /// Games before a rating is established in this league.
     provisional_games: u32,
+    /// The same person's records in other leagues.
+    elsewhere: Vec<Link>,
     all_columns: bool,
     cols_href: String,
 }
@@ -279,7 +281,19 @@ pub async fn page(
             })
         })
         .collect();
+    let elsewhere = db
+        .linked_players(player.id)
+        .await?
+        .into_iter()
+        .map(|o| {
+            Link::new(
+                format!("{} of {}", o.name, o.league_name),
+                crate::web::links::player_href_in(&o.league_short_name, o.id, &o.name),
+            )
+        })
+        .collect();
     let page = PlayerPage {
+        elsewhere,
         ratings,
         provisional_games: rated.provisional_games,
         next,

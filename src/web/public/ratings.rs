@@ -154,17 +154,9 @@ async fn league_page(
     let listed = rated.ratings.list(format);
     let lines = listed
         .iter()
+        .filter_map(|(p, r)| Some((players.get(p)?, r)))
         .enumerate()
-        .filter_map(|(i, (p, r))| {
-            Some(line(
-                i + 1,
-                players.get(p)?,
-                r,
-                &league,
-                rated.provisional_games,
-                false,
-            ))
-        })
+        .map(|(i, (p, r))| line(i + 1, p, r, &league, rated.provisional_games, false))
         .collect();
     let base = format!("{}/ratings", league_href(&league));
     Ok(html(&RatingsPage {
@@ -188,9 +180,9 @@ async fn league_page(
     }))
 }
 
-/// `/ratings/{format}`: every league's players in one list. Each league's
-/// ratings are its own (a player is a record of one league), put side by
-/// side on the one scale the method gives them.
+/// `/ratings/{format}`: every league's players in one list, on the one
+/// scale the method gives them. A person linked across leagues has one
+/// rating, shown once (as its record in the first league).
 pub async fn installation_list(
     state: State<AppState>,
     user: MaybeUser,
@@ -221,6 +213,8 @@ pub async fn installation_list(
             .then(a.2.id.cmp(&b.2.id))
             .then(a.1.id.cmp(&b.1.id))
     });
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|(_, p, _, _)| p.person_id.is_none_or(|person| seen.insert(person)));
     let rated = all.len();
     let lines = all
         .iter()

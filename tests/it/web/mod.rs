@@ -12,6 +12,7 @@ mod honours;
 mod limits;
 mod pad;
 mod penalties;
+mod people;
 pub(crate) mod public;
 mod ratings;
 pub(crate) mod results;

@@ -35,10 +35,10 @@ const BETA: f64 = 25.0 / 6.0;
 const KAPPA: f64 = 0.000_001;
 
 #[derive(Clone, Copy, Debug)]
-struct Mu {
-    mu: f64,
-    var: f64,
-    games: u32,
+pub(super) struct Mu {
+    pub mu: f64,
+    pub var: f64,
+    pub games: u32,
 }
 
 impl Default for Mu {
@@ -53,15 +53,15 @@ impl Default for Mu {
 
 /// One game of an export: its order, rule family, sides' player ids and
 /// winner (0: side a).
-struct ExportGame {
+pub(super) struct ExportGame {
     order: (String, i64, i64, i64),
     format: String,
-    sides: [Vec<i64>; 2],
+    pub sides: [Vec<i64>; 2],
     winner: usize,
 }
 
 /// The counted games of a season's export.
-fn export_games(csv_text: &str) -> Vec<ExportGame> {
+pub(super) fn export_games(csv_text: &str) -> Vec<ExportGame> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
     let header = reader.headers().unwrap().clone();
     let col = |name: &str| {
@@ -112,7 +112,7 @@ fn export_games(csv_text: &str) -> Vec<ExportGame> {
 }
 
 /// Every player's rating per rule family, replayed in the order played.
-fn recompute(mut games: Vec<ExportGame>) -> HashMap<(i64, String), Mu> {
+pub(super) fn recompute(mut games: Vec<ExportGame>) -> HashMap<(i64, String), Mu> {
     games.sort_by(|x, y| x.order.cmp(&y.order));
     let mut now: HashMap<(i64, String), Mu> = HashMap::new();
     for g in games {
