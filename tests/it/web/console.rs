@@ -1784,6 +1784,7 @@ async fn every_console_and_admin_route_of_the_table_checks_the_role(db: Db) {
             .replace("{role}", &role.to_string())
             .replace("{cup}", "1")
             .replace("{entrant}", "1")
+            .replace("{request}", "1")
             .replace("{fixture}", &l.fixture.to_string())
     };
     let restricted: Vec<String> = boneyard::web::routes::paths()
