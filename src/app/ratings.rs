@@ -81,3 +81,65 @@ impl RatingCache {
         self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+/// A board's chance of each side winning a game, from the ratings.
+pub struct BoardChance {
+    pub board: i64,
+    pub home: String,
+    pub away: String,
+    /// Whole percent, home first; they add up to 100.
+    pub percent: [u32; 2],
+}
+
+/// The chances of the boards whose pads name their players: each side's
+/// ratings now in the season's rule family (a player not rated yet counts
+/// as a new one), by the rating's own model.
+pub fn board_chances(
+    pads: &[crate::db::pad::PadBoard],
+    ratings: &crate::league::ratings::Ratings,
+    format: crate::rules::Format,
+    roster: &HashMap<crate::db::PlayerId, String>,
+) -> Vec<BoardChance> {
+    use crate::league::pad::Tap;
+    use crate::league::ratings::{Rating, win_chance};
+    pads.iter()
+        .filter_map(|pad| {
+            let (home, away) = pad.taps.iter().rev().find_map(|t| match t {
+                Tap::Players { home, away } => Some((home.clone(), away.clone())),
+                _ => None,
+            })?;
+            if home.is_empty() || away.is_empty() {
+                return None;
+            }
+            let side = |ids: &[i64]| -> (Vec<Rating>, String) {
+                let ratings = ids
+                    .iter()
+                    .map(|id| {
+                        ratings
+                            .current(crate::db::PlayerId(*id), format)
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let names = ids
+                    .iter()
+                    .map(|id| {
+                        roster
+                            .get(&crate::db::PlayerId(*id))
+                            .cloned()
+                            .unwrap_or_default()
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" & ");
+                (ratings, names)
+            };
+            let ((h, home), (a, away)) = (side(&home), side(&away));
+            let p = (win_chance(&h, &a) * 100.0).round().clamp(0.0, 100.0) as u32;
+            Some(BoardChance {
+                board: pad.board,
+                home,
+                away,
+                percent: [p, 100 - p],
+            })
+        })
+        .collect()
+}

@@ -66,7 +66,7 @@ struct MatchPage {
     lines: Vec<crate::web::pad::live::LiveLine>,
     /// Each board's chances from the ratings, once its players are chosen
     /// on its pad and while the match is unplayed.
-    chances: Vec<BoardChance>,
+    chances: Vec<crate::app::ratings::BoardChance>,
     /// Every column of the hand tables on a phone too, and the address of
     /// the other view.
     all_columns: bool,
@@ -143,59 +143,6 @@ struct PlayView {
     disregarded: bool,
 }
 
-/// A board's chance of each side winning a game, from the ratings.
-struct BoardChance {
-    board: i64,
-    home: String,
-    away: String,
-    /// Whole percent, home first; they add up to 100.
-    percent: [u32; 2],
-}
-
-/// The chances of the boards whose pads name their players: each side's
-/// ratings now in the season's rule family (a player not rated yet counts
-/// as a new one), by the rating's own model.
-fn board_chances(
-    pads: &[crate::db::pad::PadBoard],
-    ratings: &crate::league::ratings::Ratings,
-    format: crate::rules::Format,
-    roster: &HashMap<PlayerId, String>,
-) -> Vec<BoardChance> {
-    use crate::league::pad::Tap;
-    use crate::league::ratings::{Rating, win_chance};
-    pads.iter()
-        .filter_map(|pad| {
-            let (home, away) = pad.taps.iter().rev().find_map(|t| match t {
-                Tap::Players { home, away } => Some((home.clone(), away.clone())),
-                _ => None,
-            })?;
-            if home.is_empty() || away.is_empty() {
-                return None;
-            }
-            let side = |ids: &[i64]| -> (Vec<Rating>, String) {
-                let ratings = ids
-                    .iter()
-                    .map(|id| ratings.current(PlayerId(*id), format).unwrap_or_default())
-                    .collect();
-                let names = ids
-                    .iter()
-                    .map(|id| roster.get(&PlayerId(*id)).cloned().unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join(" & ");
-                (ratings, names)
-            };
-            let ((h, home), (a, away)) = (side(&home), side(&away));
-            let p = (win_chance(&h, &a) * 100.0).round().clamp(0.0, 100.0) as u32;
-            Some(BoardChance {
-                board: pad.board,
-                home,
-                away,
-                percent: [p, 100 - p],
-            })
-        })
-        .collect()
-}
-
 pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
@@ -255,7 +202,7 @@ pub async fn page(
         let rated = state.ratings(&league).await?;
         (
             crate::web::pad::live::fixture_boards(&state, &league, line.id).await?,
-            board_chances(&pads, &rated.ratings, season.format, &roster),
+            crate::app::ratings::board_chances(&pads, &rated.ratings, season.format, &roster),
         )
     } else if line.status.is_open() {
         (

@@ -22,6 +22,7 @@ on_both!(
     ratings_are_the_same_whichever_order_results_are_approved_in,
     the_player_table_shows_and_sorts_by_rating,
     the_secretary_sets_the_games_a_rating_is_provisional_for,
+    the_match_page_shows_each_boards_chances_from_the_ratings,
 );
 
 async fn ok(c: &mut Client, path: &str) -> Page {
@@ -421,4 +422,137 @@ async fn the_secretary_sets_the_games_a_rating_is_provisional_for(db: Db) {
     let page = ok(&mut c, list).await;
     assert!(page.has("fewer than 0 rated games"));
     assert!(!page.has("provisional</span>"), "{}", page.body);
+}
+
+/// Before a match, each board whose pad names its players shows each side's
+/// chance of winning a game: the figure is worked out here from the
+/// season's export with the formula the ratings page states (p_A of one
+/// game, each side's ratings and variances added), and a board whose
+/// players are not chosen yet shows none.
+async fn the_match_page_shows_each_boards_chances_from_the_ratings(db: Db) {
+    use boneyard::league::pad::Tap;
+    // Weekly fixtures, all in the past: four played and approved, the
+    // fifth still to be played.
+    let first = chrono::Utc::now() - chrono::Duration::days(7 * 4 + 1);
+    let built = LeagueBuilder::new("odds")
+        .teams(&["Crown", "Anchor"])
+        .players(6)
+        .boards(MatchFormat::with_boards(2, 1, 3))
+        .fixtures(5)
+        .starting_at(first)
+        .build(&db)
+        .await;
+    let team = |id: TeamId| built.teams.iter().find(|t| t.id == id).unwrap();
+    for (i, f) in built.fixtures[..4].iter().enumerate() {
+        let fixture = db.fixture(built.id, *f).await.unwrap();
+        let result = simulated_result(
+            built.rules,
+            &built.format,
+            team(fixture.home_team_id),
+            team(fixture.away_team_id),
+            i as u64 + 31,
+        );
+        db.write_result(built.id, *f, &result, None).await.unwrap();
+        db.set_result_status(built.id, *f, ResultStatus::Approved, "", None)
+            .await
+            .unwrap();
+    }
+    let next = built.fixtures[4];
+    let fixture = db.fixture(built.id, next).await.unwrap();
+    let (home, away) = (team(fixture.home_team_id), team(fixture.away_team_id));
+    let at = |rest: &str| format!("/leagues/odds/matches/{next}{rest}");
+    let mut visitor = Client::new(&db).await;
+
+    // No board has its players yet: no chances.
+    let before = ok(&mut visitor, &at("")).await;
+    assert!(!before.has("Chances by the ratings"), "{}", before.body);
+
+    // The home captain names board 1's players and the pairs board's
+    // (board 3); board 2 is left.
+    let mut captain = Client::new(&db).await;
+    captain
+        .sign_in(&home.captain, crate::harness::PASSWORD)
+        .await;
+    let csrf = captain.get(&at("/pad/1")).await.csrf();
+    let sides = [
+        (1, vec![home.players[0].0.0], vec![away.players[1].0.0]),
+        (
+            3,
+            vec![home.players[2].0.0, home.players[3].0.0],
+            vec![away.players[2].0.0, away.players[0].0.0],
+        ),
+    ];
+    for (board, h, a) in &sides {
+        let tap = Tap::Players {
+            home: h.clone(),
+            away: a.clone(),
+        };
+        let r = captain
+            .post_json(
+                &at(&format!("/pad/{board}/sync")),
+                &serde_json::json!({ "taps": [tap] }),
+                &csrf,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    }
+
+    // The ratings now, recomputed from the season's export.
+    let export = ok(
+        &mut visitor,
+        &format!("/leagues/odds/seasons/{}/results.csv", built.season),
+    )
+    .await;
+    let rated = recompute(export_games(&export.body));
+    let family = "fives-and-threes".to_owned();
+    let side = |ids: &[i64]| {
+        ids.iter()
+            .map(|id| {
+                rated
+                    .get(&(*id, family.clone()))
+                    .copied()
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<Mu>>()
+    };
+    let page = ok(&mut visitor, &at("")).await;
+    assert!(page.has("Chances by the ratings"), "{}", page.body);
+    let shown = rows(&page, "<caption>Board by board");
+    assert_eq!(shown.len(), 2, "boards 1 and 3 only: {shown:?}");
+    let mut differed = false;
+    for ((board, h, a), row) in sides.iter().zip(&shown) {
+        let (sa, sb) = (side(h), side(a));
+        let r = |s: &[Mu]| s.iter().map(|m| m.mu).sum::<f64>();
+        let v = |s: &[Mu]| s.iter().map(|m| m.var).sum::<f64>();
+        let c = (2.0 * BETA * BETA + v(&sa) + v(&sb)).sqrt();
+        let pa = (r(&sa) / c).exp() / ((r(&sa) / c).exp() + (r(&sb) / c).exp());
+        let home_percent = (pa * 100.0).round() as u32;
+        let percent = |cell: &str| cell.trim_end_matches('%').parse::<u32>().unwrap();
+        assert_eq!(row[0], board.to_string());
+        assert_eq!(percent(&row[2]), home_percent, "board {board}: {row:?}");
+        assert_eq!(percent(&row[3]), 100 - home_percent, "board {board}");
+        differed |= home_percent != 50;
+        // Each side named as its players.
+        let name = |id: &i64, t: &crate::harness::builder::BuiltTeam| {
+            t.players.iter().find(|p| p.0.0 == *id).unwrap().1.clone()
+        };
+        for id in h {
+            assert!(row[1].contains(&name(id, home)), "{row:?}");
+        }
+        for id in a {
+            assert!(row[4].contains(&name(id, away)), "{row:?}");
+        }
+    }
+    assert!(
+        differed,
+        "the played games make some board uneven: {shown:?}"
+    );
+
+    // Once the result is in, the chances give way to it.
+    let result = simulated_result(built.rules, &built.format, home, away, 99);
+    db.write_result(built.id, next, &result, None)
+        .await
+        .unwrap();
+    let after = ok(&mut visitor, &at("")).await;
+    assert!(!after.has("Chances by the ratings"), "{}", after.body);
 }
