@@ -1,10 +1,11 @@
 //! The results a league's secretaries have still to approve: each
 //! fixture's current version when it is not approved, in one query.
 
+use super::sql::{self};
 use chrono::{DateTime, Utc};
 
 use super::results::CURRENT;
-use super::{Db, FixtureId, LeagueId, Result, ResultStatus, UserId, read_pool};
+use super::{Db, FixtureId, LeagueId, Result, ResultStatus, UserId};
 
 /// A fixture's current result version, awaiting approval.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -36,11 +37,9 @@ impl Db {
              AND f.status NOT IN ('void', 'walkover') \
              ORDER BY v.created_at, v.fixture_id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, PendingVersion>(&sql)
-                .bind(league)
-                .fetch_all(pool)
-                .await?),
-        )
+        sql::query_as::<PendingVersion>(&sql)
+            .bind(league)
+            .fetch_all(self)
+            .await
     }
 }

@@ -1,10 +1,11 @@
 //! The audit trail: every change to a result, penalty, fixture or role, with
 //! who made it, when, and the record before and after (JSON text).
 
+use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, LeagueId, Result, UserId, json_text, read_pool};
+use super::{Db, LeagueId, Result, UserId, json_text};
 use crate::db::AuditId;
 
 /// One change, as stored.
@@ -67,36 +68,33 @@ impl NewAudit {
 /// The audited records whose changes may notify someone (issue 26).
 pub(crate) const NOTIFYING: [&str; 2] = ["result", "fixture"];
 
-/// Writes `$entry` (a `NewAudit`) on the transaction `$tx` of a `write_tx!`.
-macro_rules! insert_audit {
-    ($tx:ident, $entry:expr) => {{
-        let entry: $crate::db::audit::NewAudit = $entry;
-        let notifies = $crate::db::audit::NOTIFYING.contains(&entry.entity);
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO audit (league_id, user_id, at, entity, entity_id, action, before, after) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        )
-        .bind(entry.league_id)
-        .bind(entry.user_id)
-        .bind($crate::db::now())
-        .bind(entry.entity)
-        .bind(entry.entity_id)
-        .bind(entry.action)
-        .bind(entry.before)
-        .bind(entry.after)
-        .fetch_one(&mut *$tx)
-        .await?;
-        // The outbox: the change and the notice of it commit together.
-        if notifies {
-            sqlx::query("INSERT INTO pending_events (audit_id) VALUES ($1)")
-                .bind(id)
-                .execute(&mut *$tx)
-                .await?;
-        }
-    }};
+/// Writes `entry` in the transaction of its change; for a change that
+/// may notify someone, its event in the outbox too, so the change and the
+/// notice of it commit together.
+pub(crate) async fn insert_audit(tx: &mut Tx, entry: NewAudit) -> Result<()> {
+    let notifies = NOTIFYING.contains(&entry.entity);
+    let id: i64 = sql::query_scalar(
+        "INSERT INTO audit (league_id, user_id, at, entity, entity_id, action, before, after) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+    )
+    .bind(entry.league_id)
+    .bind(entry.user_id)
+    .bind(super::now())
+    .bind(entry.entity)
+    .bind(entry.entity_id)
+    .bind(entry.action)
+    .bind(entry.before)
+    .bind(entry.after)
+    .fetch_one(&mut *tx)
+    .await?;
+    if notifies {
+        sql::query("INSERT INTO pending_events (audit_id) VALUES ($1)")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
 }
-
-pub(crate) use insert_audit;
 
 const COLUMNS: &str = "id, league_id, user_id, at, entity, entity_id, action, before, after";
 
@@ -112,26 +110,22 @@ impl Db {
             "SELECT {COLUMNS} FROM audit WHERE league_id = $1 AND entity = $2 AND entity_id = $3 \
              ORDER BY id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, AuditEntry>(&sql)
+        sql::query_as::<AuditEntry>(&sql)
             .bind(league)
             .bind(entity)
             .bind(entity_id)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 
     /// A league's latest changes, newest first.
     pub async fn audit_log(&self, league: LeagueId, limit: i64) -> Result<Vec<AuditEntry>> {
         let sql =
             format!("SELECT {COLUMNS} FROM audit WHERE league_id = $1 ORDER BY id DESC LIMIT $2");
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, AuditEntry>(&sql)
+        sql::query_as::<AuditEntry>(&sql)
             .bind(league)
             .bind(limit)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 }

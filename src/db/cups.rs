@@ -5,12 +5,14 @@
 //!
 //! Every write that can change who won a cup tie (a result entered,
 //! corrected, restored or approved, a walkover, a void) ends with the cup's
-//! advance ([`CupWrites::advance_cup`]) in its own transaction, so the
+//! advance ([`advance_cup`]) in its own transaction, so the
 //! rounds after it follow at once or the write is refused. On Postgres the
 //! advance locks the cup's row first, so two results of one cup approved at
 //! once take turns.
 
+use super::sql::{self, Tx};
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -19,7 +21,7 @@ use super::audit::{NewAudit, insert_audit};
 use super::pages::{BoardLine, BoardLineRow, FixtureScope, board_lines_sql};
 use super::{
     CupEntrantId, CupId, CupTieId, Db, DbError, FixtureId, LeagueId, Player, PlayerId, Result,
-    SeasonId, Side, TeamId, UserId, VenueId, dialect, json_text, now, read_pool, write_tx,
+    SeasonId, Side, TeamId, UserId, VenueId, json_text, now,
 };
 use crate::league::cup::{
     self, Change, Drawn, EntrantFacts, EntrantKind, Method, Slot, Tally, TieMatch, TieState,
@@ -29,60 +31,54 @@ use crate::league::match_score::scores_from_boards;
 use crate::league::workflow::Refusal;
 use crate::rules::Format;
 
-/// Selects a cup's season and entrant kind with `$lock` ([`lock_cup_sql`])
-/// inside a write transaction; a cup this league does not have is not
-/// found.
-macro_rules! lock_cup {
-    ($tx:ident, $lock:expr, $league:expr, $cup:expr) => {{
-        let row: (SeasonId, String) = sqlx::query_as($lock)
-            .bind($league)
-            .bind($cup)
-            .fetch_optional(&mut *$tx)
-            .await?
-            .ok_or_else(|| DbError::not_found(format!("cup {}", $cup)))?;
-        row
-    }};
+/// The cup's season and entrant kind, its row locked on Postgres so that
+/// two draws (or entries) of one cup take turns (SQLite lets one writer in
+/// at a time); a cup this league does not have is not found.
+async fn lock_cup(tx: &mut Tx, league: LeagueId, cup: CupId) -> Result<(SeasonId, String)> {
+    let lock = tx.dialect("", " FOR UPDATE");
+    sql::query_as(&format!(
+        "SELECT season_id, entrants FROM cups WHERE league_id = $1 AND id = $2{lock}"
+    ))
+    .bind(league)
+    .bind(cup)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DbError::not_found(format!("cup {cup}")))
 }
 
-/// Entrant `$id` of the cup, with its names, inside a write transaction.
-macro_rules! entrant_of {
-    ($tx:ident, $league:expr, $cup:expr, $id:expr) => {{
-        let id: CupEntrantId = $id;
-        sqlx::query_as::<_, CupEntrant>(ENTRANT_SELECT)
-            .bind($league)
-            .bind($cup)
-            .fetch_all(&mut *$tx)
-            .await?
-            .into_iter()
-            .find(|e| e.id == id)
-            .ok_or_else(|| DbError::not_found(format!("entrant {id} of cup {}", $cup)))?
-    }};
+/// Entrant `id` of the cup, with its names.
+async fn entrant_of(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+    id: CupEntrantId,
+) -> Result<CupEntrant> {
+    sql::query_as::<CupEntrant>(&ENTRANT_SELECT)
+        .bind(league)
+        .bind(cup)
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .find(|e| e.id == id)
+        .ok_or_else(|| DbError::not_found(format!("entrant {id} of cup {cup}")))
 }
 
-/// Refuses a change to the entrants (or, with `$why`, another change)
-/// once the first round is drawn.
-macro_rules! refuse_once_drawn {
-    ($tx:ident, $league:expr, $cup:expr) => {
-        refuse_once_drawn!(
-            $tx,
-            $league,
-            $cup,
-            "The first round is drawn: the entrants can no longer change."
-        )
-    };
-    ($tx:ident, $league:expr, $cup:expr, $why:expr) => {{
-        let rounds: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2",
-        )
-        .bind($league)
-        .bind($cup)
-        .fetch_one(&mut *$tx)
-        .await?;
-        if rounds > 0 {
-            return Err(DbError::Conflict($why.into()));
-        }
-    }};
+/// Refuses a change, saying `why`, once the cup's first round is drawn.
+async fn refuse_once_drawn(tx: &mut Tx, league: LeagueId, cup: CupId, why: &str) -> Result<()> {
+    let rounds: i64 =
+        sql::query_scalar("SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2")
+            .bind(league)
+            .bind(cup)
+            .fetch_one(&mut *tx)
+            .await?;
+    if rounds > 0 {
+        return Err(DbError::Conflict(why.into()));
+    }
+    Ok(())
 }
+
+/// Why the entrants cannot change once the draw has begun.
+const ENTRANTS_DRAWN: &str = "The first round is drawn: the entrants can no longer change.";
 
 /// A knockout competition of a season.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -179,30 +175,21 @@ impl CupEntrant {
 
 /// An entrant's columns with its names, and the joins they come from, for
 /// a `WHERE` on `e` (league `$1`) to follow.
-macro_rules! entrant_from {
-    () => {
-        "e.id, e.team_id, t.name AS team_name, \
+const ENTRANT_FROM: &str = "e.id, e.team_id, t.name AS team_name, \
          e.player_id, p.name AS player_name, e.partner_id, q.name AS partner_name, e.seed \
          FROM cup_entrants e \
          JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
          LEFT JOIN players p ON p.id = e.player_id AND p.league_id = e.league_id \
          LEFT JOIN players q ON q.id = e.partner_id AND q.league_id = e.league_id \
-         WHERE e.league_id = $1 "
-    };
-}
+         WHERE e.league_id = $1 ";
 
-const ENTRANT_SELECT: &str = concat!(
-    "SELECT ",
-    entrant_from!(),
-    "AND e.cup_id = $2 ORDER BY e.id"
-);
+static ENTRANT_SELECT: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {ENTRANT_FROM}AND e.cup_id = $2 ORDER BY e.id"));
 
 /// The entrants of every cup of season `$2`, with their cups.
-const SEASON_ENTRANT_SELECT: &str = concat!(
-    "SELECT e.cup_id, ",
-    entrant_from!(),
-    "AND e.season_id = $2 ORDER BY e.cup_id, e.id"
-);
+static SEASON_ENTRANT_SELECT: LazyLock<String> = LazyLock::new(|| {
+    format!("SELECT e.cup_id, {ENTRANT_FROM}AND e.season_id = $2 ORDER BY e.cup_id, e.id")
+});
 
 /// An entrant of one of a season's cups.
 #[derive(sqlx::FromRow)]
@@ -268,33 +255,22 @@ impl TryFrom<RoundRow> for CupRound {
 
 /// A round's columns with its venue's name, and the joins they come from,
 /// for a `WHERE` on `r` (league `$1`) to follow.
-macro_rules! round_from {
-    () => {
-        "r.round, r.starts_at, r.play_by, r.venue_id, \
+const ROUND_FROM: &str = "r.round, r.starts_at, r.play_by, r.venue_id, \
          v.name AS venue_name, r.method, r.seed, r.drawn_at FROM cup_rounds r \
          LEFT JOIN venues v ON v.id = r.venue_id AND v.league_id = r.league_id \
-         WHERE r.league_id = $1 "
-    };
-}
+         WHERE r.league_id = $1 ";
 
 /// A cup's rounds with their venues' names, for league `$1` and cup `$2`.
-const ROUND_SELECT: &str = concat!("SELECT ", round_from!(), "AND r.cup_id = $2");
+static ROUND_SELECT: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {ROUND_FROM}AND r.cup_id = $2"));
 
 /// The cups of season `$2` of league `$1`, for `cup_id IN ...`.
-macro_rules! season_cups {
-    () => {
-        "(SELECT c.id FROM cups c WHERE c.league_id = $1 AND c.season_id = $2)"
-    };
-}
+const SEASON_CUPS: &str = "(SELECT c.id FROM cups c WHERE c.league_id = $1 AND c.season_id = $2)";
 
 /// The rounds of every cup of season `$2`, with their cups.
-const SEASON_ROUND_SELECT: &str = concat!(
-    "SELECT r.cup_id, ",
-    round_from!(),
-    "AND r.cup_id IN ",
-    season_cups!(),
-    " ORDER BY r.cup_id, r.round"
-);
+static SEASON_ROUND_SELECT: LazyLock<String> = LazyLock::new(|| {
+    format!("SELECT r.cup_id, {ROUND_FROM}AND r.cup_id IN {SEASON_CUPS} ORDER BY r.cup_id, r.round")
+});
 
 /// A round of one of a season's cups.
 #[derive(sqlx::FromRow)]
@@ -464,17 +440,6 @@ impl TiePlayer {
     }
 }
 
-/// What a write transaction's connection does for cups: one body for both
-/// backends, called as `tx.advance_cup(...)` inside `write_tx!`.
-pub(crate) trait CupWrites {
-    /// Brings the cup's later rounds in line with the winners known now
-    /// ([`cup::advance`]): sides filled in, matches made, retargeted or
-    /// dropped, with one audit entry; refused (nothing saved) when a side
-    /// would change in a tie that has something recorded.
-    async fn advance_cup(&mut self, league: LeagueId, cup: CupId, by: Option<UserId>)
-    -> Result<()>;
-}
-
 /// The seasons' match format of a cup's season and the cup's own.
 #[derive(sqlx::FromRow)]
 struct FormatRow {
@@ -500,203 +465,210 @@ struct RoundPlace {
     venue_id: Option<VenueId>,
 }
 
-/// [`CupWrites`] for a backend's connection; `$lock` ends the query of the
-/// cup's row (Postgres locks it: SQLite lets one writer in at a time).
-macro_rules! cup_writes {
-    ($conn:ty, $lock:literal) => {
-        impl CupWrites for $conn {
-            async fn advance_cup(
-                &mut self,
-                league: LeagueId,
-                cup: CupId,
-                by: Option<UserId>,
-            ) -> Result<()> {
-                let tx = self;
-                let row: FormatRow = sqlx::query_as(concat!(
-                    "SELECT c.season_id, s.format, s.match_format AS season_format, \
-                     c.match_format AS cup_format FROM cups c \
-                     JOIN seasons s ON s.id = c.season_id AND s.league_id = c.league_id \
-                     WHERE c.league_id = $1 AND c.id = $2",
-                    $lock
-                ))
+/// Brings the cup's later rounds in line with the winners known now
+/// ([`cup::advance`]): sides filled in, matches made, retargeted or
+/// dropped, with one audit entry; refused (nothing saved) when a side
+/// would change in a tie that has something recorded.
+pub(crate) async fn advance_cup(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+    by: Option<UserId>,
+) -> Result<()> {
+    // Postgres locks the cup's row; SQLite lets one writer in at a time.
+    let lock = tx.dialect("", " FOR UPDATE OF c");
+    let row: FormatRow = sql::query_as(&format!(
+        "SELECT c.season_id, s.format, s.match_format AS season_format, \
+             c.match_format AS cup_format FROM cups c \
+             JOIN seasons s ON s.id = c.season_id AND s.league_id = c.league_id \
+             WHERE c.league_id = $1 AND c.id = $2{lock}"
+    ))
+    .bind(league)
+    .bind(cup)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DbError::not_found(format!("cup {cup}")))?;
+    let format = tie_format(&row)?;
+    let ties: Vec<CupTie> = sql::query_as(&format!(
+        "SELECT {TIE_COLUMNS} FROM cup_ties WHERE league_id = $1 AND cup_id = $2"
+    ))
+    .bind(league)
+    .bind(cup)
+    .fetch_all(&mut *tx)
+    .await?;
+    let fixtures: Vec<TieFixtureRow> = sql::query_as(&format!(
+        "SELECT f.id, f.status, f.conceded_by, {RECORDED} AS recorded \
+             FROM fixtures f WHERE f.league_id = $1 AND f.cup_id = $2"
+    ))
+    .bind(league)
+    .bind(cup)
+    .fetch_all(&mut *tx)
+    .await?;
+    let boards: Vec<BoardLine> =
+        sql::query_as::<BoardLineRow>(&board_lines_sql(&FixtureScope::Cup(cup), true))
+            .bind(league)
+            .bind(cup)
+            .fetch_all(&mut *tx)
+            .await?
+            .into_iter()
+            .map(BoardLine::try_from)
+            .collect::<Result<_>>()?;
+    let facts = tie_facts(&fixtures, &boards, &format)?;
+    let states = ties
+        .iter()
+        .map(|t| t.state(t.fixture_id.and_then(|f| facts.get(&f).copied())))
+        .collect::<Result<Vec<_>>>()?;
+    let changes = cup::advance(&states).map_err(|b| blocked(&states, &b))?;
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let teams: HashMap<CupEntrantId, EntrantTeam> = sql::query_as::<EntrantTeam>(
+        "SELECT e.id, e.team_id, t.venue_id FROM cup_entrants e \
+             JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
+             WHERE e.league_id = $1 AND e.cup_id = $2",
+    )
+    .bind(league)
+    .bind(cup)
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .map(|e| (e.id, e))
+    .collect();
+    let places: HashMap<i64, RoundPlace> = sql::query_as::<RoundPlace>(
+        "SELECT round, starts_at, venue_id FROM cup_rounds \
+             WHERE league_id = $1 AND cup_id = $2",
+    )
+    .bind(league)
+    .bind(cup)
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .map(|r| (r.round, r))
+    .collect();
+    let mut sides: HashMap<CupTieId, (Option<CupEntrantId>, Option<CupEntrantId>)> = ties
+        .iter()
+        .map(|t| (t.id, (t.home_entrant_id, t.away_entrant_id)))
+        .collect();
+    let round_of: HashMap<CupTieId, i64> = ties.iter().map(|t| (t.id, t.round)).collect();
+    // Where a tie's match is played and between which teams.
+    let place = |tie: CupTieId,
+                 sides: &HashMap<CupTieId, (Option<CupEntrantId>, Option<CupEntrantId>)>|
+     -> Result<(TeamId, TeamId, Option<VenueId>, &RoundPlace)> {
+        let missing = || DbError::Corrupt(format!("cup tie {tie} has no sides"));
+        let (home, away) = sides.get(&tie).copied().ok_or_else(missing)?;
+        let home = teams.get(&home.ok_or_else(missing)?).ok_or_else(missing)?;
+        let away = teams.get(&away.ok_or_else(missing)?).ok_or_else(missing)?;
+        let round = places
+            .get(round_of.get(&tie).ok_or_else(missing)?)
+            .ok_or_else(missing)?;
+        Ok((
+            home.team_id,
+            away.team_id,
+            round.venue_id.or(home.venue_id),
+            round,
+        ))
+    };
+    for change in &changes {
+        match *change {
+            Change::Sides { tie, home, away } => {
+                sql::query(
+                    "UPDATE cup_ties SET home_entrant_id = $3, away_entrant_id = $4 \
+                         WHERE league_id = $1 AND id = $2",
+                )
                 .bind(league)
+                .bind(tie)
+                .bind(home)
+                .bind(away)
+                .execute(&mut *tx)
+                .await?;
+                sides.insert(tie, (home, away));
+            }
+            Change::Make { tie } => {
+                let (home, away, venue, round) = place(tie, &sides)?;
+                let id: FixtureId = sql::query_scalar(
+                    "INSERT INTO fixtures (league_id, season_id, cup_id, round, \
+                         starts_at, home_team_id, away_team_id, venue_id, status) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING id",
+                )
+                .bind(league)
+                .bind(row.season_id)
                 .bind(cup)
-                .fetch_optional(&mut *tx)
+                .bind(round.round)
+                .bind(round.starts_at)
+                .bind(home)
+                .bind(away)
+                .bind(venue)
+                .fetch_one(&mut *tx)
+                .await?;
+                sql::query("UPDATE cup_ties SET fixture_id = $3 WHERE league_id = $1 AND id = $2")
+                    .bind(league)
+                    .bind(tie)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Change::Retarget { tie, fixture } => {
+                let (home, away, venue, _) = place(tie, &sides)?;
+                let columns = super::fixtures::COLUMNS;
+                let before: super::Fixture = sql::query_as::<super::fixtures::FixtureRow>(
+                    &format!("SELECT {columns} FROM fixtures WHERE league_id = $1 AND id = $2"),
+                )
+                .bind(league)
+                .bind(fixture)
+                .fetch_one(&mut *tx)
                 .await?
-                .ok_or_else(|| DbError::not_found(format!("cup {cup}")))?;
-                let format = tie_format(&row)?;
-                let ties: Vec<CupTie> = sqlx::query_as(&format!(
-                    "SELECT {TIE_COLUMNS} FROM cup_ties WHERE league_id = $1 AND cup_id = $2"
+                .try_into()?;
+                let after: super::Fixture = sql::query_as::<super::fixtures::FixtureRow>(&format!(
+                    "UPDATE fixtures SET home_team_id = $3, away_team_id = $4, \
+                             venue_id = $5 WHERE league_id = $1 AND id = $2 \
+                             RETURNING {columns}"
                 ))
                 .bind(league)
-                .bind(cup)
-                .fetch_all(&mut *tx)
+                .bind(fixture)
+                .bind(home)
+                .bind(away)
+                .bind(venue)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_into()?;
+                // A fixture's every change is in its own audit
+                // trail: calendars count them (SEQUENCE).
+                insert_audit(
+                    tx,
+                    NewAudit::new(Some(league), by, "fixture", fixture.0, "change")
+                        .before(Some(&before))
+                        .after(Some(&after)),
+                )
                 .await?;
-                let fixtures: Vec<TieFixtureRow> = sqlx::query_as(&format!(
-                    "SELECT f.id, f.status, f.conceded_by, {RECORDED} AS recorded \
-                     FROM fixtures f WHERE f.league_id = $1 AND f.cup_id = $2"
-                ))
+            }
+            Change::Drop { tie, fixture } => {
+                sql::query(
+                    "UPDATE cup_ties SET fixture_id = NULL WHERE league_id = $1 AND id = $2",
+                )
                 .bind(league)
-                .bind(cup)
-                .fetch_all(&mut *tx)
+                .bind(tie)
+                .execute(&mut *tx)
                 .await?;
-                let boards: Vec<BoardLine> =
-                    sqlx::query_as::<_, BoardLineRow>(&board_lines_sql(&FixtureScope::Cup(cup), true))
+                for sql in [
+                    "DELETE FROM pad_links WHERE league_id = $1 AND fixture_id = $2",
+                    "DELETE FROM fixtures WHERE league_id = $1 AND id = $2",
+                ] {
+                    sql::query(sql)
                         .bind(league)
-                        .bind(cup)
-                        .fetch_all(&mut *tx)
-                        .await?
-                        .into_iter()
-                        .map(BoardLine::try_from)
-                        .collect::<Result<_>>()?;
-                let facts = tie_facts(&fixtures, &boards, &format)?;
-                let states = ties
-                    .iter()
-                    .map(|t| t.state(t.fixture_id.and_then(|f| facts.get(&f).copied())))
-                    .collect::<Result<Vec<_>>>()?;
-                let changes = cup::advance(&states).map_err(|b| blocked(&states, &b))?;
-                if changes.is_empty() {
-                    return Ok(());
+                        .bind(fixture)
+                        .execute(&mut *tx)
+                        .await?;
                 }
-                let teams: HashMap<CupEntrantId, EntrantTeam> = sqlx::query_as::<_, EntrantTeam>(
-                    "SELECT e.id, e.team_id, t.venue_id FROM cup_entrants e \
-                     JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
-                     WHERE e.league_id = $1 AND e.cup_id = $2",
-                )
-                .bind(league)
-                .bind(cup)
-                .fetch_all(&mut *tx)
-                .await?
-                .into_iter()
-                .map(|e| (e.id, e))
-                .collect();
-                let places: HashMap<i64, RoundPlace> = sqlx::query_as::<_, RoundPlace>(
-                    "SELECT round, starts_at, venue_id FROM cup_rounds \
-                     WHERE league_id = $1 AND cup_id = $2",
-                )
-                .bind(league)
-                .bind(cup)
-                .fetch_all(&mut *tx)
-                .await?
-                .into_iter()
-                .map(|r| (r.round, r))
-                .collect();
-                let mut sides: HashMap<CupTieId, (Option<CupEntrantId>, Option<CupEntrantId>)> =
-                    ties.iter().map(|t| (t.id, (t.home_entrant_id, t.away_entrant_id))).collect();
-                let round_of: HashMap<CupTieId, i64> = ties.iter().map(|t| (t.id, t.round)).collect();
-                // Where a tie's match is played and between which teams.
-                let place = |tie: CupTieId,
-                             sides: &HashMap<CupTieId, (Option<CupEntrantId>, Option<CupEntrantId>)>|
-                 -> Result<(TeamId, TeamId, Option<VenueId>, &RoundPlace)> {
-                    let missing = || DbError::Corrupt(format!("cup tie {tie} has no sides"));
-                    let (home, away) = sides.get(&tie).copied().ok_or_else(missing)?;
-                    let home = teams.get(&home.ok_or_else(missing)?).ok_or_else(missing)?;
-                    let away = teams.get(&away.ok_or_else(missing)?).ok_or_else(missing)?;
-                    let round = places
-                        .get(round_of.get(&tie).ok_or_else(missing)?)
-                        .ok_or_else(missing)?;
-                    Ok((home.team_id, away.team_id, round.venue_id.or(home.venue_id), round))
-                };
-                for change in &changes {
-                    match *change {
-                        Change::Sides { tie, home, away } => {
-                            sqlx::query(
-                                "UPDATE cup_ties SET home_entrant_id = $3, away_entrant_id = $4 \
-                                 WHERE league_id = $1 AND id = $2",
-                            )
-                            .bind(league)
-                            .bind(tie)
-                            .bind(home)
-                            .bind(away)
-                            .execute(&mut *tx)
-                            .await?;
-                            sides.insert(tie, (home, away));
-                        }
-                        Change::Make { tie } => {
-                            let (home, away, venue, round) = place(tie, &sides)?;
-                            let id: FixtureId = sqlx::query_scalar(
-                                "INSERT INTO fixtures (league_id, season_id, cup_id, round, \
-                                 starts_at, home_team_id, away_team_id, venue_id, status) \
-                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING id",
-                            )
-                            .bind(league)
-                            .bind(row.season_id)
-                            .bind(cup)
-                            .bind(round.round)
-                            .bind(round.starts_at)
-                            .bind(home)
-                            .bind(away)
-                            .bind(venue)
-                            .fetch_one(&mut *tx)
-                            .await?;
-                            sqlx::query(
-                                "UPDATE cup_ties SET fixture_id = $3 WHERE league_id = $1 AND id = $2",
-                            )
-                            .bind(league)
-                            .bind(tie)
-                            .bind(id)
-                            .execute(&mut *tx)
-                            .await?;
-                        }
-                        Change::Retarget { tie, fixture } => {
-                            let (home, away, venue, _) = place(tie, &sides)?;
-                            let columns = super::fixtures::COLUMNS;
-                            let before: super::Fixture =
-                                sqlx::query_as::<_, super::fixtures::FixtureRow>(&format!(
-                                    "SELECT {columns} FROM fixtures WHERE league_id = $1 AND id = $2"
-                                ))
-                                .bind(league)
-                                .bind(fixture)
-                                .fetch_one(&mut *tx)
-                                .await?
-                                .try_into()?;
-                            let after: super::Fixture =
-                                sqlx::query_as::<_, super::fixtures::FixtureRow>(&format!(
-                                    "UPDATE fixtures SET home_team_id = $3, away_team_id = $4, \
-                                     venue_id = $5 WHERE league_id = $1 AND id = $2 \
-                                     RETURNING {columns}"
-                                ))
-                                .bind(league)
-                                .bind(fixture)
-                                .bind(home)
-                                .bind(away)
-                                .bind(venue)
-                                .fetch_one(&mut *tx)
-                                .await?
-                                .try_into()?;
-                            // A fixture's every change is in its own audit
-                            // trail: calendars count them (SEQUENCE).
-                            insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", fixture.0, "change")
-                                .before(Some(&before))
-                                .after(Some(&after)));
-                        }
-                        Change::Drop { tie, fixture } => {
-                            sqlx::query(
-                                "UPDATE cup_ties SET fixture_id = NULL WHERE league_id = $1 AND id = $2",
-                            )
-                            .bind(league)
-                            .bind(tie)
-                            .execute(&mut *tx)
-                            .await?;
-                            for sql in [
-                                "DELETE FROM pad_links WHERE league_id = $1 AND fixture_id = $2",
-                                "DELETE FROM fixtures WHERE league_id = $1 AND id = $2",
-                            ] {
-                                sqlx::query(sql).bind(league).bind(fixture).execute(&mut *tx).await?;
-                            }
-                        }
-                    }
-                }
-                insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "advance")
-                    .after(Some(&changes)));
-                Ok(())
             }
         }
-    };
+    }
+    insert_audit(
+        tx,
+        NewAudit::new(Some(league), by, "cup", cup.0, "advance").after(Some(&changes)),
+    )
+    .await?;
+    Ok(())
 }
-
-cup_writes!(sqlx::SqliteConnection, "");
-cup_writes!(sqlx::PgConnection, " FOR UPDATE OF c");
 
 /// The match format a cup's ties are played in: its own, or its season's.
 fn tie_format(row: &FormatRow) -> Result<MatchFormat> {
@@ -768,21 +740,27 @@ impl Db {
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {CUP_COLUMNS}"
         );
         let format = new.match_format.as_ref().map(json_text);
-        write_tx!(self, league, tx => {
-            let cup: Cup = sqlx::query_as::<_, CupRow>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = {
+            let cup: Cup = sql::query_as::<CupRow>(&sql)
                 .bind(league)
                 .bind(new.season_id)
                 .bind(&new.name)
                 .bind(new.entrants.as_str())
                 .bind(&format)
                 .bind(now())
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?
                 .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.id.0, "create")
-                .after(Some(&cup)));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "cup", cup.id.0, "create").after(Some(&cup)),
+            )
+            .await?;
             Ok(cup)
-        })
+        };
+        tx.commit().await?;
+        out
     }
 
     /// Gives a cup a new name, with an audit entry: the cup before and
@@ -798,27 +776,33 @@ impl Db {
         let update = format!(
             "UPDATE cups SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {CUP_COLUMNS}"
         );
-        let lock = lock_cup_sql(self);
-        write_tx!(self, league, tx => {
-            lock_cup!(tx, lock, league, cup);
-            let before: Cup = sqlx::query_as::<_, CupRow>(&select)
+        let mut tx = self.write(league).await?;
+        let out = {
+            lock_cup(&mut tx, league, cup).await?;
+            let before: Cup = sql::query_as::<CupRow>(&select)
                 .bind(league)
                 .bind(cup)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?
                 .try_into()?;
-            let after: Cup = sqlx::query_as::<_, CupRow>(&update)
+            let after: Cup = sql::query_as::<CupRow>(&update)
                 .bind(league)
                 .bind(cup)
                 .bind(name)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?
                 .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "rename")
-                .before(Some(&before))
-                .after(Some(&after)));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "cup", cup.0, "rename")
+                    .before(Some(&before))
+                    .after(Some(&after)),
+            )
+            .await?;
             Ok((before, after))
-        })
+        };
+        tx.commit().await?;
+        out
     }
 
     /// Deletes a cup made by mistake, with its entrants and an audit
@@ -830,42 +814,52 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<Cup> {
         let select = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
-        let lock = lock_cup_sql(self);
-        write_tx!(self, league, tx => {
-            lock_cup!(tx, lock, league, cup);
-            refuse_once_drawn!(
-                tx,
+        let mut tx = self.write(league).await?;
+        let out = {
+            lock_cup(&mut tx, league, cup).await?;
+            refuse_once_drawn(
+                &mut tx,
                 league,
                 cup,
-                "The first round is drawn, so the cup has matches: it can no longer be deleted."
-            );
-            let gone: Cup = sqlx::query_as::<_, CupRow>(&select)
+                "The first round is drawn, so the cup has matches: it can no longer be deleted.",
+            )
+            .await?;
+            let gone: Cup = sql::query_as::<CupRow>(&select)
                 .bind(league)
                 .bind(cup)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?
                 .try_into()?;
             for sql in [
                 "DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2",
                 "DELETE FROM cups WHERE league_id = $1 AND id = $2",
             ] {
-                sqlx::query(sql).bind(league).bind(cup).execute(&mut *tx).await?;
+                sql::query(sql)
+                    .bind(league)
+                    .bind(cup)
+                    .execute(&mut tx)
+                    .await?;
             }
-            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "delete")
-                .before(Some(&gone)));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "cup", cup.0, "delete").before(Some(&gone)),
+            )
+            .await?;
             Ok(gone)
-        })
+        };
+        tx.commit().await?;
+        out
     }
 
     pub async fn cup(&self, league: LeagueId, id: CupId) -> Result<Cup> {
         let sql = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, CupRow>(&sql)
+        sql::query_as::<CupRow>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("cup {id}")))?
-        .try_into()
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("cup {id}")))?
+            .try_into()
     }
 
     /// A season's cups, by name.
@@ -874,14 +868,14 @@ impl Db {
             "SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND season_id = $2 \
              ORDER BY name, id"
         );
-        read_pool!(self, pool => sqlx::query_as::<_, CupRow>(&sql)
+        sql::query_as::<CupRow>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(Cup::try_from)
-        .collect()
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(Cup::try_from)
+            .collect()
     }
 
     /// How many entrants each cup of a season has: one grouped query.
@@ -890,14 +884,14 @@ impl Db {
         league: LeagueId,
         season: SeasonId,
     ) -> Result<HashMap<CupId, usize>> {
-        let rows: Vec<(CupId, i64)> = read_pool!(self, pool => sqlx::query_as(
+        let rows: Vec<(CupId, i64)> = sql::query_as(
             "SELECT cup_id, COUNT(*) FROM cup_entrants WHERE league_id = $1 AND season_id = $2 \
              GROUP BY cup_id",
         )
         .bind(league)
         .bind(season)
-        .fetch_all(pool)
-        .await?);
+        .fetch_all(self)
+        .await?;
         Ok(rows
             .into_iter()
             .map(|(cup, n)| (cup, usize::try_from(n).unwrap_or(0)))
@@ -907,29 +901,29 @@ impl Db {
     /// A cup with its entrants, rounds and ties: four queries.
     pub async fn cup_data(&self, league: LeagueId, id: CupId) -> Result<CupData> {
         let cup = self.cup(league, id).await?;
-        let rounds_sql = format!("{ROUND_SELECT} ORDER BY r.round");
+        let rounds_sql = format!("{} ORDER BY r.round", *ROUND_SELECT);
         let ties_sql = format!(
             "SELECT {TIE_COLUMNS} FROM cup_ties WHERE league_id = $1 AND cup_id = $2 \
              ORDER BY round, number"
         );
-        let (entrants, rounds, ties) = read_pool!(self, pool => {
-            let entrants: Vec<CupEntrant> = sqlx::query_as(ENTRANT_SELECT)
+        let (entrants, rounds, ties) = {
+            let entrants: Vec<CupEntrant> = sql::query_as(&ENTRANT_SELECT)
                 .bind(league)
                 .bind(id)
-                .fetch_all(pool)
+                .fetch_all(self)
                 .await?;
-            let rounds: Vec<RoundRow> = sqlx::query_as(&rounds_sql)
+            let rounds: Vec<RoundRow> = sql::query_as(&rounds_sql)
                 .bind(league)
                 .bind(id)
-                .fetch_all(pool)
+                .fetch_all(self)
                 .await?;
-            let ties: Vec<CupTie> = sqlx::query_as(&ties_sql)
+            let ties: Vec<CupTie> = sql::query_as(&ties_sql)
                 .bind(league)
                 .bind(id)
-                .fetch_all(pool)
+                .fetch_all(self)
                 .await?;
             (entrants, rounds, ties)
-        });
+        };
         Ok(CupData {
             cup,
             entrants,
@@ -947,27 +941,26 @@ impl Db {
         let cups = self.cups(league, season).await?;
         let ties_sql = format!(
             "SELECT cup_id, {TIE_COLUMNS} FROM cup_ties WHERE league_id = $1 \
-             AND cup_id IN {} ORDER BY cup_id, round, number",
-            season_cups!()
+             AND cup_id IN {SEASON_CUPS} ORDER BY cup_id, round, number"
         );
-        let (entrants, rounds, ties) = read_pool!(self, pool => {
-            let entrants: Vec<SeasonEntrant> = sqlx::query_as(SEASON_ENTRANT_SELECT)
+        let (entrants, rounds, ties) = {
+            let entrants: Vec<SeasonEntrant> = sql::query_as(&SEASON_ENTRANT_SELECT)
                 .bind(league)
                 .bind(season)
-                .fetch_all(pool)
+                .fetch_all(self)
                 .await?;
-            let rounds: Vec<SeasonRound> = sqlx::query_as(SEASON_ROUND_SELECT)
+            let rounds: Vec<SeasonRound> = sql::query_as(&SEASON_ROUND_SELECT)
                 .bind(league)
                 .bind(season)
-                .fetch_all(pool)
+                .fetch_all(self)
                 .await?;
-            let ties: Vec<SeasonTie> = sqlx::query_as(&ties_sql)
+            let ties: Vec<SeasonTie> = sql::query_as(&ties_sql)
                 .bind(league)
                 .bind(season)
-                .fetch_all(pool)
+                .fetch_all(self)
                 .await?;
             (entrants, rounds, ties)
-        });
+        };
         let mut by_cup: HashMap<CupId, CupData> = cups
             .iter()
             .map(|c| {
@@ -1008,32 +1001,34 @@ impl Db {
         new: &NewEntrant,
         by: Option<UserId>,
     ) -> Result<CupEntrant> {
-        let lock = lock_cup_sql(self);
-        write_tx!(self, league, tx => {
-            let (season, kind) = lock_cup!(tx, lock, league, cup);
+        let mut tx = self.write(league).await?;
+        let out = {
+            let (season, kind) = lock_cup(&mut tx, league, cup).await?;
             let kind: EntrantKind = kind.parse()?;
-            refuse_once_drawn!(tx, league, cup);
-            let entered: i64 = sqlx::query_scalar(
+            refuse_once_drawn(&mut tx, league, cup, ENTRANTS_DRAWN).await?;
+            let entered: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND season_id = $2 \
                  AND team_id = $3",
             )
             .bind(league)
             .bind(season)
             .bind(new.team_id)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
             if entered == 0 {
-                return Err(DbError::Invalid("That team is not entered in this season.".into()));
+                return Err(DbError::Invalid(
+                    "That team is not entered in this season.".into(),
+                ));
             }
             for player in &new.players {
-                let registered: i64 = sqlx::query_scalar(
+                let registered: i64 = sql::query_scalar(
                     "SELECT COUNT(*) FROM registrations WHERE league_id = $1 AND season_id = $2 \
                      AND player_id = $3",
                 )
                 .bind(league)
                 .bind(season)
                 .bind(*player)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?;
                 if registered == 0 {
                     return Err(DbError::Invalid(
@@ -1041,27 +1036,35 @@ impl Db {
                     ));
                 }
             }
-            let existing: Vec<CupEntrant> = sqlx::query_as(ENTRANT_SELECT)
+            let existing: Vec<CupEntrant> = sql::query_as(&ENTRANT_SELECT)
                 .bind(league)
                 .bind(cup)
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut tx)
                 .await?;
             let facts: Vec<EntrantFacts> = existing
                 .iter()
-                .map(|e| EntrantFacts { team: e.team_id, players: e.players() })
+                .map(|e| EntrantFacts {
+                    team: e.team_id,
+                    players: e.players(),
+                })
                 .collect();
             cup::check_entrant(
                 kind,
                 &facts,
-                &EntrantFacts { team: new.team_id, players: new.players.clone() },
+                &EntrantFacts {
+                    team: new.team_id,
+                    players: new.players.clone(),
+                },
             )
             .map_err(DbError::Invalid)?;
             if let Some(seed) = new.seed
                 && existing.iter().any(|e| e.seed == Some(seed))
             {
-                return Err(DbError::Invalid(format!("Another entrant is seeded {seed} already.")));
+                return Err(DbError::Invalid(format!(
+                    "Another entrant is seeded {seed} already."
+                )));
             }
-            let id: CupEntrantId = sqlx::query_scalar(
+            let id: CupEntrantId = sql::query_scalar(
                 "INSERT INTO cup_entrants (league_id, season_id, cup_id, team_id, player_id, \
                  partner_id, seed) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
             )
@@ -1072,13 +1075,18 @@ impl Db {
             .bind(new.players.first().copied())
             .bind(new.players.get(1).copied())
             .bind(new.seed)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
-            let entrant = entrant_of!(tx, league, cup, id);
-            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "enter")
-                .after(Some(&entrant)));
+            let entrant = entrant_of(&mut tx, league, cup, id).await?;
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "cup", cup.0, "enter").after(Some(&entrant)),
+            )
+            .await?;
             Ok(entrant)
-        })
+        };
+        tx.commit().await?;
+        out
     }
 
     /// Takes an entrant out of a cup whose first round is not drawn yet,
@@ -1090,21 +1098,26 @@ impl Db {
         entrant: CupEntrantId,
         by: Option<UserId>,
     ) -> Result<CupEntrant> {
-        let lock = lock_cup_sql(self);
-        write_tx!(self, league, tx => {
-            lock_cup!(tx, lock, league, cup);
-            refuse_once_drawn!(tx, league, cup);
-            let gone = entrant_of!(tx, league, cup, entrant);
-            sqlx::query("DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 AND id = $3")
+        let mut tx = self.write(league).await?;
+        let out = {
+            lock_cup(&mut tx, league, cup).await?;
+            refuse_once_drawn(&mut tx, league, cup, ENTRANTS_DRAWN).await?;
+            let gone = entrant_of(&mut tx, league, cup, entrant).await?;
+            sql::query("DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 AND id = $3")
                 .bind(league)
                 .bind(cup)
                 .bind(entrant)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "withdraw")
-                .before(Some(&gone)));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "cup", cup.0, "withdraw").before(Some(&gone)),
+            )
+            .await?;
             Ok(gone)
-        })
+        };
+        tx.commit().await?;
+        out
     }
 
     /// Draws the cup's next round as `request` says, in one transaction:
@@ -1121,17 +1134,17 @@ impl Db {
         request: &DrawRequest,
         by: Option<UserId>,
     ) -> Result<CupRound> {
-        let lock = lock_cup_sql(self);
         let method = request.how.method();
         let seed = request.how.seed().map(cup::seed_text);
-        write_tx!(self, league, tx => {
-            lock_cup!(tx, lock, league, cup);
-            let drawn: Option<i64> = sqlx::query_scalar(
+        let mut tx = self.write(league).await?;
+        let out = {
+            lock_cup(&mut tx, league, cup).await?;
+            let drawn: Option<i64> = sql::query_scalar(
                 "SELECT MAX(round) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2",
             )
             .bind(league)
             .bind(cup)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
             let next = round_number(drawn.unwrap_or(0))? + 1;
             if request.round != next {
@@ -1140,21 +1153,21 @@ impl Db {
                     request.round.min(next - 1).max(1)
                 )));
             }
-            let entrants: Vec<(CupEntrantId, Option<i64>)> = sqlx::query_as(
+            let entrants: Vec<(CupEntrantId, Option<i64>)> = sql::query_as(
                 "SELECT id, seed FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 ORDER BY id",
             )
             .bind(league)
             .bind(cup)
-            .fetch_all(&mut *tx)
+            .fetch_all(&mut tx)
             .await?;
-            let previous: Vec<CupTieId> = sqlx::query_scalar(
+            let previous: Vec<CupTieId> = sql::query_scalar(
                 "SELECT id FROM cup_ties WHERE league_id = $1 AND cup_id = $2 AND round = $3 \
                  ORDER BY number",
             )
             .bind(league)
             .bind(cup)
             .bind(i64::from(next) - 1)
-            .fetch_all(&mut *tx)
+            .fetch_all(&mut tx)
             .await?;
             let ids: Vec<CupEntrantId> = entrants.iter().map(|e| e.0).collect();
             let qualifiers = cup::qualifiers(next, &ids, &previous);
@@ -1162,23 +1175,32 @@ impl Db {
             let ties: Vec<Drawn> = match &request.how {
                 How::Random { seed } => cup::draw_random(&qualifiers, *seed),
                 How::Seeded { seed } => {
-                    let mut seeded: Vec<(i64, CupEntrantId)> =
-                        entrants.iter().filter_map(|(id, s)| s.map(|s| (s, *id))).collect();
+                    let mut seeded: Vec<(i64, CupEntrantId)> = entrants
+                        .iter()
+                        .filter_map(|(id, s)| s.map(|s| (s, *id)))
+                        .collect();
                     seeded.sort();
                     let top: Vec<Slot> = seeded.iter().map(|(_, id)| Slot::Entrant(*id)).collect();
-                    let rest: Vec<Slot> =
-                        qualifiers.iter().filter(|q| !top.contains(q)).copied().collect();
+                    let rest: Vec<Slot> = qualifiers
+                        .iter()
+                        .filter(|q| !top.contains(q))
+                        .copied()
+                        .collect();
                     cup::draw_seeded(&top, &rest, *seed)
                 }
                 How::Bracket => cup::draw_bracket(&previous),
                 How::Hand(typed) => cup::check_hand(&qualifiers, typed, |s| format!("{s:?}"))
                     .map_err(|errors| {
                         DbError::Invalid(
-                            errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join(" "),
+                            errors
+                                .into_iter()
+                                .map(|e| e.message)
+                                .collect::<Vec<_>>()
+                                .join(" "),
                         )
                     })?,
             };
-            sqlx::query(
+            sql::query(
                 "INSERT INTO cup_rounds (league_id, cup_id, round, starts_at, play_by, venue_id, \
                  method, seed, drawn_at, drawn_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             )
@@ -1192,12 +1214,12 @@ impl Db {
             .bind(&seed)
             .bind(now())
             .bind(by)
-            .execute(&mut *tx)
+            .execute(&mut tx)
             .await?;
             for (i, t) in ties.iter().enumerate() {
                 let (home, home_from) = slot_columns(Some(t.home));
                 let (away, away_from) = slot_columns(t.away);
-                sqlx::query(
+                sql::query(
                     "INSERT INTO cup_ties (league_id, cup_id, round, number, home_entrant_id, \
                      away_entrant_id, home_from, away_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
@@ -1209,26 +1231,31 @@ impl Db {
                 .bind(away)
                 .bind(home_from)
                 .bind(away_from)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?;
             }
-            tx.advance_cup(league, cup, by).await?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "cup", cup.0, "draw")
-                .after(Some(&DrawAudit {
+            advance_cup(&mut tx, league, cup, by).await?;
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "cup", cup.0, "draw").after(Some(&DrawAudit {
                     round: next,
                     method,
                     seed: seed.clone(),
                     qualifiers: &qualifiers,
                     ties: &ties,
-                })));
-            let round: RoundRow = sqlx::query_as(&format!("{ROUND_SELECT} AND r.round = $3"))
-            .bind(league)
-            .bind(cup)
-            .bind(i64::from(next))
-            .fetch_one(&mut *tx)
+                })),
+            )
             .await?;
+            let round: RoundRow = sql::query_as(&format!("{} AND r.round = $3", *ROUND_SELECT))
+                .bind(league)
+                .bind(cup)
+                .bind(i64::from(next))
+                .fetch_one(&mut tx)
+                .await?;
             round.try_into()
-        })
+        };
+        tx.commit().await?;
+        out
     }
 
     /// The matches of the singles and pairs cup ties a player is drawn in,
@@ -1238,7 +1265,7 @@ impl Db {
         league: LeagueId,
         player: PlayerId,
     ) -> Result<Vec<FixtureId>> {
-        Ok(read_pool!(self, pool => sqlx::query_scalar(
+        sql::query_scalar(
             "SELECT t.fixture_id FROM cup_ties t \
              JOIN cup_entrants e ON e.cup_id = t.cup_id \
                AND (e.id = t.home_entrant_id OR e.id = t.away_entrant_id) \
@@ -1248,8 +1275,8 @@ impl Db {
         )
         .bind(league)
         .bind(player)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// The players of an individual cup tie's two entrants, home first:
@@ -1259,11 +1286,11 @@ impl Db {
         league: LeagueId,
         fixture: FixtureId,
     ) -> Result<Option<(Vec<Player>, Vec<Player>)>> {
-        let rows: Vec<TiePlayer> = read_pool!(self, pool => sqlx::query_as(TIE_PLAYERS)
+        let rows: Vec<TiePlayer> = sql::query_as(TIE_PLAYERS)
             .bind(league)
             .bind(fixture)
-            .fetch_all(pool)
-            .await?);
+            .fetch_all(self)
+            .await?;
         if rows.is_empty() {
             return Ok(None);
         }
@@ -1285,13 +1312,4 @@ fn slot_columns(slot: Option<Slot>) -> (Option<CupEntrantId>, Option<CupTieId>) 
         Some(Slot::WinnerOf(t)) => (None, Some(t)),
         None => (None, None),
     }
-}
-
-/// Selects a cup's season and entrant kind, locking its row on Postgres
-/// so that two draws (or entries) of one cup take turns.
-fn lock_cup_sql(db: &Db) -> &'static str {
-    dialect!(db,
-        sqlite: "SELECT season_id, entrants FROM cups WHERE league_id = $1 AND id = $2",
-        postgres: "SELECT season_id, entrants FROM cups WHERE league_id = $1 AND id = $2 FOR UPDATE",
-    )
 }

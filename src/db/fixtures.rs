@@ -1,13 +1,12 @@
 //! Fixtures: who plays whom, where and when, and how it stands.
 
+use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
-use super::cups::CupWrites;
 use super::{
     CupId, Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId,
-    read_pool, write_tx,
 };
 
 pub use crate::domain::{FixtureStatus, Side};
@@ -161,33 +160,73 @@ pub(super) fn insert_sql() -> String {
     )
 }
 
+/// The fixture `fixture` of `league`, or not found, in a write
+/// transaction. On Postgres its row is locked, so that two writers of one
+/// fixture take version numbers and change statuses in turn (SQLite has
+/// one writer at a time already). A cup tie's cup is locked first: every
+/// write that may move a cup's draw takes the cup before the fixture, so a
+/// correction in one round and a result in the next wait for each other
+/// instead of deadlocking.
+pub(crate) async fn lock_fixture(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+) -> Result<Fixture> {
+    if tx.is_postgres() {
+        sql::query(
+            "SELECT c.id FROM cups c JOIN fixtures f ON f.cup_id = c.id \
+             AND f.league_id = c.league_id WHERE f.league_id = $1 AND f.id = $2 \
+             FOR UPDATE OF c",
+        )
+        .bind(league)
+        .bind(fixture)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let lock = tx.dialect("", " FOR UPDATE");
+    sql::query_as::<FixtureRow>(&format!(
+        "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND id = $2{lock}"
+    ))
+    .bind(league)
+    .bind(fixture)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DbError::not_found(format!("fixture {fixture}")))?
+    .try_into()
+}
+
 impl Db {
     /// A scheduled fixture between two teams entered in the division.
     pub async fn create_fixture(&self, league: LeagueId, new: &NewFixture) -> Result<Fixture> {
         let sql = insert_sql();
-        write_tx!(self, league, tx => sqlx::query_as::<_, FixtureRow>(&sql)
-            .bind(league)
-            .bind(new.season_id)
-            .bind(new.division_id)
-            .bind(new.round)
-            .bind(new.starts_at)
-            .bind(new.home_team_id)
-            .bind(new.away_team_id)
-            .bind(new.venue_id)
-            .fetch_one(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<FixtureRow>(&sql)
+                .bind(league)
+                .bind(new.season_id)
+                .bind(new.division_id)
+                .bind(new.round)
+                .bind(new.starts_at)
+                .bind(new.home_team_id)
+                .bind(new.away_team_id)
+                .bind(new.venue_id)
+                .fetch_one(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .try_into()
     }
 
     pub async fn fixture(&self, league: LeagueId, id: FixtureId) -> Result<Fixture> {
         let sql = format!("SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+        sql::query_as::<FixtureRow>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("fixture {id}")))?
-        .try_into()
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("fixture {id}")))?
+            .try_into()
     }
 
     /// A season's fixtures, by round and date.
@@ -196,14 +235,14 @@ impl Db {
             "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND season_id = $2 \
              ORDER BY round, starts_at, id"
         );
-        read_pool!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+        sql::query_as::<FixtureRow>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(Fixture::try_from)
-        .collect()
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(Fixture::try_from)
+            .collect()
     }
 
     /// A division's fixtures, by round and date.
@@ -216,14 +255,14 @@ impl Db {
             "SELECT {COLUMNS} FROM fixtures WHERE league_id = $1 AND division_id = $2 \
              ORDER BY round, starts_at, id"
         );
-        read_pool!(self, pool => sqlx::query_as::<_, FixtureRow>(&sql)
+        sql::query_as::<FixtureRow>(&sql)
             .bind(league)
             .bind(division)
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(Fixture::try_from)
-        .collect()
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(Fixture::try_from)
+            .collect()
     }
 
     /// The recorded changes of `fixtures` and the discards of `divisions`'
@@ -250,16 +289,16 @@ impl Db {
             places(2, fixtures.len()),
             places(2 + fixtures.len(), divisions.len())
         );
-        let rows = read_pool!(self, pool => {
-            let mut query = sqlx::query_as::<_, HistoryRow>(&sql).bind(league);
+        let rows = {
+            let mut query = sql::query_as::<HistoryRow>(&sql).bind(league);
             for f in fixtures {
                 query = query.bind(*f);
             }
             for d in divisions {
                 query = query.bind(*d);
             }
-            query.fetch_all(pool).await?
-        });
+            query.fetch_all(self).await?
+        };
         let fixture = |text: Option<String>| -> Result<Option<FixtureMoment>> {
             text.map(|t| super::parse_json("a fixture in the audit trail", &t))
                 .transpose()
@@ -298,30 +337,34 @@ impl Db {
             "UPDATE fixtures SET starts_at = $3, status = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let before: Fixture = super::lock_fixture!(self, tx, league, id);
-            crate::league::workflow::reschedule(before.status, status)?;
-            check_change(&FixtureChange {
-                starts_at,
-                status,
-                ..FixtureChange::from(&before)
-            })?;
-            let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(starts_at)
-                .bind(status.as_str())
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", id.0, "change")
+        let mut tx = self.write(league).await?;
+        let before: Fixture = lock_fixture(&mut tx, league, id).await?;
+        crate::league::workflow::reschedule(before.status, status)?;
+        check_change(&FixtureChange {
+            starts_at,
+            status,
+            ..FixtureChange::from(&before)
+        })?;
+        let after: Fixture = sql::query_as::<FixtureRow>(&update)
+            .bind(league)
+            .bind(id)
+            .bind(starts_at)
+            .bind(status.as_str())
+            .fetch_one(&mut tx)
+            .await?
+            .try_into()?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "fixture", id.0, "change")
                 .before(Some(&before))
-                .after(Some(&after)));
-            if let Some(cup) = after.cup_id {
-                tx.advance_cup(league, cup, by).await?;
-            }
-            after
-        }))
+                .after(Some(&after)),
+        )
+        .await?;
+        if let Some(cup) = after.cup_id {
+            super::cups::advance_cup(&mut tx, league, cup, by).await?;
+        }
+        tx.commit().await?;
+        Ok(after)
     }
 
     pub async fn update_fixture(
@@ -336,26 +379,30 @@ impl Db {
             "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
              conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let before: Fixture = super::lock_fixture!(self, tx, league, id);
-            let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(change.round)
-                .bind(change.starts_at)
-                .bind(change.venue_id)
-                .bind(change.status.as_str())
-                .bind(change.conceded_by.map(Side::as_str))
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", id.0, "change")
+        let mut tx = self.write(league).await?;
+        let before: Fixture = lock_fixture(&mut tx, league, id).await?;
+        let after: Fixture = sql::query_as::<FixtureRow>(&update)
+            .bind(league)
+            .bind(id)
+            .bind(change.round)
+            .bind(change.starts_at)
+            .bind(change.venue_id)
+            .bind(change.status.as_str())
+            .bind(change.conceded_by.map(Side::as_str))
+            .fetch_one(&mut tx)
+            .await?
+            .try_into()?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "fixture", id.0, "change")
                 .before(Some(&before))
-                .after(Some(&after)));
-            if let Some(cup) = after.cup_id {
-                tx.advance_cup(league, cup, by).await?;
-            }
-            after
-        }))
+                .after(Some(&after)),
+        )
+        .await?;
+        if let Some(cup) = after.cup_id {
+            super::cups::advance_cup(&mut tx, league, cup, by).await?;
+        }
+        tx.commit().await?;
+        Ok(after)
     }
 }

@@ -1,14 +1,15 @@
 //! The page generations: numbers that write transactions raise (see
-//! `write_tx!`), so that a rendered page kept under the generation read
+//! `sql::Tx::commit`), so that a rendered page kept under the generation read
 //! before it was rendered is known to be current while the number stands.
 //! One for the installation and one per league: a write names the league
 //! it changed, or changes what every page may show (a league's name, an
 //! account). Shared by every app server on the database, so a write
 //! through any of them is seen by all.
 
+use super::sql;
 use std::collections::HashMap;
 
-use super::{Db, FixtureId, LeagueId, Result, read_pool};
+use super::{Db, FixtureId, LeagueId, Result};
 
 /// The scope of a write that any page may show.
 pub(crate) const INSTALLATION: i64 = 0;
@@ -45,7 +46,7 @@ pub enum Follows {
     Fixture(FixtureId),
 }
 
-/// Raises a scope's generation ($1): run by `write_tx!` on its
+/// Raises a scope's generation ($1): run by `Tx::commit` on its
 /// transaction, last thing before it commits (so the row's lock is held
 /// only for the commit). A league's row is made by its first write.
 pub(crate) const RAISE: &str = "INSERT INTO page_generations (scope, generation) VALUES ($1, 1) \
@@ -111,11 +112,11 @@ impl Db {
         fixtures: &[FixtureId],
     ) -> Result<PageGenerations> {
         let Some(short) = league else {
-            let records: i64 = read_pool!(self, pool => sqlx::query_scalar(
+            let records: i64 = sql::query_scalar(
                 "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations",
             )
-            .fetch_one(pool)
-            .await?);
+            .fetch_one(self)
+            .await?;
             return Ok(PageGenerations {
                 records,
                 ..PageGenerations::default()
@@ -136,10 +137,7 @@ impl Db {
              OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
              UNION ALL SELECT -id FROM leagues WHERE short_name = $1){of_fixtures}"
         );
-        let rows: Vec<(i64, i64)> = read_pool!(self, pool => sqlx::query_as(&sql)
-            .bind(short)
-            .fetch_all(pool)
-            .await?);
+        let rows: Vec<(i64, i64)> = sql::query_as(&sql).bind(short).fetch_all(self).await?;
         let mut out = PageGenerations::default();
         // Every fixture asked is answered, a fixture never tapped with 0.
         out.fixtures.extend(fixtures.iter().map(|f| (*f, 0)));

@@ -1,7 +1,8 @@
 //! Whether the database answers and its schema is this binary's (for
 //! `/healthz`, issue 28).
 
-use super::{Db, POSTGRES_MIGRATIONS, Result, SQLITE_MIGRATIONS, read_pool};
+use super::sql::{self};
+use super::{Db, POSTGRES_MIGRATIONS, Result, SQLITE_MIGRATIONS};
 
 /// The schema's state: the newest migration applied and the newest this
 /// binary knows.
@@ -20,11 +21,11 @@ impl Health {
 impl Db {
     /// One query: an error if the database does not answer.
     pub async fn health(&self) -> Result<Health> {
-        let applied: i64 = read_pool!(self, pool => sqlx::query_scalar(
+        let applied: i64 = sql::query_scalar(
             "SELECT CAST(COALESCE(MAX(version), 0) AS BIGINT) FROM _sqlx_migrations WHERE success",
         )
-        .fetch_one(pool)
-        .await?);
+        .fetch_one(self)
+        .await?;
         let migrator = match self {
             Db::Sqlite(_) => &SQLITE_MIGRATIONS,
             Db::Postgres(_) => &POSTGRES_MIGRATIONS,

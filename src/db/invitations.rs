@@ -2,16 +2,14 @@
 //! their own account. Only a token's SHA-256 is stored; the token itself is
 //! shown once, to whoever made it.
 
+use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use super::audit::{NewAudit, insert_audit};
 use super::mail::{NewMail, queue};
 use super::users::ROLE_COLUMNS;
-use super::{
-    Db, DbError, LeagueId, PlayerId, Result, Role, SeasonId, TeamId, User, UserId, now, read_pool,
-    write_tx,
-};
+use super::{Db, DbError, LeagueId, PlayerId, Result, Role, SeasonId, TeamId, User, UserId, now};
 
 /// How long a link works.
 pub const VALID_DAYS: i64 = 14;
@@ -60,32 +58,34 @@ pub struct PlayerInvite {
     pub mail: NewMail,
 }
 
-/// Inserts the invitations `$invites` of league `$league` (new players
-/// found by name in `$made`) and queues their mail, on `$tx`.
-macro_rules! insert_player_invites {
-    ($tx:ident, $league:expr, $invites:expr, $made:expr, $by:expr) => {{
-        let made: &[(String, $crate::db::PlayerId)] = $made;
-        for invite in $invites {
-            let invite: &$crate::db::invitations::PlayerInvite = invite;
-            let player = invite.player.or_else(|| {
-                made.iter()
-                    .find(|(name, _)| *name == invite.name)
-                    .map(|(_, id)| *id)
-            });
-            let Some(player) = player else { continue };
-            let new = $crate::db::invitations::NewInvitation {
-                token: invite.token.clone(),
-                username: invite.username.clone(),
-                league: $league,
-                role: $crate::db::invitations::Invited::Player { player },
-                email: Some(invite.email.clone()),
-            };
-            $crate::db::invitations::insert_invitation!($tx, &new, $by);
-            $crate::db::mail::queue!($tx, &invite.mail);
-        }
-    }};
+/// Inserts the invitations `invites` of league `league` (new players
+/// found by name in `made`) and queues their mail.
+pub(crate) async fn insert_player_invites(
+    tx: &mut Tx,
+    league: LeagueId,
+    invites: &[PlayerInvite],
+    made: &[(String, PlayerId)],
+    by: Option<UserId>,
+) -> Result<()> {
+    for invite in invites {
+        let player = invite.player.or_else(|| {
+            made.iter()
+                .find(|(name, _)| *name == invite.name)
+                .map(|(_, id)| *id)
+        });
+        let Some(player) = player else { continue };
+        let new = NewInvitation {
+            token: invite.token.clone(),
+            username: invite.username.clone(),
+            league,
+            role: Invited::Player { player },
+            email: Some(invite.email.clone()),
+        };
+        insert_invitation(tx, &new, by).await?;
+        queue(tx, &invite.mail).await?;
+    }
+    Ok(())
 }
-pub(crate) use insert_player_invites;
 
 /// A stored invitation.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -121,43 +121,42 @@ pub fn token_hash(token: &str) -> String {
         .collect()
 }
 
-/// Inserts `new` inside an open transaction `$tx`.
-macro_rules! insert_invitation {
-    ($tx:ident, $new:expr, $by:expr) => {{
-        let new: &$crate::db::invitations::NewInvitation = $new;
-        let (kind, season, team, player) = match &new.role {
-            $crate::db::invitations::Invited::Secretary => ("secretary", None, None, None),
-            $crate::db::invitations::Invited::Captain {
-                season,
-                team,
-                player,
-            } => ("captain", Some(*season), Some(*team), *player),
-            $crate::db::invitations::Invited::Player { player } => {
-                ("player", None, None, Some(*player))
-            }
-        };
-        let at = $crate::db::now();
-        sqlx::query(
-            "INSERT INTO invitations (token_hash, kind, username, league_id, season_id, team_id, \
-             player_id, created_by, created_at, expires_at, email) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .bind($crate::db::invitations::token_hash(&new.token))
-        .bind(kind)
-        .bind(&new.username)
-        .bind(new.league)
-        .bind(season)
-        .bind(team)
-        .bind(player)
-        .bind($by)
-        .bind(at)
-        .bind(at + chrono::TimeDelta::days($crate::db::invitations::VALID_DAYS))
-        .bind(new.email.as_deref())
-        .execute(&mut *$tx)
-        .await?;
-    }};
+/// Inserts `new`.
+pub(crate) async fn insert_invitation(
+    tx: &mut Tx,
+    new: &NewInvitation,
+    by: Option<UserId>,
+) -> Result<()> {
+    let (kind, season, team, player) = match &new.role {
+        Invited::Secretary => ("secretary", None, None, None),
+        Invited::Captain {
+            season,
+            team,
+            player,
+        } => ("captain", Some(*season), Some(*team), *player),
+        Invited::Player { player } => ("player", None, None, Some(*player)),
+    };
+    let at = now();
+    sql::query(
+        "INSERT INTO invitations (token_hash, kind, username, league_id, season_id, team_id, \
+         player_id, created_by, created_at, expires_at, email) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(token_hash(&new.token))
+    .bind(kind)
+    .bind(&new.username)
+    .bind(new.league)
+    .bind(season)
+    .bind(team)
+    .bind(player)
+    .bind(by)
+    .bind(at)
+    .bind(at + chrono::TimeDelta::days(VALID_DAYS))
+    .bind(new.email.as_deref())
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
-pub(crate) use insert_invitation;
 
 impl Db {
     /// Invites someone to the role `new` names (a captain named on the
@@ -169,13 +168,17 @@ impl Db {
         by: Option<UserId>,
         mail: Option<&NewMail>,
     ) -> Result<()> {
-        write_tx!(self, tx => {
-            insert_invitation!(tx, new, by);
-            if let Some(mail) = mail {
-                queue!(tx, mail);
-            }
-            insert_audit!(tx, NewAudit::new(Some(new.league), by, "invitation", 0, "create"));
-        });
+        let mut tx = self.write_everywhere().await?;
+        insert_invitation(&mut tx, new, by).await?;
+        if let Some(mail) = mail {
+            queue(&mut tx, mail).await?;
+        }
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(new.league), by, "invitation", 0, "create"),
+        )
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -187,24 +190,28 @@ impl Db {
         invitations: &[(NewInvitation, NewMail)],
         by: Option<UserId>,
     ) -> Result<()> {
-        write_tx!(self, league, tx => {
-            for (new, mail) in invitations {
-                insert_invitation!(tx, new, by);
-                queue!(tx, mail);
-            }
-            insert_audit!(tx, NewAudit::new(Some(league), by, "invitation", 0, "create"));
-        });
+        let mut tx = self.write(league).await?;
+        for (new, mail) in invitations {
+            insert_invitation(&mut tx, new, by).await?;
+            queue(&mut tx, mail).await?;
+        }
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "invitation", 0, "create"),
+        )
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
     /// The invitation a token is the link of, used or not.
     pub async fn invitation(&self, token: &str) -> Result<Invitation> {
         let sql = format!("SELECT {COLUMNS} FROM invitations WHERE token_hash = $1");
-        read_pool!(self, pool => sqlx::query_as::<_, Invitation>(&sql)
+        sql::query_as::<Invitation>(&sql)
             .bind(token_hash(token))
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found("invitation"))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found("invitation"))
     }
 
     /// The invitations of a league not yet used, newest first.
@@ -213,13 +220,11 @@ impl Db {
             "SELECT {COLUMNS} FROM invitations WHERE league_id = $1 AND used_at IS NULL \
              AND expires_at > $2 ORDER BY id DESC"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, Invitation>(&sql)
+        sql::query_as::<Invitation>(&sql)
             .bind(league)
             .bind(now())
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 
     /// Takes up an invitation: makes the account with the password the
@@ -245,82 +250,92 @@ impl Db {
                      WHERE token_hash = $1 AND used_at IS NULL";
         let link_captain = "UPDATE team_captains SET user_id = $5 WHERE league_id = $1 \
                             AND season_id = $2 AND team_id = $3 AND player_id = $4";
-        Ok(write_tx!(self, tx => {
-            let at = now();
-            let inv: Invitation = sqlx::query_as(&find)
-                .bind(&hash)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found("invitation"))?;
-            if !inv.open(at) {
-                return Err(DbError::Conflict(
-                    "this link has been used or has expired: ask for a new one".into(),
-                ));
-            }
-            let user: User = sqlx::query_as(user_sql)
-                .bind(username)
-                .bind(password_hash)
-                .bind(at)
-                .fetch_one(&mut *tx)
-                .await?;
-            let captain = inv.kind == "captain";
-            let role: Role = sqlx::query_as(&grant)
-                .bind(user.id)
-                .bind(&inv.kind)
+        let mut tx = self.write_everywhere().await?;
+        let at = now();
+        let inv: Invitation = sql::query_as(&find)
+            .bind(&hash)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found("invitation"))?;
+        if !inv.open(at) {
+            return Err(DbError::Conflict(
+                "this link has been used or has expired: ask for a new one".into(),
+            ));
+        }
+        let user: User = sql::query_as(user_sql)
+            .bind(username)
+            .bind(password_hash)
+            .bind(at)
+            .fetch_one(&mut tx)
+            .await?;
+        let captain = inv.kind == "captain";
+        let role: Role = sql::query_as(&grant)
+            .bind(user.id)
+            .bind(&inv.kind)
+            .bind(inv.league_id)
+            .bind(inv.season_id)
+            .bind(inv.team_id)
+            .bind(if captain { None } else { inv.player_id })
+            .bind(at)
+            .fetch_one(&mut tx)
+            .await?;
+        // A captain named on the roster: the account is theirs.
+        if captain && inv.player_id.is_some() {
+            let linked = sql::query(link_captain)
                 .bind(inv.league_id)
                 .bind(inv.season_id)
                 .bind(inv.team_id)
-                .bind(if captain { None } else { inv.player_id })
-                .bind(at)
-                .fetch_one(&mut *tx)
-                .await?;
-            // A captain named on the roster: the account is theirs.
-            if captain && inv.player_id.is_some() {
-                let linked = sqlx::query(link_captain)
-                    .bind(inv.league_id)
-                    .bind(inv.season_id)
-                    .bind(inv.team_id)
-                    .bind(inv.player_id)
-                    .bind(user.id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                if linked == 0 {
-                    return Err(DbError::Conflict(
-                        "the player this link named is no longer the team's captain: ask the \
-                         secretary for a new link"
-                            .into(),
-                    ));
-                }
-            }
-            let closed = sqlx::query(close)
-                .bind(&hash)
-                .bind(at)
+                .bind(inv.player_id)
                 .bind(user.id)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?
                 .rows_affected();
-            if closed == 0 {
+            if linked == 0 {
                 return Err(DbError::Conflict(
-                    "this link has been used or has expired: ask for a new one".into(),
+                    "the player this link named is no longer the team's captain: ask the \
+                     secretary for a new link"
+                        .into(),
                 ));
             }
-            // The link went to this address and was opened: it is theirs,
-            // unless another account holds it already.
-            if let Some(email) = &inv.email {
-                sqlx::query(
-                    "UPDATE users SET email = $2, email_verified_at = $3 WHERE id = $1 \
-                     AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($2))",
-                )
-                .bind(user.id)
-                .bind(email)
-                .bind(at)
-                .execute(&mut *tx)
-                .await?;
-            }
-            insert_audit!(tx, NewAudit::new(Some(inv.league_id), Some(user.id), "role", role.id.0, "grant")
-                .after(Some(&role)));
-            (user, role)
-        }))
+        }
+        let closed = sql::query(close)
+            .bind(&hash)
+            .bind(at)
+            .bind(user.id)
+            .execute(&mut tx)
+            .await?
+            .rows_affected();
+        if closed == 0 {
+            return Err(DbError::Conflict(
+                "this link has been used or has expired: ask for a new one".into(),
+            ));
+        }
+        // The link went to this address and was opened: it is theirs,
+        // unless another account holds it already.
+        if let Some(email) = &inv.email {
+            sql::query(
+                "UPDATE users SET email = $2, email_verified_at = $3 WHERE id = $1 \
+                 AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($2))",
+            )
+            .bind(user.id)
+            .bind(email)
+            .bind(at)
+            .execute(&mut tx)
+            .await?;
+        }
+        insert_audit(
+            &mut tx,
+            NewAudit::new(
+                Some(inv.league_id),
+                Some(user.id),
+                "role",
+                role.id.0,
+                "grant",
+            )
+            .after(Some(&role)),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok((user, role))
     }
 }

@@ -1,13 +1,13 @@
 //! Late results (issue 26): each league's rule, the fixtures it makes late
 //! and not yet penalised, and the one-click penalty that settles one.
 
+use super::sql;
 use chrono::{DateTime, Duration, Utc};
 
 use super::mail::FixtureFacts;
 use super::penalties::insert_penalty;
 use super::{
     Db, DbError, Fine, FixtureId, LeagueId, NewPenalty, Penalty, PenaltyKindId, Result, UserId,
-    read_pool, write_tx,
 };
 use crate::db::audit::{NewAudit, insert_audit};
 use crate::league::late_results::{LateResultRule, penalty_note};
@@ -89,12 +89,11 @@ fn late(rows: Vec<LateRow>, now: DateTime<Utc>) -> Vec<LateResult> {
 impl Db {
     /// The league's rule for late results, if it has one.
     pub async fn late_result_rule(&self, league: LeagueId) -> Result<Option<LateResultRule>> {
-        let row: Option<(i64, PenaltyKindId)> = read_pool!(self, pool => sqlx::query_as(
-            "SELECT days, kind_id FROM late_result_rules WHERE league_id = $1",
-        )
-        .bind(league)
-        .fetch_optional(pool)
-        .await?);
+        let row: Option<(i64, PenaltyKindId)> =
+            sql::query_as("SELECT days, kind_id FROM late_result_rules WHERE league_id = $1")
+                .bind(league)
+                .fetch_optional(self)
+                .await?;
         Ok(row.and_then(|(days, kind)| {
             Some(LateResultRule {
                 days: u32::try_from(days).ok()?,
@@ -111,25 +110,29 @@ impl Db {
         rule: Option<LateResultRule>,
         by: Option<UserId>,
     ) -> Result<()> {
-        write_tx!(self, league, tx => {
-            sqlx::query("DELETE FROM late_result_rules WHERE league_id = $1")
-                .bind(league)
-                .execute(&mut *tx)
-                .await?;
-            if let Some(r) = rule {
-                sqlx::query(
-                    "INSERT INTO late_result_rules (league_id, days, kind_id) VALUES ($1, $2, $3)",
-                )
-                .bind(league)
-                .bind(i64::from(r.days))
-                .bind(r.kind)
-                .execute(&mut *tx)
-                .await?;
-            }
-            let after = rule.map(|r| serde_json::json!({"days": r.days, "kind_id": r.kind.0}));
-            insert_audit!(tx, NewAudit::new(Some(league), by, "late_result_rule", league.0, "set")
-                .after(after.as_ref()));
-        });
+        let mut tx = self.write(league).await?;
+        sql::query("DELETE FROM late_result_rules WHERE league_id = $1")
+            .bind(league)
+            .execute(&mut tx)
+            .await?;
+        if let Some(r) = rule {
+            sql::query(
+                "INSERT INTO late_result_rules (league_id, days, kind_id) VALUES ($1, $2, $3)",
+            )
+            .bind(league)
+            .bind(i64::from(r.days))
+            .bind(r.kind)
+            .execute(&mut tx)
+            .await?;
+        }
+        let after = rule.map(|r| serde_json::json!({"days": r.days, "kind_id": r.kind.0}));
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "late_result_rule", league.0, "set")
+                .after(after.as_ref()),
+        )
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -145,15 +148,15 @@ impl Db {
         } else {
             ""
         });
-        let rows: Vec<LateRow> = read_pool!(self, pool => {
-            let q = sqlx::query_as(&sql).bind(now - Duration::days(1));
+        let rows: Vec<LateRow> = {
+            let q = sql::query_as(&sql).bind(now - Duration::days(1));
             match league {
                 Some(l) => q.bind(l),
                 None => q,
             }
-            .fetch_all(pool)
+            .fetch_all(self)
             .await?
-        });
+        };
         Ok(late(rows, now))
     }
 
@@ -171,39 +174,38 @@ impl Db {
         now: DateTime<Utc>,
     ) -> Result<(Penalty, Option<Fine>, LateResult)> {
         let sql = late_sql("AND r.league_id = $2 AND f.id = $3");
-        Ok(write_tx!(self, league, tx => {
-            // Two secretaries clicking at once take the fixture in turn.
-            let _ = super::lock_fixture!(self, tx, league, fixture);
-            let rows: Vec<LateRow> = sqlx::query_as(&sql)
-                .bind(now - Duration::days(1))
-                .bind(league)
-                .bind(fixture)
-                .fetch_all(&mut *tx)
-                .await?;
-            let Some(found) = late(rows, now).pop().filter(|l| l.kind_id == kind) else {
-                return Err(DbError::Conflict(
-                    "the fixture has a result or its penalty already, is not late, or the rule changed since"
-                        .into(),
-                ));
-            };
-            let amount: (i64,) = sqlx::query_as(
-                "SELECT amount FROM penalty_kinds WHERE league_id = $1 AND id = $2",
-            )
+        let mut tx = self.write(league).await?;
+        // Two secretaries clicking at once take the fixture in turn.
+        let _ = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
+        let rows: Vec<LateRow> = sql::query_as(&sql)
+            .bind(now - Duration::days(1))
             .bind(league)
-            .bind(found.kind_id)
-            .fetch_one(&mut *tx)
+            .bind(fixture)
+            .fetch_all(&mut tx)
             .await?;
-            let new = NewPenalty {
-                season_id: found.fixture.season_id,
-                fixture_id: Some(fixture),
-                team_id: Some(found.fixture.home_team_id),
-                player_id: None,
-                kind_id: found.kind_id,
-                amount: amount.0,
-                note: penalty_note(found.days_late),
-            };
-            let (penalty, fine) = insert_penalty!(tx, league, &new, None, by);
-            (penalty, fine, found)
-        }))
+        let Some(found) = late(rows, now).pop().filter(|l| l.kind_id == kind) else {
+            return Err(DbError::Conflict(
+                "the fixture has a result or its penalty already, is not late, or the rule changed since"
+                    .into(),
+            ));
+        };
+        let amount: (i64,) =
+            sql::query_as("SELECT amount FROM penalty_kinds WHERE league_id = $1 AND id = $2")
+                .bind(league)
+                .bind(found.kind_id)
+                .fetch_one(&mut tx)
+                .await?;
+        let new = NewPenalty {
+            season_id: found.fixture.season_id,
+            fixture_id: Some(fixture),
+            team_id: Some(found.fixture.home_team_id),
+            player_id: None,
+            kind_id: found.kind_id,
+            amount: amount.0,
+            note: penalty_note(found.days_late),
+        };
+        let (penalty, fine) = insert_penalty(&mut tx, league, &new, None, by).await?;
+        tx.commit().await?;
+        Ok((penalty, fine, found))
     }
 }

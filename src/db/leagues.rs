@@ -1,10 +1,11 @@
 //! Leagues: the installation's top-level records; everything else belongs to
 //! one of them.
 
+use super::sql;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbError, LeagueId, Result, now, read_pool, write_tx};
+use super::{Db, DbError, LeagueId, Result, now};
 use crate::league::time::Zone;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
@@ -53,15 +54,18 @@ impl Db {
             "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
+        let mut tx = self.write_everywhere().await?;
+        let out = sql::query_as::<League>(&sql)
             .bind(&new.name)
             .bind(&new.short_name)
             .bind(&new.rules_summary)
             .bind(&new.contact)
             .bind(zone.name())
             .bind(now())
-            .fetch_one(&mut *tx)
-            .await?))
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// A new league with its first penalty kinds (LEAGUE.md's list, say),
@@ -79,52 +83,52 @@ impl Db {
         );
         let kind = "INSERT INTO penalty_kinds (league_id, code, name, effect, amount) \
                     VALUES ($1, $2, $3, $4, $5)";
-        Ok(write_tx!(self, tx => {
-            let league = sqlx::query_as::<_, League>(&sql)
-                .bind(&new.name)
-                .bind(&new.short_name)
-                .bind(&new.rules_summary)
-                .bind(&new.contact)
-                .bind(zone.name())
-                .bind(now())
-                .fetch_one(&mut *tx)
+        let mut tx = self.write_everywhere().await?;
+        let league = sql::query_as::<League>(&sql)
+            .bind(&new.name)
+            .bind(&new.short_name)
+            .bind(&new.rules_summary)
+            .bind(&new.contact)
+            .bind(zone.name())
+            .bind(now())
+            .fetch_one(&mut tx)
+            .await?;
+        for k in kinds {
+            sql::query(kind)
+                .bind(league.id)
+                .bind(&k.code)
+                .bind(&k.name)
+                .bind(k.effect.as_str())
+                .bind(k.amount)
+                .execute(&mut tx)
                 .await?;
-            for k in kinds {
-                sqlx::query(kind)
-                    .bind(league.id)
-                    .bind(&k.code)
-                    .bind(&k.name)
-                    .bind(k.effect.as_str())
-                    .bind(k.amount)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            league
-        }))
+        }
+        tx.commit().await?;
+        Ok(league)
     }
 
     pub async fn league(&self, id: LeagueId) -> Result<League> {
         let sql = format!("SELECT {COLUMNS} FROM leagues WHERE id = $1");
-        read_pool!(self, pool => sqlx::query_as::<_, League>(&sql)
+        sql::query_as::<League>(&sql)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("league {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("league {id}")))
     }
 
     pub async fn league_by_short_name(&self, short_name: &str) -> Result<League> {
         let sql = format!("SELECT {COLUMNS} FROM leagues WHERE short_name = $1");
-        read_pool!(self, pool => sqlx::query_as::<_, League>(&sql)
+        sql::query_as::<League>(&sql)
             .bind(short_name)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("league `{short_name}`")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("league `{short_name}`")))
     }
 
     /// Every league of the installation, by name.
     pub async fn leagues(&self) -> Result<Vec<League>> {
         let sql = format!("SELECT {COLUMNS} FROM leagues ORDER BY name, id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, League>(&sql).fetch_all(pool).await?))
+        sql::query_as::<League>(&sql).fetch_all(self).await
     }
 
     /// The league's details and time zone (an IANA name; another name is
@@ -144,16 +148,21 @@ impl Db {
              time_zone = $6, provisional_games = COALESCE($7, provisional_games) \
              WHERE id = $1 RETURNING {COLUMNS}"
         );
-        write_tx!(self, tx => sqlx::query_as::<_, League>(&sql)
-            .bind(id)
-            .bind(&new.name)
-            .bind(&new.short_name)
-            .bind(&new.rules_summary)
-            .bind(&new.contact)
-            .bind(zone.name())
-            .bind(provisional_games.map(i64::from))
-            .fetch_optional(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write_everywhere().await?;
+            let out = sql::query_as::<League>(&sql)
+                .bind(id)
+                .bind(&new.name)
+                .bind(&new.short_name)
+                .bind(&new.rules_summary)
+                .bind(&new.contact)
+                .bind(zone.name())
+                .bind(provisional_games.map(i64::from))
+                .fetch_optional(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .ok_or_else(|| DbError::not_found(format!("league {id}")))
     }
 }

@@ -9,10 +9,11 @@
 //! writes take turns already), so several app servers send each message
 //! once.
 
+use super::sql::{self, Tx};
 use chrono::{DateTime, Duration, Utc};
 
-use super::{Db, DbError, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, dialect};
-use super::{now, read_pool, write_tx_unseen};
+use super::now;
+use super::{Db, DbError, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId};
 
 /// What a single-use link sent by email is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,45 +155,49 @@ pub(crate) const INSERT_MAIL: &str = "INSERT INTO mail (league_id, once_key, top
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'waiting', 0, $10, $10) \
      ON CONFLICT (once_key) DO NOTHING";
 
-/// Queues `mail` on the transaction `$tx`; 1 if queued, 0 if its key was
+/// Queues `mail` in the transaction; 1 if queued, 0 if its key was
 /// queued before.
-macro_rules! queue {
-    ($tx:ident, $mail:expr) => {{
-        let m: &$crate::db::mail::NewMail = $mail;
-        sqlx::query($crate::db::mail::INSERT_MAIL)
-            .bind(m.league_id)
-            .bind(m.once_key.as_deref())
-            .bind(&m.topic)
-            .bind(&m.to_address)
-            .bind(&m.to_name)
-            .bind(&m.subject)
-            .bind(&m.text_body)
-            .bind(&m.html_body)
-            .bind(m.unsubscribe_url.as_deref())
-            .bind($crate::db::now())
-            .execute(&mut *$tx)
-            .await?
-            .rows_affected()
-    }};
+pub(crate) async fn queue(tx: &mut Tx, m: &NewMail) -> Result<u64> {
+    Ok(sql::query(INSERT_MAIL)
+        .bind(m.league_id)
+        .bind(m.once_key.as_deref())
+        .bind(&m.topic)
+        .bind(&m.to_address)
+        .bind(&m.to_name)
+        .bind(&m.subject)
+        .bind(&m.text_body)
+        .bind(&m.html_body)
+        .bind(m.unsubscribe_url.as_deref())
+        .bind(now())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected())
 }
-pub(crate) use queue;
 
-/// Writes a token on the transaction `$tx`.
-macro_rules! insert_token {
-    ($tx:ident, $user:expr, $purpose:expr, $email:expr, $hash:expr, $at:expr, $ttl:expr) => {{
-        sqlx::query(
-            "INSERT INTO email_tokens (token_hash, user_id, purpose, email, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind($hash)
-        .bind($user)
-        .bind(TokenPurpose::as_str($purpose))
-        .bind($email)
-        .bind($at)
-        .bind($at + $ttl)
-        .execute(&mut *$tx)
-        .await?;
-    }};
+/// Writes a token for `user`'s `email`, valid for `ttl` from `at`.
+#[allow(clippy::too_many_arguments)]
+async fn insert_token(
+    tx: &mut Tx,
+    user: UserId,
+    purpose: TokenPurpose,
+    email: &str,
+    token_hash: &str,
+    at: DateTime<Utc>,
+    ttl: Duration,
+) -> Result<()> {
+    sql::query(
+        "INSERT INTO email_tokens (token_hash, user_id, purpose, email, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(token_hash)
+    .bind(user)
+    .bind(purpose.as_str())
+    .bind(email)
+    .bind(at)
+    .bind(at + ttl)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// An account's address as its owner set it.
@@ -369,55 +374,55 @@ fn people(rows: Vec<PersonRow>, opt_outs: &[(UserId, String)]) -> Vec<Person> {
     out
 }
 
-/// The facts of fixture `fixture` and its people, on a transaction.
-macro_rules! fixture_people {
-    ($tx:ident, $league:expr, $fixture:expr) => {{
-        let facts: Option<FixtureFacts> = sqlx::query_as(FIXTURE_FACTS)
-            .bind($league)
-            .bind($fixture)
-            .fetch_optional(&mut *$tx)
-            .await?;
-        match facts {
-            None => (None, Vec::new()),
-            Some(f) => {
-                let rows: Vec<PersonRow> = sqlx::query_as(PEOPLE)
-                    .bind($league)
-                    .bind(f.season_id)
-                    .bind(f.home_team_id)
-                    .bind(f.away_team_id)
-                    .fetch_all(&mut *$tx)
-                    .await?;
-                let opt_outs: Vec<(UserId, String)> = sqlx::query_as(OPT_OUTS)
-                    .bind($league)
-                    .fetch_all(&mut *$tx)
-                    .await?;
-                (Some(f), people(rows, &opt_outs))
-            }
-        }
-    }};
+/// The facts of fixture `fixture` and its people.
+async fn fixture_people(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: i64,
+) -> Result<(Option<FixtureFacts>, Vec<Person>)> {
+    let facts: Option<FixtureFacts> = sql::query_as(FIXTURE_FACTS)
+        .bind(league)
+        .bind(fixture)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let Some(f) = facts else {
+        return Ok((None, Vec::new()));
+    };
+    let rows: Vec<PersonRow> = sql::query_as(PEOPLE)
+        .bind(league)
+        .bind(f.season_id)
+        .bind(f.home_team_id)
+        .bind(f.away_team_id)
+        .fetch_all(&mut *tx)
+        .await?;
+    let opt_outs: Vec<(UserId, String)> = sql::query_as(OPT_OUTS)
+        .bind(league)
+        .fetch_all(&mut *tx)
+        .await?;
+    Ok((Some(f), people(rows, &opt_outs)))
 }
 
 impl Db {
     /// An account's address.
     pub async fn contact(&self, user: UserId) -> Result<Contact> {
-        read_pool!(self, pool => sqlx::query_as::<_, Contact>(
+        sql::query_as::<Contact>(
             "SELECT id, username, email, email_verified_at FROM users WHERE id = $1",
         )
         .bind(user)
-        .fetch_optional(pool)
-        .await?)
+        .fetch_optional(self)
+        .await?
         .ok_or_else(|| DbError::not_found(format!("user {user}")))
     }
 
     /// The account whose verified address is `email`, whatever its case.
     pub async fn contact_by_email(&self, email: &str) -> Result<Option<Contact>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Contact>(
+        sql::query_as::<Contact>(
             "SELECT id, username, email, email_verified_at FROM users \
              WHERE lower(email) = lower($1) AND email_verified_at IS NOT NULL",
         )
         .bind(email)
-        .fetch_optional(pool)
-        .await?))
+        .fetch_optional(self)
+        .await
     }
 
     /// Sets an account's address, unverified, and queues the link that
@@ -432,26 +437,35 @@ impl Db {
         mail: &NewMail,
     ) -> Result<()> {
         let at = now();
-        write_tx_unseen!(self, tx => {
-            sqlx::query("UPDATE users SET email = $2, email_verified_at = NULL WHERE id = $1")
-                .bind(user)
-                .bind(email)
-                .execute(&mut *tx)
-                .await?;
-            insert_token!(tx, user, TokenPurpose::Verify, email, token_hash, at, ttl);
-            queue!(tx, mail);
-        });
+        let mut tx = self.write_unseen().await?;
+        sql::query("UPDATE users SET email = $2, email_verified_at = NULL WHERE id = $1")
+            .bind(user)
+            .bind(email)
+            .execute(&mut tx)
+            .await?;
+        insert_token(
+            &mut tx,
+            user,
+            TokenPurpose::Verify,
+            email,
+            token_hash,
+            at,
+            ttl,
+        )
+        .await?;
+        queue(&mut tx, mail).await?;
+        tx.commit().await?;
         Ok(())
     }
 
     /// Removes an account's address.
     pub async fn remove_email(&self, user: UserId) -> Result<()> {
-        write_tx_unseen!(self, tx => {
-            sqlx::query("UPDATE users SET email = NULL, email_verified_at = NULL WHERE id = $1")
-                .bind(user)
-                .execute(&mut *tx)
-                .await?;
-        });
+        let mut tx = self.write_unseen().await?;
+        sql::query("UPDATE users SET email = NULL, email_verified_at = NULL WHERE id = $1")
+            .bind(user)
+            .execute(&mut tx)
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -467,10 +481,10 @@ impl Db {
         mail: &NewMail,
     ) -> Result<()> {
         let at = now();
-        write_tx_unseen!(self, tx => {
-            insert_token!(tx, user, purpose, email, token_hash, at, ttl);
-            queue!(tx, mail);
-        });
+        let mut tx = self.write_unseen().await?;
+        insert_token(&mut tx, user, purpose, email, token_hash, at, ttl).await?;
+        queue(&mut tx, mail).await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -482,15 +496,15 @@ impl Db {
         purpose: TokenPurpose,
         token_hash: &str,
     ) -> Result<Option<UsedToken>> {
-        let row: Option<(UserId, String, String)> = read_pool!(self, pool => sqlx::query_as(
+        let row: Option<(UserId, String, String)> = sql::query_as(
             "SELECT t.user_id, u.username, t.email FROM email_tokens t JOIN users u ON u.id = t.user_id \
              WHERE t.token_hash = $1 AND t.purpose = $2 AND t.used_at IS NULL AND t.expires_at > $3",
         )
         .bind(token_hash)
         .bind(purpose.as_str())
         .bind(now())
-        .fetch_optional(pool)
-        .await?);
+        .fetch_optional(self)
+        .await?;
         Ok(row.map(|(user, username, email)| UsedToken {
             user,
             username,
@@ -508,59 +522,67 @@ impl Db {
         new_password_hash: Option<&str>,
     ) -> Result<Option<UsedToken>> {
         let at = now();
-        Ok(write_tx_unseen!(self, tx => {
-            let used: Option<(UserId, String)> = sqlx::query_as(
+        let mut tx = self.write_unseen().await?;
+        let out = {
+            let used: Option<(UserId, String)> = sql::query_as(
                 "UPDATE email_tokens SET used_at = $3 WHERE token_hash = $1 AND purpose = $2 \
                  AND used_at IS NULL AND expires_at > $3 RETURNING user_id, email",
             )
             .bind(token_hash)
             .bind(purpose.as_str())
             .bind(at)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut tx)
             .await?;
             match used {
                 None => None,
                 Some((user, email)) => {
                     match purpose {
                         TokenPurpose::Verify => {
-                            sqlx::query(
+                            sql::query(
                                 "UPDATE users SET email_verified_at = $3 \
                                  WHERE id = $1 AND lower(email) = lower($2)",
                             )
                             .bind(user)
                             .bind(&email)
                             .bind(at)
-                            .execute(&mut *tx)
+                            .execute(&mut tx)
                             .await?;
                         }
                         TokenPurpose::Reset => {
                             if let Some(hash) = new_password_hash {
-                                sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
+                                sql::query("UPDATE users SET password_hash = $2 WHERE id = $1")
                                     .bind(user)
                                     .bind(hash)
-                                    .execute(&mut *tx)
+                                    .execute(&mut tx)
                                     .await?;
                             }
                             // Every other reset link of the account dies.
-                            sqlx::query(
+                            sql::query(
                                 "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 \
                                  AND purpose = 'reset' AND used_at IS NULL",
                             )
                             .bind(user)
                             .bind(at)
-                            .execute(&mut *tx)
+                            .execute(&mut tx)
                             .await?;
                         }
                         TokenPurpose::SignIn => {}
                     }
-                    let username: String = sqlx::query_scalar("SELECT username FROM users WHERE id = $1")
-                        .bind(user)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                    Some(UsedToken { user, username, email })
+                    let username: String =
+                        sql::query_scalar("SELECT username FROM users WHERE id = $1")
+                            .bind(user)
+                            .fetch_one(&mut tx)
+                            .await?;
+                    Some(UsedToken {
+                        user,
+                        username,
+                        email,
+                    })
                 }
             }
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// Links of `purpose` sent to `user` since `since` (the throttle).
@@ -570,41 +592,39 @@ impl Db {
         purpose: TokenPurpose,
         since: DateTime<Utc>,
     ) -> Result<i64> {
-        Ok(read_pool!(self, pool => sqlx::query_scalar(
+        sql::query_scalar(
             "SELECT COUNT(*) FROM email_tokens WHERE user_id = $1 AND purpose = $2 AND created_at > $3",
         )
         .bind(user)
         .bind(purpose.as_str())
         .bind(since)
-        .fetch_one(pool)
-        .await?))
+        .fetch_one(self)
+        .await
     }
 
     /// The topics an account chose not to be sent.
     pub async fn opt_outs(&self, user: UserId) -> Result<Vec<String>> {
-        Ok(read_pool!(self, pool => sqlx::query_scalar(
-            "SELECT topic FROM email_opt_outs WHERE user_id = $1 ORDER BY topic",
-        )
-        .bind(user)
-        .fetch_all(pool)
-        .await?))
+        sql::query_scalar("SELECT topic FROM email_opt_outs WHERE user_id = $1 ORDER BY topic")
+            .bind(user)
+            .fetch_all(self)
+            .await
     }
 
     /// Replaces the topics an account chose not to be sent.
     pub async fn set_opt_outs(&self, user: UserId, topics: &[&str]) -> Result<()> {
-        write_tx_unseen!(self, tx => {
-            sqlx::query("DELETE FROM email_opt_outs WHERE user_id = $1")
+        let mut tx = self.write_unseen().await?;
+        sql::query("DELETE FROM email_opt_outs WHERE user_id = $1")
+            .bind(user)
+            .execute(&mut tx)
+            .await?;
+        for topic in topics {
+            sql::query("INSERT INTO email_opt_outs (user_id, topic) VALUES ($1, $2)")
                 .bind(user)
-                .execute(&mut *tx)
+                .bind(*topic)
+                .execute(&mut tx)
                 .await?;
-            for topic in topics {
-                sqlx::query("INSERT INTO email_opt_outs (user_id, topic) VALUES ($1, $2)")
-                    .bind(user)
-                    .bind(*topic)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        });
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -616,26 +636,29 @@ impl Db {
         limit: i64,
         compose: &(dyn Fn(&Happening) -> Vec<NewMail> + Sync),
     ) -> Result<usize> {
-        let claim = dialect!(self,
-            sqlite: "SELECT audit_id FROM pending_events ORDER BY audit_id LIMIT $1",
-            postgres: "SELECT audit_id FROM pending_events ORDER BY audit_id LIMIT $1 \
-                       FOR UPDATE SKIP LOCKED");
-        Ok(write_tx_unseen!(self, tx => {
-            let ids: Vec<i64> = sqlx::query_scalar(claim)
+        let claim = self.dialect(
+            "SELECT audit_id FROM pending_events ORDER BY audit_id LIMIT $1",
+            "SELECT audit_id FROM pending_events ORDER BY audit_id LIMIT $1 \
+                       FOR UPDATE SKIP LOCKED",
+        );
+        let mut tx = self.write_unseen().await?;
+        let out = {
+            let ids: Vec<i64> = sql::query_scalar(claim)
                 .bind(limit)
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut tx)
                 .await?;
             for id in &ids {
-                let row: HappeningRow = sqlx::query_as(
+                let row: HappeningRow = sql::query_as(
                     "SELECT a.id AS audit_id, a.league_id, l.short_name AS league_short, \
                      l.name AS league_name, l.time_zone, a.entity, a.entity_id, a.action, \
                      a.before, a.after, a.user_id \
                      FROM audit a JOIN leagues l ON l.id = a.league_id WHERE a.id = $1",
                 )
                 .bind(*id)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?;
-                let (fixture, people) = fixture_people!(tx, row.league_id, row.entity_id);
+                let (fixture, people) =
+                    fixture_people(&mut tx, row.league_id, row.entity_id).await?;
                 let happening = Happening {
                     audit_id: row.audit_id,
                     league_id: row.league_id,
@@ -651,15 +674,17 @@ impl Db {
                     people,
                 };
                 for mail in compose(&happening) {
-                    queue!(tx, &mail);
+                    queue(&mut tx, &mail).await?;
                 }
-                sqlx::query("DELETE FROM pending_events WHERE audit_id = $1")
+                sql::query("DELETE FROM pending_events WHERE audit_id = $1")
                     .bind(*id)
-                    .execute(&mut *tx)
+                    .execute(&mut tx)
                     .await?;
             }
             ids.len()
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// Fixtures of every league due a reminder: scheduled, started before
@@ -686,30 +711,29 @@ impl Db {
                     AND f.starts_at > $3) \
                 OR (cur.status = 'entered' AND cur.created_at < $2 AND cur.created_at > $3) \
              ORDER BY f.id";
-        let rows: Vec<OverdueRow> = read_pool!(self, pool => sqlx::query_as(sql)
+        let rows: Vec<OverdueRow> = sql::query_as(sql)
             .bind(no_result_before)
             .bind(unconfirmed_before)
             .bind(horizon)
-            .fetch_all(pool)
-            .await?);
+            .fetch_all(self)
+            .await?;
         if rows.is_empty() {
             return Ok(Vec::new());
         }
         // Every captain with a verified address, and every opt-out: two
         // queries, whatever the number of fixtures.
-        let captains: Vec<CaptainRow> = read_pool!(self, pool => sqlx::query_as(
+        let captains: Vec<CaptainRow> = sql::query_as(
             "SELECT r.league_id, r.season_id, u.id AS user_id, u.username, u.email, r.kind, r.team_id \
              FROM roles r JOIN users u ON u.id = r.user_id \
              WHERE r.kind = 'captain' AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL \
              ORDER BY u.id",
         )
-        .fetch_all(pool)
-        .await?);
-        let outs: Vec<(UserId, String)> = read_pool!(self, pool => sqlx::query_as(
-            "SELECT user_id, topic FROM email_opt_outs",
-        )
-        .fetch_all(pool)
-        .await?);
+        .fetch_all(self)
+        .await?;
+        let outs: Vec<(UserId, String)> =
+            sql::query_as("SELECT user_id, topic FROM email_opt_outs")
+                .fetch_all(self)
+                .await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
             let f = &r.fixture;
@@ -739,19 +763,18 @@ impl Db {
     /// Every league's secretaries with a verified address, with what they
     /// opted out of: two queries, whatever the number of leagues.
     pub async fn secretaries_to_tell(&self) -> Result<Vec<(LeagueId, Person)>> {
-        let rows: Vec<(LeagueId, UserId, String, String)> = read_pool!(self, pool => sqlx::query_as(
+        let rows: Vec<(LeagueId, UserId, String, String)> = sql::query_as(
             "SELECT r.league_id, u.id, u.username, u.email \
              FROM roles r JOIN users u ON u.id = r.user_id \
              WHERE r.kind = 'secretary' AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL \
              ORDER BY r.league_id, u.id",
         )
-        .fetch_all(pool)
-        .await?);
-        let outs: Vec<(UserId, String)> = read_pool!(self, pool => sqlx::query_as(
-            "SELECT user_id, topic FROM email_opt_outs",
-        )
-        .fetch_all(pool)
-        .await?);
+        .fetch_all(self)
+        .await?;
+        let outs: Vec<(UserId, String)> =
+            sql::query_as("SELECT user_id, topic FROM email_opt_outs")
+                .fetch_all(self)
+                .await?;
         Ok(rows
             .into_iter()
             .map(|(league, user, username, email)| {
@@ -776,13 +799,13 @@ impl Db {
 
     /// Queues messages; each with a key once only. The number queued.
     pub async fn queue_mail(&self, mail: &[NewMail]) -> Result<u64> {
-        Ok(write_tx_unseen!(self, tx => {
-            let mut queued = 0;
-            for m in mail {
-                queued += queue!(tx, m);
-            }
-            queued
-        }))
+        let mut tx = self.write_unseen().await?;
+        let mut queued = 0;
+        for m in mail {
+            queued += queue(&mut tx, m).await?;
+        }
+        tx.commit().await?;
+        Ok(queued)
     }
 
     /// Claims up to `limit` messages due at `at` for one worker: each is
@@ -794,32 +817,33 @@ impl Db {
         lease: Duration,
         at: DateTime<Utc>,
     ) -> Result<Vec<Mail>> {
-        let claim = dialect!(self,
-            sqlite: "SELECT id FROM mail WHERE status = 'waiting' AND next_attempt_at <= $1 \
+        let claim = self.dialect(
+            "SELECT id FROM mail WHERE status = 'waiting' AND next_attempt_at <= $1 \
                      ORDER BY id LIMIT $2",
-            postgres: "SELECT id FROM mail WHERE status = 'waiting' AND next_attempt_at <= $1 \
-                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED");
+            "SELECT id FROM mail WHERE status = 'waiting' AND next_attempt_at <= $1 \
+                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED",
+        );
         let update = format!(
             "UPDATE mail SET attempts = attempts + 1, next_attempt_at = $2 WHERE id = $1 \
              RETURNING {MAIL_COLUMNS}"
         );
-        Ok(write_tx_unseen!(self, tx => {
-            let ids: Vec<i64> = sqlx::query_scalar(claim)
-                .bind(at)
-                .bind(limit)
-                .fetch_all(&mut *tx)
+        let mut tx = self.write_unseen().await?;
+        let ids: Vec<i64> = sql::query_scalar(claim)
+            .bind(at)
+            .bind(limit)
+            .fetch_all(&mut tx)
+            .await?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let row: MailRow = sql::query_as(&update)
+                .bind(id)
+                .bind(now() + lease)
+                .fetch_one(&mut tx)
                 .await?;
-            let mut out = Vec::with_capacity(ids.len());
-            for id in ids {
-                let row: MailRow = sqlx::query_as(&update)
-                    .bind(id)
-                    .bind(now() + lease)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                out.push(Mail::try_from(row)?);
-            }
-            out
-        }))
+            out.push(Mail::try_from(row)?);
+        }
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// Records how a claimed message went: sent, kept, or failed with
@@ -833,20 +857,20 @@ impl Db {
         retry_at: Option<DateTime<Utc>>,
     ) -> Result<()> {
         let at = now();
-        write_tx_unseen!(self, tx => {
-            sqlx::query(
-                "UPDATE mail SET status = $2, last_error = COALESCE($3, last_error), \
+        let mut tx = self.write_unseen().await?;
+        sql::query(
+            "UPDATE mail SET status = $2, last_error = COALESCE($3, last_error), \
                  next_attempt_at = COALESCE($4, next_attempt_at), \
                  sent_at = CASE WHEN $2 = 'sent' THEN $5 ELSE sent_at END WHERE id = $1",
-            )
-            .bind(id)
-            .bind(status.as_str())
-            .bind(error)
-            .bind(retry_at)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
-        });
+        )
+        .bind(id)
+        .bind(status.as_str())
+        .bind(error)
+        .bind(retry_at)
+        .bind(at)
+        .execute(&mut tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -856,21 +880,21 @@ impl Db {
             "SELECT {MAIL_COLUMNS} FROM mail WHERE ($1 IS NULL OR league_id = $1) \
              ORDER BY id DESC LIMIT $2"
         );
-        let rows: Vec<MailRow> = read_pool!(self, pool => sqlx::query_as(&sql)
+        let rows: Vec<MailRow> = sql::query_as(&sql)
             .bind(league)
             .bind(limit)
-            .fetch_all(pool)
-            .await?);
+            .fetch_all(self)
+            .await?;
         rows.into_iter().map(Mail::try_from).collect()
     }
 
     /// How many messages wait, and how many failed for good.
     pub async fn mail_counts(&self) -> Result<(i64, i64)> {
-        Ok(read_pool!(self, pool => sqlx::query_as(
+        sql::query_as(
             "SELECT COALESCE(SUM(CASE WHEN status = 'waiting' THEN 1 ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) FROM mail",
         )
-        .fetch_one(pool)
-        .await?))
+        .fetch_one(self)
+        .await
     }
 }

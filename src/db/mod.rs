@@ -1,10 +1,11 @@
 //! The league records on SQLite or Postgres: the only place with SQL.
 //!
 //! One [`Db`] over either backend, picked by the address's scheme
-//! (`sqlite://path` or `postgres://...`). Queries are runtime `sqlx::query`
-//! and `query_as` with `$1` placeholders, which both backends accept, so one
-//! SQL string serves both; the `read_pool!` and `write_tx!` macros run one body on
-//! whichever pool is there.
+//! (`sqlite://path` or `postgres://...`). Statements are written once with
+//! `$1` placeholders, which both backends accept, and run through [`sql`]
+//! on whichever database is there: reads on the [`Db`], writes on a
+//! [`sql::Tx`] that the functions of each module take and compose, so a
+//! use case is one transaction however many of them it calls.
 //!
 //! Every read and write takes the league's id and is scoped by it, and the
 //! schema backs that up: references between league records are composite
@@ -23,6 +24,7 @@ use sqlx::sqlite::{
 };
 
 mod error;
+pub mod sql;
 
 pub mod approvals;
 pub mod audit;
@@ -110,152 +112,6 @@ pub struct SqliteDb {
     pub(crate) read: SqlitePool,
     pub(crate) write: SqlitePool,
 }
-
-/// Runs `$body` with `$pool` bound to a pool for reads (`&SqlitePool` or
-/// `&PgPool`): one body, written once, compiled for each backend.
-macro_rules! read_pool {
-    ($db:expr, $pool:ident => $body:expr) => {
-        match $db {
-            $crate::db::Db::Sqlite(s) => {
-                let $pool = &s.read;
-                $body
-            }
-            $crate::db::Db::Postgres(p) => {
-                let $pool = p;
-                $body
-            }
-        }
-    };
-}
-
-/// Runs `$body` in one write transaction with `$tx` bound to its connection
-/// (`&mut SqliteConnection` or `&mut PgConnection`) and commits after it.
-/// `$body` evaluates to the value the macro returns; a `?` inside it returns
-/// early from the enclosing function, dropping (so rolling back) the
-/// transaction.
-///
-/// Every write transaction also raises a page generation (see
-/// [`generation`]) just before it commits, in the same transaction: the
-/// cached public pages of every app server sharing the database are then
-/// stale from the moment the write is visible. `write_tx!(db, league, tx =>
-/// ...)` names the league whose records it writes, so only that league's
-/// pages go stale; `write_tx!(db, tx => ...)` is for writes any page may
-/// show (a league's name, an account), which every page follows. A new
-/// table needs nothing more than to be written through this macro. Writes
-/// no page shows (the sign-in throttle) use [`write_tx_unseen!`] instead.
-macro_rules! write_tx {
-    ($db:expr, $tx:ident => $body:expr) => {
-        $crate::db::write_tx_with!(
-            $db,
-            Some($crate::db::generation::INSTALLATION),
-            $tx => $body
-        )
-    };
-    ($db:expr, $league:expr, $tx:ident => $body:expr) => {
-        $crate::db::write_tx_with!(
-            $db,
-            Some($crate::db::generation::scope($league)),
-            $tx => $body
-        )
-    };
-}
-
-/// [`write_tx!`] for writes that no page shows: the page generations stay.
-macro_rules! write_tx_unseen {
-    ($db:expr, $tx:ident => $body:expr) => {
-        $crate::db::write_tx_with!($db, None::<i64>, $tx => $body)
-    };
-}
-
-macro_rules! write_tx_with {
-    ($db:expr, $scope:expr, $tx:ident => $body:expr) => {
-        match $db {
-            $crate::db::Db::Sqlite(s) => {
-                let mut transaction = s.write.begin_with("BEGIN IMMEDIATE").await?;
-                let out = {
-                    let $tx: &mut sqlx::SqliteConnection = &mut *transaction;
-                    $body
-                };
-                if let Some(scope) = $scope {
-                    sqlx::query($crate::db::generation::raise(scope))
-                        .bind(scope)
-                        .execute(&mut *transaction)
-                        .await?;
-                }
-                transaction.commit().await?;
-                out
-            }
-            $crate::db::Db::Postgres(p) => {
-                let mut transaction = p.begin().await?;
-                let out = {
-                    let $tx: &mut sqlx::PgConnection = &mut *transaction;
-                    $body
-                };
-                if let Some(scope) = $scope {
-                    sqlx::query($crate::db::generation::raise(scope))
-                        .bind(scope)
-                        .execute(&mut *transaction)
-                        .await?;
-                }
-                transaction.commit().await?;
-                out
-            }
-        }
-    };
-}
-
-/// Inside a write transaction, the fixture `$fixture` of `$league`, or not
-/// found. On Postgres its row is locked, so that two writers of one
-/// fixture take version numbers and change statuses in turn (SQLite has
-/// one writer at a time already). A cup tie's cup is locked first: every write that may move a
-/// cup's draw takes the cup before the fixture, so a correction in one
-/// round and a result in the next wait for each other instead of
-/// deadlocking.
-macro_rules! lock_fixture {
-    ($db:expr, $tx:ident, $league:expr, $fixture:expr) => {{
-        let (league, fixture) = ($league, $fixture);
-        if let $crate::db::Db::Postgres(_) = $db {
-            sqlx::query(
-                "SELECT c.id FROM cups c JOIN fixtures f ON f.cup_id = c.id \
-                 AND f.league_id = c.league_id WHERE f.league_id = $1 AND f.id = $2 \
-                 FOR UPDATE OF c",
-            )
-            .bind(league)
-            .bind(fixture)
-            .fetch_optional(&mut *$tx)
-            .await?;
-        }
-        let lock = $crate::db::dialect!($db,
-            sqlite: "",
-            postgres: " FOR UPDATE",
-        );
-        let sql = format!(
-            "SELECT {} FROM fixtures WHERE league_id = $1 AND id = $2{lock}",
-            $crate::db::fixtures::COLUMNS
-        );
-        let found: $crate::db::Fixture =
-            sqlx::query_as::<_, $crate::db::fixtures::FixtureRow>(&sql)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *$tx)
-                .await?
-                .ok_or_else(|| $crate::db::DbError::not_found(format!("fixture {fixture}")))?
-                .try_into()?;
-        found
-    }};
-}
-
-/// Picks the SQL string for the backend in hand, where the dialects differ.
-macro_rules! dialect {
-    ($db:expr, sqlite: $sqlite:expr, postgres: $postgres:expr $(,)?) => {
-        match $db {
-            $crate::db::Db::Sqlite(_) => $sqlite,
-            $crate::db::Db::Postgres(_) => $postgres,
-        }
-    };
-}
-
-pub(crate) use {dialect, lock_fixture, read_pool, write_tx, write_tx_unseen, write_tx_with};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
@@ -360,7 +216,7 @@ impl Db {
 
     /// `"sqlite"` or `"postgres"`.
     pub fn backend(&self) -> &'static str {
-        dialect!(self, sqlite: "sqlite", postgres: "postgres")
+        self.dialect("sqlite", "postgres")
     }
 
     /// Closes every connection; waits for those in use to come back.

@@ -4,12 +4,10 @@
 //! the revision it was based on and is refused if another came first, so
 //! two phones keeping one board never mix their taps silently.
 
+use super::sql::{self};
 use chrono::{DateTime, Utc};
 
-use super::{
-    Db, FixtureId, LeagueId, Result, UserId, json_text, now, parse_json, read_pool, write_tx,
-    write_tx_with,
-};
+use super::{Db, FixtureId, LeagueId, Result, UserId, json_text, now, parse_json};
 use crate::league::pad::{Summary, Tap};
 
 /// A board of a fixture as the pad last saved it.
@@ -110,12 +108,12 @@ impl Db {
             "SELECT {PAD_COLUMNS} FROM pad_boards \
              WHERE league_id = $1 AND fixture_id = $2 AND board = $3"
         );
-        let row = read_pool!(self, pool => sqlx::query_as::<_, PadRow>(&sql)
+        let row = sql::query_as::<PadRow>(&sql)
             .bind(league)
             .bind(fixture)
             .bind(board)
-            .fetch_optional(pool)
-            .await?);
+            .fetch_optional(self)
+            .await?;
         row.map(PadBoard::try_from).transpose()
     }
 
@@ -125,11 +123,11 @@ impl Db {
             "SELECT {PAD_COLUMNS} FROM pad_boards WHERE league_id = $1 AND fixture_id = $2 \
              ORDER BY board"
         );
-        let rows = read_pool!(self, pool => sqlx::query_as::<_, PadRow>(&sql)
+        let rows = sql::query_as::<PadRow>(&sql)
             .bind(league)
             .bind(fixture)
-            .fetch_all(pool)
-            .await?);
+            .fetch_all(self)
+            .await?;
         rows.into_iter().map(PadBoard::try_from).collect()
     }
 
@@ -162,22 +160,24 @@ impl Db {
                 "SELECT status FROM fixtures WHERE league_id = $1 AND id = $2 FOR SHARE"
             }
         };
-        Ok(
-            write_tx_with!(self, Some(super::generation::live(league)), tx => {
-                let status: Option<String> = sqlx::query_scalar(status_sql)
-                    .bind(league)
-                    .bind(fixture)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let open = status
-                    .as_deref()
-                    .and_then(|s| s.parse::<super::FixtureStatus>().ok())
-                    .is_some_and(|s| s.is_open());
-                if !open {
-                    PadSaved::Closed
-                } else {
-                    let done = if seen == 0 {
-                        sqlx::query(
+        let mut tx = self
+            .begin_write(Some(super::generation::live(league)))
+            .await?;
+        let out = {
+            let status: Option<String> = sql::query_scalar(status_sql)
+                .bind(league)
+                .bind(fixture)
+                .fetch_optional(&mut tx)
+                .await?;
+            let open = status
+                .as_deref()
+                .and_then(|s| s.parse::<super::FixtureStatus>().ok())
+                .is_some_and(|s| s.is_open());
+            if !open {
+                PadSaved::Closed
+            } else {
+                let done = if seen == 0 {
+                    sql::query(
                             "INSERT INTO pad_boards (league_id, fixture_id, board, taps, revision, summary, \
                              updated_at, updated_by) \
                              VALUES ($1, $2, $3, $4, 1, $5, $6, $7) ON CONFLICT DO NOTHING",
@@ -189,11 +189,11 @@ impl Db {
                         .bind(&summary_json)
                         .bind(at)
                         .bind(by)
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await?
                         .rows_affected()
-                    } else {
-                        sqlx::query(
+                } else {
+                    sql::query(
                             "UPDATE pad_boards SET taps = $4, revision = revision + 1, summary = $5, \
                              updated_at = $6, updated_by = $7 \
                              WHERE league_id = $1 AND fixture_id = $2 AND board = $3 AND revision = $8",
@@ -206,24 +206,25 @@ impl Db {
                         .bind(at)
                         .bind(by)
                         .bind(seen)
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await?
                         .rows_affected()
-                    };
-                    if done == 1 {
+                };
+                if done == 1 {
                     // The match's own live pages too (the league's live
                     // scope is raised as the transaction commits).
-                    sqlx::query(super::generation::RAISE)
+                    sql::query(super::generation::RAISE)
                         .bind(super::generation::live_fixture(fixture))
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await?;
                     PadSaved::Saved(seen + 1)
                 } else {
                     PadSaved::Stale
                 }
-                }
-            }),
-        )
+            }
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// Boards of the league's unplayed fixtures tapped since `since`.
@@ -232,7 +233,7 @@ impl Db {
         league: LeagueId,
         since: DateTime<Utc>,
     ) -> Result<Vec<LiveBoard>> {
-        let rows = read_pool!(self, pool => sqlx::query_as::<_, LiveRow>(
+        let rows = sql::query_as::<LiveRow>(
             "SELECT p.fixture_id, p.board, h.name AS home_team, a.name AS away_team, \
              p.summary, p.updated_at FROM pad_boards p \
              JOIN fixtures f ON f.league_id = p.league_id AND f.id = p.fixture_id \
@@ -244,8 +245,8 @@ impl Db {
         )
         .bind(league)
         .bind(since)
-        .fetch_all(pool)
-        .await?);
+        .fetch_all(self)
+        .await?;
         rows.into_iter()
             .map(|r| {
                 Ok(LiveBoard {
@@ -274,8 +275,8 @@ impl Db {
             "INSERT INTO pad_links (token, league_id, fixture_id, board, created_by, created_at, \
              expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {LINK_COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, PadLink>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<PadLink>(&sql)
             .bind(token)
             .bind(league)
             .bind(fixture)
@@ -283,20 +284,21 @@ impl Db {
             .bind(by)
             .bind(now())
             .bind(expires_at)
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// The link a token names, in this league, whatever its state.
     pub async fn pad_link(&self, league: LeagueId, token: &str) -> Result<Option<PadLink>> {
         let sql =
             format!("SELECT {LINK_COLUMNS} FROM pad_links WHERE token = $1 AND league_id = $2");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, PadLink>(&sql)
+        sql::query_as::<PadLink>(&sql)
             .bind(token)
             .bind(league)
-            .fetch_optional(pool)
-            .await?))
+            .fetch_optional(self)
+            .await
     }
 
     /// A fixture's links that still work, by board.
@@ -305,12 +307,12 @@ impl Db {
             "SELECT {LINK_COLUMNS} FROM pad_links WHERE league_id = $1 AND fixture_id = $2 \
              AND revoked_at IS NULL AND expires_at > $3 ORDER BY board, created_at"
         );
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, PadLink>(&sql)
+        sql::query_as::<PadLink>(&sql)
             .bind(league)
             .bind(fixture)
             .bind(now())
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 
     /// Revokes every working link to one board; returns how many.
@@ -320,7 +322,8 @@ impl Db {
         fixture: FixtureId,
         board: i64,
     ) -> Result<u64> {
-        Ok(write_tx!(self, league, tx => sqlx::query(
+        let mut tx = self.write(league).await?;
+        let out = sql::query(
             "UPDATE pad_links SET revoked_at = $4 WHERE league_id = $1 AND fixture_id = $2 \
              AND board = $3 AND revoked_at IS NULL",
         )
@@ -328,8 +331,10 @@ impl Db {
         .bind(fixture)
         .bind(board)
         .bind(now())
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await?
-        .rows_affected()))
+        .rows_affected();
+        tx.commit().await?;
+        Ok(out)
     }
 }

@@ -9,13 +9,14 @@
 //! those, and the walkovers, into the league core's
 //! [`MatchLine`](crate::league::standings::MatchLine)s.
 
+use super::sql::{self, Arg, Bind};
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
 use super::{
     CupId, Db, DbError, DivisionId, FixtureId, FixtureStatus, LeagueId, PenaltyEffect, PenaltyId,
-    PlayerId, Result, ResultStatus, SeasonId, Side, TeamId, VenueId, read_pool,
+    PlayerId, Result, ResultStatus, SeasonId, Side, TeamId, VenueId,
 };
 use crate::league::match_format::MatchFormat;
 pub use crate::league::match_score::{BoardLine, Score};
@@ -59,6 +60,22 @@ const RESULT_STATUS: &str = "(SELECT v.status FROM result_versions v \
      ORDER BY v.version DESC LIMIT 1)";
 
 impl FixtureScope {
+    /// The values of [`FixtureScope::condition`]'s placeholders, in order.
+    fn args(&self) -> Vec<Arg> {
+        match self {
+            FixtureScope::One(id) => vec![id.arg()],
+            FixtureScope::Division(id) => vec![id.arg()],
+            FixtureScope::Cup(id) => vec![id.arg()],
+            FixtureScope::Season(id) => vec![id.arg()],
+            FixtureScope::Missing { before } => vec![before.arg()],
+            FixtureScope::Between { from, to } | FixtureScope::Live { from, to } => {
+                vec![from.arg(), to.arg()]
+            }
+            FixtureScope::Team { season, team } => vec![season.arg(), team.arg()],
+            FixtureScope::Ids(ids) => ids.iter().map(|id| id.arg()).collect(),
+        }
+    }
+
     /// The condition on `f` (a fixture of league `$1`), with placeholders
     /// from `$2`.
     fn condition(&self) -> String {
@@ -92,31 +109,6 @@ impl FixtureScope {
             }
         }
     }
-}
-
-/// Binds a scope's values after the league's, in the order of
-/// [`FixtureScope::condition`]'s placeholders.
-macro_rules! bind_scope {
-    ($query:expr, $scope:expr) => {{
-        let query = $query;
-        match $scope {
-            FixtureScope::One(id) => query.bind(*id),
-            FixtureScope::Division(id) => query.bind(*id),
-            FixtureScope::Cup(id) => query.bind(*id),
-            FixtureScope::Season(id) => query.bind(*id),
-            FixtureScope::Missing { before } => query.bind(*before),
-            FixtureScope::Between { from, to } => query.bind(*from).bind(*to),
-            FixtureScope::Team { season, team } => query.bind(*season).bind(*team),
-            FixtureScope::Ids(ids) => {
-                let mut query = query;
-                for id in ids {
-                    query = query.bind(*id);
-                }
-                query
-            }
-            FixtureScope::Live { from, to } => query.bind(*from).bind(*to),
-        }
-    }};
 }
 
 /// A fixture as the pages list it: with its competition's (division's or
@@ -567,15 +559,14 @@ impl Db {
              ORDER BY f.round, f.starts_at IS NULL, f.starts_at, f.id",
             scope.condition()
         );
-        read_pool!(self, pool => bind_scope!(
-                sqlx::query_as::<_, FixtureLineRow>(&sql).bind(league),
-                scope
-            )
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(FixtureLine::try_from)
-        .collect()
+        sql::query_as::<FixtureLineRow>(&sql)
+            .bind(league)
+            .bind_all(scope.args())
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(FixtureLine::try_from)
+            .collect()
     }
 
     /// Per board of the current result of each fixture of `scope`: games
@@ -591,21 +582,20 @@ impl Db {
         approved_only: bool,
     ) -> Result<Vec<BoardLine>> {
         let sql = board_lines_sql(scope, approved_only);
-        read_pool!(self, pool => bind_scope!(
-                sqlx::query_as::<_, BoardLineRow>(&sql).bind(league),
-                scope
-            )
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(BoardLine::try_from)
-        .collect()
+        sql::query_as::<BoardLineRow>(&sql)
+            .bind(league)
+            .bind_all(scope.args())
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(BoardLine::try_from)
+            .collect()
     }
 
     /// The teams entered in a season (every division), with their names,
     /// by division position and team name.
     pub async fn entry_lines(&self, league: LeagueId, season: SeasonId) -> Result<Vec<EntryLine>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, EntryLine>(
+        sql::query_as::<EntryLine>(
             "SELECT e.season_id, s.name AS season_name, e.division_id, d.name AS division_name, \
              e.team_id, t.name AS team_name FROM team_entries e \
              JOIN seasons s ON s.id = e.season_id AND s.league_id = e.league_id \
@@ -616,13 +606,13 @@ impl Db {
         )
         .bind(league)
         .bind(season)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// Every season a team was entered in, newest first.
     pub async fn team_entry_lines(&self, league: LeagueId, team: TeamId) -> Result<Vec<EntryLine>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, EntryLine>(
+        sql::query_as::<EntryLine>(
             "SELECT e.season_id, s.name AS season_name, e.division_id, d.name AS division_name, \
              e.team_id, t.name AS team_name FROM team_entries e \
              JOIN seasons s ON s.id = e.season_id AND s.league_id = e.league_id \
@@ -632,21 +622,21 @@ impl Db {
         )
         .bind(league)
         .bind(team)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// A team with its home venue's name and address.
     pub async fn team_info(&self, league: LeagueId, team: TeamId) -> Result<TeamInfo> {
-        read_pool!(self, pool => sqlx::query_as::<_, TeamInfo>(
+        sql::query_as::<TeamInfo>(
             "SELECT t.id, t.name, t.venue_id, v.name AS venue_name, v.address AS venue_address \
              FROM teams t LEFT JOIN venues v ON v.id = t.venue_id AND v.league_id = t.league_id \
              WHERE t.league_id = $1 AND t.id = $2",
         )
         .bind(league)
         .bind(team)
-        .fetch_optional(pool)
-        .await?)
+        .fetch_optional(self)
+        .await?
         .ok_or_else(|| DbError::not_found(format!("team {team}")))
     }
 
@@ -675,16 +665,16 @@ impl Db {
              LEFT JOIN players pl ON pl.id = p.player_id AND pl.league_id = p.league_id \
              WHERE p.league_id = $1 AND {condition} ORDER BY p.recorded_at, p.id"
         );
-        read_pool!(self, pool => {
-            let query = sqlx::query_as::<_, PenaltyLineRow>(&sql).bind(league);
+        {
+            let query = sql::query_as::<PenaltyLineRow>(&sql).bind(league);
             let query = match scope {
                 PenaltyScope::Team { season, team } => query.bind(season).bind(team),
                 PenaltyScope::Player(player) => query.bind(player),
                 PenaltyScope::Fixture(fixture) => query.bind(fixture),
                 PenaltyScope::Season(season) => query.bind(season),
             };
-            query.fetch_all(pool).await?
-        })
+            query.fetch_all(self).await?
+        }
         .into_iter()
         .map(PenaltyLine::try_from)
         .collect()
@@ -697,7 +687,7 @@ impl Db {
         league: LeagueId,
         season: SeasonId,
     ) -> Result<Vec<DeductionLine>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, DeductionLine>(
+        sql::query_as::<DeductionLine>(
             "SELECT p.team_id, p.amount, f.round, p.fixture_id, k.name AS kind_name, p.note \
              FROM penalties p \
              JOIN penalty_kinds k ON k.id = p.kind_id AND k.league_id = p.league_id \
@@ -707,8 +697,8 @@ impl Db {
         )
         .bind(league)
         .bind(season)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// The seasons a player was registered in, newest first, with team and
@@ -718,7 +708,7 @@ impl Db {
         league: LeagueId,
         player: PlayerId,
     ) -> Result<Vec<PlayerSeason>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, PlayerSeason>(
+        sql::query_as::<PlayerSeason>(
             "SELECT r.season_id, s.name AS season_name, r.team_id, t.name AS team_name, \
              e.division_id, d.name AS division_name FROM registrations r \
              JOIN seasons s ON s.id = r.season_id AND s.league_id = r.league_id \
@@ -730,8 +720,8 @@ impl Db {
         )
         .bind(league)
         .bind(player)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// Games a player played and won per season, in current approved
@@ -750,13 +740,11 @@ impl Db {
              WHERE v.league_id = $1 AND gp.player_id = $2 AND {COUNTED_GAMES} \
              GROUP BY f.season_id, (f.cup_id IS NOT NULL) ORDER BY f.season_id DESC"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, SeasonGames>(&sql)
+        sql::query_as::<SeasonGames>(&sql)
             .bind(league)
             .bind(player)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 
     /// A player's latest `limit` games in current results (provisional ones
@@ -783,33 +771,33 @@ impl Db {
              WHERE v.league_id = $1 AND gp.player_id = $2 AND {CURRENT} AND f.status <> 'void' \
              ORDER BY f.starts_at IS NULL, f.starts_at DESC, f.id DESC, b.number, g.number LIMIT $3"
         );
-        read_pool!(self, pool => sqlx::query_as::<_, PlayerGameRow>(&sql)
+        sql::query_as::<PlayerGameRow>(&sql)
             .bind(league)
             .bind(player)
             .bind(limit)
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(|r| {
-            Ok(PlayerGame {
-                game_id: r.game_id,
-                fixture_id: r.fixture_id,
-                starts_at: r.starts_at,
-                cup_name: r.cup_name,
-                home_name: r.home_name,
-                away_name: r.away_name,
-                team_side: r.team_side.parse()?,
-                board: r.board,
-                game: r.game,
-                side: r.side,
-                totals: r.total_0.zip(r.total_1).map(|(a, b)| [a, b]),
-                winner_side: r.winner_side,
-                finished: r.finished,
-                result_status: r.result_status.parse()?,
-                score_only: r.score_only,
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(|r| {
+                Ok(PlayerGame {
+                    game_id: r.game_id,
+                    fixture_id: r.fixture_id,
+                    starts_at: r.starts_at,
+                    cup_name: r.cup_name,
+                    home_name: r.home_name,
+                    away_name: r.away_name,
+                    team_side: r.team_side.parse()?,
+                    board: r.board,
+                    game: r.game,
+                    side: r.side,
+                    totals: r.total_0.zip(r.total_1).map(|(a, b)| [a, b]),
+                    winner_side: r.winner_side,
+                    finished: r.finished,
+                    result_status: r.result_status.parse()?,
+                    score_only: r.score_only,
+                })
             })
-        })
-        .collect()
+            .collect()
     }
 
     /// The kick-off of the league's latest fixture with a result (or a
@@ -830,14 +818,12 @@ impl Db {
              (SELECT MIN(f.starts_at) FROM fixtures f WHERE f.league_id = $1 \
              AND f.starts_at >= $3 AND {HAS_RESULT}) AS later"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, (Option<DateTime<Utc>>, Option<DateTime<Utc>>)>(&sql)
+        sql::query_as::<(Option<DateTime<Utc>>, Option<DateTime<Utc>>)>(&sql)
             .bind(league)
             .bind(before)
             .bind(after)
-            .fetch_one(pool)
-            .await?),
-        )
+            .fetch_one(self)
+            .await
     }
 
     /// The players of these games (of this league), in order of play.
@@ -852,13 +838,13 @@ impl Db {
              WHERE p.league_id = $1 AND gp.game_id IN ({}) ORDER BY gp.game_id, gp.position",
             places.join(", ")
         );
-        Ok(read_pool!(self, pool => {
-            let mut query = sqlx::query_as::<_, GameSeat>(&sql).bind(league);
+        Ok({
+            let mut query = sql::query_as::<GameSeat>(&sql).bind(league);
             for id in games {
                 query = query.bind(*id);
             }
-            query.fetch_all(pool).await?
-        }))
+            query.fetch_all(self).await?
+        })
     }
 
     /// The players of both teams of a fixture's season, including those
@@ -871,18 +857,16 @@ impl Db {
         home: TeamId,
         away: TeamId,
     ) -> Result<Vec<RosterLine>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, RosterLine>(
-            &format!(
-                "SELECT c.id AS player_id, c.name, c.team_id FROM ({}) c",
-                super::transfers::ROSTER_CANDIDATES
-            ),
-        )
+        sql::query_as::<RosterLine>(&format!(
+            "SELECT c.id AS player_id, c.name, c.team_id FROM ({}) c",
+            super::transfers::ROSTER_CANDIDATES
+        ))
         .bind(league)
         .bind(season)
         .bind(home)
         .bind(away)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 }
 

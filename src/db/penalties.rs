@@ -2,13 +2,14 @@
 //! ledger. Nothing here is deleted: a withdrawn penalty is voided, a fine is
 //! marked paid, each with an audit entry.
 
+use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, FineId, FixtureId, LeagueId, PenaltyId, PenaltyKindId, PlayerId, Result, SeasonId,
-    TeamId, UserId, now, read_pool, write_tx,
+    TeamId, UserId, now,
 };
 
 pub use crate::league::penalties::PenaltyEffect;
@@ -92,92 +93,77 @@ pub(crate) const COLUMNS: &str = "id, league_id, season_id, fixture_id, team_id,
 pub(crate) const FINE_COLUMNS: &str =
     "id, league_id, team_id, player_id, penalty_id, amount_pence, reason, created_at, paid_at";
 
-/// Inside a write transaction: the penalty `$new` of `$league` and, for a
-/// fine, its line in the ledger, each audited; `(Penalty, Option<Fine>)`.
-/// A kind of another league is [`DbError::ForeignKey`].
-macro_rules! insert_penalty {
-    ($tx:ident, $league:expr, $new:expr, $fine_reason:expr, $by:expr) => {{
-        let (league, new, by): (
-            $crate::db::LeagueId,
-            &$crate::db::NewPenalty,
-            Option<$crate::db::UserId>,
-        ) = ($league, $new, $by);
-        let fine_reason: Option<String> = $fine_reason;
-        let sql = format!(
-            "INSERT INTO penalties (league_id, season_id, fixture_id, team_id, player_id, kind_id, \
-             amount, note, recorded_by, recorded_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {}",
-            $crate::db::penalties::COLUMNS
-        );
-        let kind_sql = format!(
-            "SELECT {} FROM penalty_kinds WHERE league_id = $1 AND id = $2",
-            $crate::db::penalties::KIND_COLUMNS
-        );
-        let fine_sql = format!(
-            "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {}",
-            $crate::db::penalties::FINE_COLUMNS
-        );
-        let kind = sqlx::query_as::<_, $crate::db::PenaltyKind>(&kind_sql)
-            .bind(league)
-            .bind(new.kind_id)
-            .fetch_optional(&mut *$tx)
-            .await?
-            .ok_or_else(|| {
-                $crate::db::DbError::ForeignKey(format!(
-                    "penalty kind {} of another league",
-                    new.kind_id
-                ))
-            })?;
-        let penalty = sqlx::query_as::<_, $crate::db::Penalty>(&sql)
-            .bind(league)
-            .bind(new.season_id)
-            .bind(new.fixture_id)
-            .bind(new.team_id)
-            .bind(new.player_id)
-            .bind(new.kind_id)
-            .bind(new.amount)
-            .bind(&new.note)
-            .bind(by)
-            .bind($crate::db::now())
-            .fetch_one(&mut *$tx)
-            .await?;
-        $crate::db::audit::insert_audit!(
-            $tx,
-            $crate::db::audit::NewAudit::new(Some(league), by, "penalty", penalty.id.0, "record")
-                .after(Some(&penalty))
-        );
-        let fine = if kind.effect == $crate::db::PenaltyEffect::Fine {
-            let reason = fine_reason.unwrap_or_else(|| {
-                if new.note.is_empty() {
-                    kind.name.clone()
-                } else {
-                    format!("{}: {}", kind.name, new.note)
-                }
-            });
-            let fine = sqlx::query_as::<_, $crate::db::Fine>(&fine_sql)
-                .bind(league)
-                .bind(new.team_id)
-                .bind(new.player_id)
-                .bind(penalty.id)
-                .bind(new.amount)
-                .bind(reason)
-                .bind($crate::db::now())
-                .fetch_one(&mut *$tx)
-                .await?;
-            $crate::db::audit::insert_audit!(
-                $tx,
-                $crate::db::audit::NewAudit::new(Some(league), by, "fine", fine.id.0, "record")
-                    .after(Some(&fine))
-            );
-            Some(fine)
+/// The penalty `new` of `league` and, for a fine, its line in the ledger,
+/// each audited. A kind of another league is [`DbError::ForeignKey`].
+pub(crate) async fn insert_penalty(
+    tx: &mut Tx,
+    league: LeagueId,
+    new: &NewPenalty,
+    fine_reason: Option<String>,
+    by: Option<UserId>,
+) -> Result<(Penalty, Option<Fine>)> {
+    let kind = sql::query_as::<PenaltyKind>(&format!(
+        "SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2"
+    ))
+    .bind(league)
+    .bind(new.kind_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| {
+        DbError::ForeignKey(format!("penalty kind {} of another league", new.kind_id))
+    })?;
+    let penalty = sql::query_as::<Penalty>(&format!(
+        "INSERT INTO penalties (league_id, season_id, fixture_id, team_id, player_id, kind_id, \
+         amount, note, recorded_by, recorded_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(new.season_id)
+    .bind(new.fixture_id)
+    .bind(new.team_id)
+    .bind(new.player_id)
+    .bind(new.kind_id)
+    .bind(new.amount)
+    .bind(&new.note)
+    .bind(by)
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await?;
+    insert_audit(
+        tx,
+        NewAudit::new(Some(league), by, "penalty", penalty.id.0, "record").after(Some(&penalty)),
+    )
+    .await?;
+    if kind.effect != PenaltyEffect::Fine {
+        return Ok((penalty, None));
+    }
+    let reason = fine_reason.unwrap_or_else(|| {
+        if new.note.is_empty() {
+            kind.name.clone()
         } else {
-            None
-        };
-        (penalty, fine)
-    }};
+            format!("{}: {}", kind.name, new.note)
+        }
+    });
+    let fine = sql::query_as::<Fine>(&format!(
+        "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
+    ))
+    .bind(league)
+    .bind(new.team_id)
+    .bind(new.player_id)
+    .bind(penalty.id)
+    .bind(new.amount)
+    .bind(reason)
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await?;
+    insert_audit(
+        tx,
+        NewAudit::new(Some(league), by, "fine", fine.id.0, "record").after(Some(&fine)),
+    )
+    .await?;
+    Ok((penalty, Some(fine)))
 }
-pub(crate) use insert_penalty;
 
 fn exactly_one(team: Option<TeamId>, player: Option<PlayerId>) -> Result<()> {
     if team.is_some() == player.is_some() {
@@ -198,28 +184,27 @@ impl Db {
             "INSERT INTO penalty_kinds (league_id, code, name, effect, amount) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {KIND_COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, PenaltyKind>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<PenaltyKind>(&sql)
             .bind(league)
             .bind(&new.code)
             .bind(&new.name)
             .bind(new.effect.as_str())
             .bind(new.amount)
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// The league's list of penalty kinds.
     pub async fn penalty_kinds(&self, league: LeagueId) -> Result<Vec<PenaltyKind>> {
         let sql =
             format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 ORDER BY name");
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, PenaltyKind>(&sql)
+        sql::query_as::<PenaltyKind>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 
     /// Records a penalty; for a kind whose effect is a fine, its line in
@@ -247,17 +232,20 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<(Penalty, Option<Fine>)> {
         exactly_one(new.team_id, new.player_id)?;
-        Ok(write_tx!(self, league, tx => insert_penalty!(tx, league, new, fine_reason, by)))
+        let mut tx = self.write(league).await?;
+        let out = insert_penalty(&mut tx, league, new, fine_reason, by).await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn penalty(&self, league: LeagueId, id: PenaltyId) -> Result<Penalty> {
         let sql = format!("SELECT {COLUMNS} FROM penalties WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, Penalty>(&sql)
+        sql::query_as::<Penalty>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("penalty {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("penalty {id}")))
     }
 
     /// A season's penalties, voided ones included, oldest first.
@@ -265,11 +253,11 @@ impl Db {
         let sql = format!(
             "SELECT {COLUMNS} FROM penalties WHERE league_id = $1 AND season_id = $2 ORDER BY id"
         );
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Penalty>(&sql)
+        sql::query_as::<Penalty>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 
     /// Withdraws a penalty (`void = true`) or reinstates it (`false`).
@@ -285,25 +273,29 @@ impl Db {
             "UPDATE penalties SET voided_at = $3 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let before = sqlx::query_as::<_, Penalty>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("penalty {id}")))?;
-            let after = sqlx::query_as::<_, Penalty>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(void.then(now))
-                .fetch_one(&mut *tx)
-                .await?;
-            let action = if void { "void" } else { "reinstate" };
-            insert_audit!(tx, NewAudit::new(Some(league), by, "penalty", id.0, action)
+        let mut tx = self.write(league).await?;
+        let before = sql::query_as::<Penalty>(&select)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("penalty {id}")))?;
+        let after = sql::query_as::<Penalty>(&update)
+            .bind(league)
+            .bind(id)
+            .bind(void.then(now))
+            .fetch_one(&mut tx)
+            .await?;
+        let action = if void { "void" } else { "reinstate" };
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "penalty", id.0, action)
                 .before(Some(&before))
-                .after(Some(&after)));
-            after
-        }))
+                .after(Some(&after)),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(after)
     }
 
     /// A new line in the fines ledger, unpaid.
@@ -318,30 +310,33 @@ impl Db {
             "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let fine = sqlx::query_as::<_, Fine>(&sql)
-                .bind(league)
-                .bind(new.team_id)
-                .bind(new.player_id)
-                .bind(new.penalty_id)
-                .bind(new.amount_pence)
-                .bind(&new.reason)
-                .bind(now())
-                .fetch_one(&mut *tx)
-                .await?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "fine", fine.id.0, "record")
-                .after(Some(&fine)));
-            fine
-        }))
+        let mut tx = self.write(league).await?;
+        let fine = sql::query_as::<Fine>(&sql)
+            .bind(league)
+            .bind(new.team_id)
+            .bind(new.player_id)
+            .bind(new.penalty_id)
+            .bind(new.amount_pence)
+            .bind(&new.reason)
+            .bind(now())
+            .fetch_one(&mut tx)
+            .await?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "fine", fine.id.0, "record").after(Some(&fine)),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(fine)
     }
 
     /// The league's fines ledger, oldest first.
     pub async fn fines(&self, league: LeagueId) -> Result<Vec<Fine>> {
         let sql = format!("SELECT {FINE_COLUMNS} FROM fines WHERE league_id = $1 ORDER BY id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Fine>(&sql)
+        sql::query_as::<Fine>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 
     /// Marks a fine paid at `paid_at`, or unpaid again with `None`.
@@ -357,24 +352,28 @@ impl Db {
             "UPDATE fines SET paid_at = $3 WHERE league_id = $1 AND id = $2 \
              RETURNING {FINE_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let before = sqlx::query_as::<_, Fine>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("fine {id}")))?;
-            let after = sqlx::query_as::<_, Fine>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(paid_at)
-                .fetch_one(&mut *tx)
-                .await?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "fine", id.0, "paid")
+        let mut tx = self.write(league).await?;
+        let before = sql::query_as::<Fine>(&select)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("fine {id}")))?;
+        let after = sql::query_as::<Fine>(&update)
+            .bind(league)
+            .bind(id)
+            .bind(paid_at)
+            .fetch_one(&mut tx)
+            .await?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "fine", id.0, "paid")
                 .before(Some(&before))
-                .after(Some(&after)));
-            after
-        }))
+                .after(Some(&after)),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(after)
     }
 }
 
@@ -383,12 +382,12 @@ impl Db {
     pub async fn penalty_kind(&self, league: LeagueId, id: PenaltyKindId) -> Result<PenaltyKind> {
         let sql =
             format!("SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, PenaltyKind>(&sql)
+        sql::query_as::<PenaltyKind>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("penalty kind {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("penalty kind {id}")))
     }
 
     /// Changes a kind's code, name, effect or default amount, with an audit
@@ -407,26 +406,30 @@ impl Db {
             "UPDATE penalty_kinds SET code = $3, name = $4, effect = $5, amount = $6 \
              WHERE league_id = $1 AND id = $2 RETURNING {KIND_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let before = sqlx::query_as::<_, PenaltyKind>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("penalty kind {id}")))?;
-            let after = sqlx::query_as::<_, PenaltyKind>(&update)
-                .bind(league)
-                .bind(id)
-                .bind(&new.code)
-                .bind(&new.name)
-                .bind(new.effect.as_str())
-                .bind(new.amount)
-                .fetch_one(&mut *tx)
-                .await?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "penalty_kind", id.0, "change")
+        let mut tx = self.write(league).await?;
+        let before = sql::query_as::<PenaltyKind>(&select)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("penalty kind {id}")))?;
+        let after = sql::query_as::<PenaltyKind>(&update)
+            .bind(league)
+            .bind(id)
+            .bind(&new.code)
+            .bind(&new.name)
+            .bind(new.effect.as_str())
+            .bind(new.amount)
+            .fetch_one(&mut tx)
+            .await?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "penalty_kind", id.0, "change")
                 .before(Some(&before))
-                .after(Some(&after)));
-            after
-        }))
+                .after(Some(&after)),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(after)
     }
 }

@@ -4,12 +4,10 @@
 //! its side at any time. Linking changes ratings in every league the person
 //! touches, so these writes raise the installation's page generation.
 
+use super::sql::{self};
 use chrono::{DateTime, Utc};
 
-use super::{
-    Db, DbError, LeagueId, LinkRequestId, PersonId, PlayerId, Result, UserId, now, read_pool,
-    write_tx,
-};
+use super::{Db, DbError, LeagueId, LinkRequestId, PersonId, PlayerId, Result, UserId, now};
 
 /// A player record of another league that is the same person.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -57,35 +55,32 @@ impl Db {
     /// Every linked player record of the installation (ratings are worked
     /// out over the leagues these join).
     pub async fn person_records(&self) -> Result<Vec<PersonRecord>> {
-        Ok(read_pool!(self, pool => sqlx::query_as(
+        sql::query_as(
             "SELECT person_id, id AS player_id, league_id FROM players \
              WHERE person_id IS NOT NULL ORDER BY person_id, id",
         )
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// The other leagues' records of the same person as `player`.
     pub async fn linked_players(&self, player: PlayerId) -> Result<Vec<LinkedPlayer>> {
-        Ok(read_pool!(self, pool => sqlx::query_as(
+        sql::query_as(
             "SELECT o.id, o.name, l.short_name AS league_short_name, l.name AS league_name \
              FROM players p JOIN players o ON o.person_id = p.person_id AND o.id <> p.id \
              JOIN leagues l ON l.id = o.league_id \
              WHERE p.id = $1 ORDER BY l.name, o.name",
         )
         .bind(player)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// The proposals that involve `league`'s players, either way.
     pub async fn link_requests(&self, league: LeagueId) -> Result<Vec<LinkRequest>> {
         let sql =
             format!("{REQUEST_SELECT} WHERE p.league_id = $1 OR o.league_id = $1 ORDER BY r.id");
-        Ok(read_pool!(self, pool => sqlx::query_as(&sql)
-            .bind(league)
-            .fetch_all(pool)
-            .await?))
+        sql::query_as(&sql).bind(league).fetch_all(self).await
     }
 
     /// `league`'s secretary `by` says its `player` is `other` (a player of
@@ -97,59 +92,60 @@ impl Db {
         other: PlayerId,
         by: UserId,
     ) -> Result<LinkRequestId> {
-        Ok(write_tx!(self, tx => {
-            let ours: Option<(LeagueId, Option<PersonId>)> =
-                sqlx::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
-                    .bind(player)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            let theirs: Option<(LeagueId, Option<PersonId>)> =
-                sqlx::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
-                    .bind(other)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            let (Some((our_league, our_person)), Some((their_league, their_person))) =
-                (ours, theirs)
-            else {
-                return Err(DbError::not_found("no such player"));
-            };
-            if our_league != league {
-                return Err(DbError::not_found("no such player in this league"));
-            }
-            if their_league == league {
-                return Err(DbError::Invalid(
-                    "That player is in this league: link a player of another league.".into(),
-                ));
-            }
-            if our_person.is_some() && our_person == their_person {
-                return Err(DbError::Conflict("The two records are linked already.".into()));
-            }
-            let taken: Option<(i64,)> = sqlx::query_as(
-                "SELECT 1 FROM players p JOIN players o ON o.person_id = p.person_id \
-                 WHERE p.id = $1 AND o.league_id = $2",
-            )
-            .bind(player)
-            .bind(their_league)
-            .fetch_optional(&mut *tx)
-            .await?;
-            if taken.is_some() {
-                return Err(DbError::Conflict(
-                    "The player is linked to another record of that league already: undo that link first."
-                        .into(),
-                ));
-            }
-            let (id,): (LinkRequestId,) = sqlx::query_as(
-                "INSERT INTO person_link_requests (player_id, other_player_id, requested_by, created_at) \
-                 VALUES ($1, $2, $3, $4) RETURNING id",
-            )
-            .bind(player)
-            .bind(other)
-            .bind(by)
-            .bind(now())
-            .fetch_one(&mut *tx)
-            .await?;
-            id
-        }))
+        let mut tx = self.write_everywhere().await?;
+        let ours: Option<(LeagueId, Option<PersonId>)> =
+            sql::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
+                .bind(player)
+                .fetch_optional(&mut tx)
+                .await?;
+        let theirs: Option<(LeagueId, Option<PersonId>)> =
+            sql::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
+                .bind(other)
+                .fetch_optional(&mut tx)
+                .await?;
+        let (Some((our_league, our_person)), Some((their_league, their_person))) = (ours, theirs)
+        else {
+            return Err(DbError::not_found("no such player"));
+        };
+        if our_league != league {
+            return Err(DbError::not_found("no such player in this league"));
+        }
+        if their_league == league {
+            return Err(DbError::Invalid(
+                "That player is in this league: link a player of another league.".into(),
+            ));
+        }
+        if our_person.is_some() && our_person == their_person {
+            return Err(DbError::Conflict(
+                "The two records are linked already.".into(),
+            ));
+        }
+        let taken: Option<(i64,)> = sql::query_as(
+            "SELECT 1 FROM players p JOIN players o ON o.person_id = p.person_id \
+             WHERE p.id = $1 AND o.league_id = $2",
+        )
+        .bind(player)
+        .bind(their_league)
+        .fetch_optional(&mut tx)
+        .await?;
+        if taken.is_some() {
+            return Err(DbError::Conflict(
+                "The player is linked to another record of that league already: undo that link first."
+                    .into(),
+            ));
+        }
+        let (id,): (LinkRequestId,) = sql::query_as(
+            "INSERT INTO person_link_requests (player_id, other_player_id, requested_by, created_at) \
+             VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(player)
+        .bind(other)
+        .bind(by)
+        .bind(now())
+        .fetch_one(&mut tx)
+        .await?;
+        tx.commit().await?;
+        Ok(id)
     }
 
     /// A secretary of the other player's `league` confirms: the two records
@@ -161,64 +157,64 @@ impl Db {
         request: LinkRequestId,
     ) -> Result<LinkRequest> {
         let sql = format!("{REQUEST_SELECT} WHERE r.id = $1 AND o.league_id = $2");
-        Ok(write_tx!(self, tx => {
-            let found: Option<LinkRequest> = sqlx::query_as(&sql)
-                .bind(request)
-                .bind(league)
-                .fetch_optional(&mut *tx)
+        let mut tx = self.write_everywhere().await?;
+        let found: Option<LinkRequest> = sql::query_as(&sql)
+            .bind(request)
+            .bind(league)
+            .fetch_optional(&mut tx)
+            .await?;
+        let found = found.ok_or_else(|| DbError::not_found("no such proposal to this league"))?;
+        let people: Vec<(Option<PersonId>,)> =
+            sql::query_as("SELECT person_id FROM players WHERE id IN ($1, $2)")
+                .bind(found.player_id)
+                .bind(found.other_player_id)
+                .fetch_all(&mut tx)
                 .await?;
-            let found = found.ok_or_else(|| DbError::not_found("no such proposal to this league"))?;
-            let people: Vec<(Option<PersonId>,)> =
-                sqlx::query_as("SELECT person_id FROM players WHERE id IN ($1, $2)")
-                    .bind(found.player_id)
-                    .bind(found.other_player_id)
-                    .fetch_all(&mut *tx)
-                    .await?;
-            let mut people: Vec<PersonId> = people.into_iter().filter_map(|(p,)| p).collect();
-            people.sort();
-            people.dedup();
-            let person = match people.first() {
-                Some(p) => *p,
-                None => {
-                    let (id,): (PersonId,) =
-                        sqlx::query_as("INSERT INTO people (created_at) VALUES ($1) RETURNING id")
-                            .bind(now())
-                            .fetch_one(&mut *tx)
-                            .await?;
-                    id
-                }
-            };
-            // Both records, and every record of a person either was.
-            sqlx::query(
-                "UPDATE players SET person_id = $1 WHERE id IN ($2, $3) \
-                 OR (person_id IS NOT NULL AND person_id IN ($4, $5))",
-            )
-            .bind(person)
-            .bind(found.player_id)
-            .bind(found.other_player_id)
-            .bind(people.first().copied().unwrap_or(person))
-            .bind(people.last().copied().unwrap_or(person))
-            .execute(&mut *tx)
-            .await?;
-            let leagues: Vec<(LeagueId, i64)> = sqlx::query_as(
-                "SELECT league_id, COUNT(*) FROM players WHERE person_id = $1 \
-                 GROUP BY league_id HAVING COUNT(*) > 1",
-            )
-            .bind(person)
-            .fetch_all(&mut *tx)
-            .await?;
-            if !leagues.is_empty() {
-                return Err(DbError::Conflict(
-                    "That would make two records of one league the same person: undo one link first."
-                        .into(),
-                ));
+        let mut people: Vec<PersonId> = people.into_iter().filter_map(|(p,)| p).collect();
+        people.sort();
+        people.dedup();
+        let person = match people.first() {
+            Some(p) => *p,
+            None => {
+                let (id,): (PersonId,) =
+                    sql::query_as("INSERT INTO people (created_at) VALUES ($1) RETURNING id")
+                        .bind(now())
+                        .fetch_one(&mut tx)
+                        .await?;
+                id
             }
-            sqlx::query("DELETE FROM person_link_requests WHERE id = $1")
-                .bind(request)
-                .execute(&mut *tx)
-                .await?;
-            found
-        }))
+        };
+        // Both records, and every record of a person either was.
+        sql::query(
+            "UPDATE players SET person_id = $1 WHERE id IN ($2, $3) \
+             OR (person_id IS NOT NULL AND person_id IN ($4, $5))",
+        )
+        .bind(person)
+        .bind(found.player_id)
+        .bind(found.other_player_id)
+        .bind(people.first().copied().unwrap_or(person))
+        .bind(people.last().copied().unwrap_or(person))
+        .execute(&mut tx)
+        .await?;
+        let leagues: Vec<(LeagueId, i64)> = sql::query_as(
+            "SELECT league_id, COUNT(*) FROM players WHERE person_id = $1 \
+             GROUP BY league_id HAVING COUNT(*) > 1",
+        )
+        .bind(person)
+        .fetch_all(&mut tx)
+        .await?;
+        if !leagues.is_empty() {
+            return Err(DbError::Conflict(
+                "That would make two records of one league the same person: undo one link first."
+                    .into(),
+            ));
+        }
+        sql::query("DELETE FROM person_link_requests WHERE id = $1")
+            .bind(request)
+            .execute(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(found)
     }
 
     /// Withdraws (the proposing league) or declines (the other league) a
@@ -230,48 +226,49 @@ impl Db {
     ) -> Result<LinkRequest> {
         let sql =
             format!("{REQUEST_SELECT} WHERE r.id = $1 AND (p.league_id = $2 OR o.league_id = $2)");
-        Ok(write_tx!(self, tx => {
-            let found: Option<LinkRequest> = sqlx::query_as(&sql)
-                .bind(request)
-                .bind(league)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let found = found.ok_or_else(|| DbError::not_found("no such proposal"))?;
-            sqlx::query("DELETE FROM person_link_requests WHERE id = $1")
-                .bind(request)
-                .execute(&mut *tx)
-                .await?;
-            found
-        }))
+        let mut tx = self.write_everywhere().await?;
+        let found: Option<LinkRequest> = sql::query_as(&sql)
+            .bind(request)
+            .bind(league)
+            .fetch_optional(&mut tx)
+            .await?;
+        let found = found.ok_or_else(|| DbError::not_found("no such proposal"))?;
+        sql::query("DELETE FROM person_link_requests WHERE id = $1")
+            .bind(request)
+            .execute(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(found)
     }
 
     /// `league`'s `player` is no longer linked to other leagues' records
     /// (which stay linked to each other, if two or more are left).
     pub async fn unlink_player(&self, league: LeagueId, player: PlayerId) -> Result<()> {
-        write_tx!(self, tx => {
-            let person: Option<(Option<PersonId>,)> = sqlx::query_as(
-                "SELECT person_id FROM players WHERE id = $1 AND league_id = $2",
-            )
-            .bind(player)
-            .bind(league)
-            .fetch_optional(&mut *tx)
-            .await?;
-            let Some((Some(person),)) = person else {
-                return Err(DbError::not_found("no linked player of that number in this league"));
-            };
-            sqlx::query("UPDATE players SET person_id = NULL WHERE id = $1")
+        let mut tx = self.write_everywhere().await?;
+        let person: Option<(Option<PersonId>,)> =
+            sql::query_as("SELECT person_id FROM players WHERE id = $1 AND league_id = $2")
                 .bind(player)
-                .execute(&mut *tx)
+                .bind(league)
+                .fetch_optional(&mut tx)
                 .await?;
-            // A person of one record is nobody's link.
-            sqlx::query(
-                "UPDATE players SET person_id = NULL WHERE person_id = $1 \
-                 AND (SELECT COUNT(*) FROM players q WHERE q.person_id = $1) < 2",
-            )
-            .bind(person)
-            .execute(&mut *tx)
+        let Some((Some(person),)) = person else {
+            return Err(DbError::not_found(
+                "no linked player of that number in this league",
+            ));
+        };
+        sql::query("UPDATE players SET person_id = NULL WHERE id = $1")
+            .bind(player)
+            .execute(&mut tx)
             .await?;
-        });
+        // A person of one record is nobody's link.
+        sql::query(
+            "UPDATE players SET person_id = NULL WHERE person_id = $1 \
+                 AND (SELECT COUNT(*) FROM players q WHERE q.person_id = $1) < 2",
+        )
+        .bind(person)
+        .execute(&mut tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 }

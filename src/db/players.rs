@@ -1,13 +1,12 @@
 //! Players and their registration to one team a season.
 
+use super::sql;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::invitations::{PlayerInvite, insert_player_invites};
 use super::transfers::check_squads;
-use super::{
-    Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, UserId, now, read_pool, write_tx,
-};
+use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, UserId, now};
 
 /// A person who plays. Names are unique in a league, since game records
 /// name players.
@@ -47,32 +46,33 @@ impl Db {
             "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
              RETURNING {COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, Player>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<Player>(&sql)
             .bind(league)
             .bind(name)
             .bind(now())
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn player(&self, league: LeagueId, id: PlayerId) -> Result<Player> {
         let sql = format!("SELECT {COLUMNS} FROM players WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, Player>(&sql)
+        sql::query_as::<Player>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("player {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("player {id}")))
     }
 
     pub async fn players(&self, league: LeagueId) -> Result<Vec<Player>> {
         let sql = format!("SELECT {COLUMNS} FROM players WHERE league_id = $1 ORDER BY name, id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Player>(&sql)
+        sql::query_as::<Player>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 
     pub async fn rename_player(
@@ -84,12 +84,17 @@ impl Db {
         let sql = format!(
             "UPDATE players SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write_tx!(self, league, tx => sqlx::query_as::<_, Player>(&sql)
-            .bind(league)
-            .bind(id)
-            .bind(name)
-            .fetch_optional(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<Player>(&sql)
+                .bind(league)
+                .bind(id)
+                .bind(name)
+                .fetch_optional(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .ok_or_else(|| DbError::not_found(format!("player {id}")))
     }
 
@@ -106,18 +111,18 @@ impl Db {
             "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let made = sqlx::query_as::<_, Registration>(&sql)
-                .bind(league)
-                .bind(season)
-                .bind(team)
-                .bind(player)
-                .bind(now())
-                .fetch_one(&mut *tx)
-                .await?;
-            check_squads!(tx, league, season);
-            made
-        }))
+        let mut tx = self.write(league).await?;
+        let made = sql::query_as::<Registration>(&sql)
+            .bind(league)
+            .bind(season)
+            .bind(team)
+            .bind(player)
+            .bind(now())
+            .fetch_one(&mut tx)
+            .await?;
+        check_squads(&mut tx, league, season).await?;
+        tx.commit().await?;
+        Ok(made)
     }
 
     /// Every registration of a season.
@@ -130,13 +135,11 @@ impl Db {
             "SELECT {REGISTRATION_COLUMNS} FROM registrations \
              WHERE league_id = $1 AND season_id = $2 ORDER BY team_id, player_id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, Registration>(&sql)
+        sql::query_as::<Registration>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 
     /// The players registered to a team for a season, by name.
@@ -146,7 +149,7 @@ impl Db {
         season: SeasonId,
         team: TeamId,
     ) -> Result<Vec<Player>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Player>(
+        sql::query_as::<Player>(
             "SELECT p.id, p.league_id, p.name, p.created_at FROM registrations r \
              JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
              WHERE r.league_id = $1 AND r.season_id = $2 AND r.team_id = $3 ORDER BY p.name, p.id",
@@ -154,8 +157,8 @@ impl Db {
         .bind(league)
         .bind(season)
         .bind(team)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// A team's roster pasted in one go: the new players made and, with
@@ -180,34 +183,37 @@ impl Db {
         let register = "INSERT INTO registrations \
                         (league_id, season_id, team_id, player_id, registered_at) \
                         VALUES ($1, $2, $3, $4, $5)";
-        Ok(write_tx!(self, league, tx => {
+        let mut tx = self.write(league).await?;
+        let out = {
             let at = now();
             let mut ids = existing.to_vec();
             let mut made = Vec::with_capacity(new_players.len());
             for name in new_players {
-                let id: PlayerId = sqlx::query_scalar(create)
+                let id: PlayerId = sql::query_scalar(create)
                     .bind(league)
                     .bind(name)
                     .bind(at)
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut tx)
                     .await?;
                 ids.push(id);
                 made.push((name.clone(), id));
             }
-            insert_player_invites!(tx, league, invites, &made, by);
+            insert_player_invites(&mut tx, league, invites, &made, by).await?;
             for id in &ids {
-                sqlx::query(register)
+                sql::query(register)
                     .bind(league)
                     .bind(season)
                     .bind(team)
                     .bind(*id)
                     .bind(at)
-                    .execute(&mut *tx)
+                    .execute(&mut tx)
                     .await?;
             }
-            check_squads!(tx, league, season);
+            check_squads(&mut tx, league, season).await?;
             ids.len()
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// A season's teams and players from a checked file
@@ -231,55 +237,57 @@ impl Db {
         let register = "INSERT INTO registrations \
                         (league_id, season_id, team_id, player_id, registered_at) \
                         VALUES ($1, $2, $3, $4, $5)";
-        write_tx!(self, league, tx => {
-            let at = now();
-            let mut made = Vec::new();
-            for t in &plan.teams {
-                let id: TeamId = match t.id {
-                    Some(id) => TeamId(id),
-                    None => sqlx::query_scalar(team)
+        let mut tx = self.write(league).await?;
+        let at = now();
+        let mut made = Vec::new();
+        for t in &plan.teams {
+            let id: TeamId = match t.id {
+                Some(id) => TeamId(id),
+                None => {
+                    sql::query_scalar(team)
                         .bind(league)
                         .bind(&t.name)
                         .bind(t.venue)
-                        .fetch_one(&mut *tx)
-                        .await?,
-                };
-                if !t.entered {
-                    sqlx::query(enter)
-                        .bind(league)
-                        .bind(season)
-                        .bind(t.division)
-                        .bind(id)
-                        .execute(&mut *tx)
-                        .await?;
+                        .fetch_one(&mut tx)
+                        .await?
                 }
-                for p in t.players.iter().filter(|p| !p.registered) {
-                    let pid: PlayerId = match p.id {
-                        Some(id) => PlayerId(id),
-                        None => {
-                            let id = sqlx::query_scalar(player)
-                                .bind(league)
-                                .bind(&p.name)
-                                .bind(at)
-                                .fetch_one(&mut *tx)
-                                .await?;
-                            made.push((p.name.clone(), id));
-                            id
-                        }
-                    };
-                    sqlx::query(register)
-                        .bind(league)
-                        .bind(season)
-                        .bind(id)
-                        .bind(pid)
-                        .bind(at)
-                        .execute(&mut *tx)
-                        .await?;
-                }
+            };
+            if !t.entered {
+                sql::query(enter)
+                    .bind(league)
+                    .bind(season)
+                    .bind(t.division)
+                    .bind(id)
+                    .execute(&mut tx)
+                    .await?;
             }
-            insert_player_invites!(tx, league, invites, &made, by);
-            check_squads!(tx, league, season);
-        });
+            for p in t.players.iter().filter(|p| !p.registered) {
+                let pid: PlayerId = match p.id {
+                    Some(id) => PlayerId(id),
+                    None => {
+                        let id = sql::query_scalar(player)
+                            .bind(league)
+                            .bind(&p.name)
+                            .bind(at)
+                            .fetch_one(&mut tx)
+                            .await?;
+                        made.push((p.name.clone(), id));
+                        id
+                    }
+                };
+                sql::query(register)
+                    .bind(league)
+                    .bind(season)
+                    .bind(id)
+                    .bind(pid)
+                    .bind(at)
+                    .execute(&mut tx)
+                    .await?;
+            }
+        }
+        insert_player_invites(&mut tx, league, invites, &made, by).await?;
+        check_squads(&mut tx, league, season).await?;
+        tx.commit().await?;
         Ok(())
     }
 }

@@ -1,11 +1,12 @@
 //! The games a rating reads (issue 27): every counted game of a league with
 //! a winner, its players by side, in one query.
 
+use super::sql::{self};
 use chrono::{DateTime, Utc};
 
 use super::counted::{COUNTED_GAMES, CURRENT_VERSION};
 use super::stats::COUNTED_JOINS;
-use super::{Db, FixtureId, LeagueId, PlayerId, Result, read_pool};
+use super::{Db, FixtureId, LeagueId, PlayerId, Result};
 use crate::league::ratings::{GameKey, RatedGame};
 use crate::rules::Format;
 
@@ -42,9 +43,7 @@ impl Db {
              AND g.winner_side IS NOT NULL \
              ORDER BY g.id, gp.side, gp.side_position"
         );
-        let rows: Vec<SeatRow> = read_pool!(self, pool => sqlx::query_as(&sql)
-            .fetch_all(pool)
-            .await?);
+        let rows: Vec<SeatRow> = sql::query_as(&sql).fetch_all(self).await?;
         let mut out: Vec<RatedGame> = Vec::new();
         let mut last = None;
         for r in rows {
@@ -105,15 +104,15 @@ impl Db {
                 ""
             }
         );
-        Ok(read_pool!(self, pool => {
-            let q = sqlx::query_as::<_, RatedPlayer>(&sql);
+        Ok({
+            let q = sql::query_as::<RatedPlayer>(&sql);
             match league {
                 Some(l) => q.bind(l),
                 None => q,
             }
-            .fetch_all(pool)
+            .fetch_all(self)
             .await?
-        }))
+        })
     }
 }
 
@@ -149,12 +148,10 @@ impl Db {
              WHERE f.league_id = $1 AND f.season_id = $2 AND {CURRENT_VERSION} \
              ORDER BY f.id, b.number, g.number, gp.side, gp.side_position"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, GameSeatLine>(&sql)
+        sql::query_as::<GameSeatLine>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 }

@@ -12,6 +12,7 @@
 //! registered players' names, so a record reads back `==` to what was
 //! written as long as no player was renamed in between.
 
+use super::sql::{self, Arg, Bind, Exec, On, Row, Tx};
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
@@ -19,10 +20,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::audit::{NewAudit, insert_audit};
-use super::cups::CupWrites;
 use super::{
     Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, UserId,
-    json_text, now, parse_json, read_pool, write_tx,
+    json_text, now, parse_json,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
@@ -273,76 +273,134 @@ fn up_from_board(versions: usize) -> String {
     )
 }
 
-/// Loads the rows of the versions `$versions` (a slice) of league `$league`
-/// through the executor expression `$ex` (a pool, or `&mut *tx`), evaluated
-/// per query: nine queries, however many versions.
-macro_rules! fetch_version_rows {
-    ($ex:expr, $league:expr, $versions:expr) => {{
-        let league: LeagueId = $league;
-        let versions: &[ResultVersionId] = $versions;
-        let up = up_from_board(versions.len());
-        macro_rules! fetch {
-            ($row:ty, $sql:expr) => {{
-                let sql: String = $sql;
-                let mut query = sqlx::query_as::<_, $row>(&sql).bind(league);
-                for v in versions {
-                    query = query.bind(*v);
-                }
-                query.fetch_all($ex).await?
-            }};
-        }
-        VersionRows {
-            names: fetch!(NameRow, format!(
+/// Loads the rows of the versions `versions` of league `league` on `on`
+/// (the database or a transaction): nine queries, however many versions.
+async fn fetch_version_rows(
+    on: &mut On<'_>,
+    league: LeagueId,
+    versions: &[ResultVersionId],
+) -> Result<VersionRows> {
+    let up = up_from_board(versions.len());
+    Ok(VersionRows {
+        names: fetch::<NameRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT DISTINCT p.id, p.name FROM players p \
                  JOIN board_players bp ON bp.player_id = p.id \
                  JOIN boards b ON b.id = bp.board_id {up} AND p.league_id = $1"
-            )),
-            boards: fetch!(BoardRow, format!(
+            ),
+        )
+        .await?,
+        boards: fetch::<BoardRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT b.id, b.version_id, b.number, b.kind, b.conceded_by FROM boards b \
                  {up} ORDER BY b.version_id, b.number"
-            )),
-            board_players: fetch!(BoardPlayerRow, format!(
+            ),
+        )
+        .await?,
+        board_players: fetch::<BoardPlayerRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT bp.board_id, bp.side, bp.player_id FROM board_players bp \
                  JOIN boards b ON b.id = bp.board_id {up} \
                  ORDER BY bp.board_id, bp.side, bp.position"
-            )),
-            games: fetch!(GameRow, format!(
+            ),
+        )
+        .await?,
+        games: fetch::<GameRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT g.id, g.board_id, g.format, g.options, g.draw_given, \
                  g.first_pose_player_id, g.total_0, g.total_1, g.winner_side, g.finished, \
                  g.next_pose_player_id, g.score_only FROM games g \
                  JOIN boards b ON b.id = g.board_id {up} ORDER BY g.board_id, g.number"
-            )),
-            game_players: fetch!(GamePlayerRow, format!(
+            ),
+        )
+        .await?,
+        game_players: fetch::<GamePlayerRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT gp.game_id, gp.player_id, gp.side, gp.side_position, gp.drawn_tile \
                  FROM game_players gp JOIN games g ON g.id = gp.game_id \
                  JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY gp.game_id, gp.position"
-            )),
-            hands: fetch!(HandRow, format!(
+            ),
+        )
+        .await?,
+        hands: fetch::<HandRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT h.id, h.game_id, h.end_kind, h.out_player_id, h.left_given FROM hands h \
                  JOIN games g ON g.id = h.game_id JOIN boards b ON b.id = g.board_id \
                  {up} ORDER BY h.game_id, h.number"
-            )),
-            pips: fetch!(PipsRow, format!(
+            ),
+        )
+        .await?,
+        pips: fetch::<PipsRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT hp.hand_id, hp.player_id, hp.pips FROM hand_pips hp \
                  JOIN hands h ON h.id = hp.hand_id JOIN games g ON g.id = h.game_id \
                  JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY hp.hand_id, hp.player_id"
-            )),
-            plays: fetch!(PlayRow, format!(
+            ),
+        )
+        .await?,
+        plays: fetch::<PlayRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT pl.hand_id, pl.player_id, pl.points, pl.out, pl.muggins FROM plays pl \
                  JOIN hands h ON h.id = pl.hand_id JOIN games g ON g.id = h.game_id \
                  JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY pl.hand_id, pl.number"
-            )),
-            penalties: fetch!(GamePenaltyRow, format!(
+            ),
+        )
+        .await?,
+        penalties: fetch::<GamePenaltyRow>(
+            on,
+            league,
+            versions,
+            format!(
                 "SELECT gpen.game_id, gpen.player_id, gpen.kind, gpen.before_hand, gpen.minutes \
                  FROM game_penalties gpen JOIN games g ON g.id = gpen.game_id \
                  JOIN boards b ON b.id = g.board_id {up} \
                  ORDER BY gpen.game_id, gpen.number"
-            )),
-        }
-    }};
+            ),
+        )
+        .await?,
+    })
+}
+
+/// The rows `select` (with `$1` the league, then one placeholder a version)
+/// reads for `versions`.
+async fn fetch<T: Row>(
+    on: &mut On<'_>,
+    league: LeagueId,
+    versions: &[ResultVersionId],
+    select: String,
+) -> Result<Vec<T>> {
+    let mut query = sql::query_as::<T>(&select).bind(league);
+    for v in versions {
+        query = query.bind(*v);
+    }
+    query.fetch_all(&mut *on).await
 }
 
 fn group<R>(rows: Vec<R>, key: impl Fn(&R) -> i64) -> HashMap<i64, Vec<R>> {
@@ -521,29 +579,53 @@ fn assemble(rows: VersionRows) -> Result<HashMap<ResultVersionId, MatchResult>> 
 /// either database's limit on a statement's parameters).
 const ROWS_A_STATEMENT: usize = 1000;
 
-/// Inserts `$rows` on `$tx` with `$prefix` (`INSERT INTO t (columns) `),
-/// at most [`ROWS_A_STATEMENT`] a statement, each row's values pushed by
-/// `$push`. With `returning`, the rows the statements return, collected.
-macro_rules! insert_rows {
-    ($tx:ident, $rows:expr, $prefix:expr, |$row:ident, $item:pat_param| $push:block) => {
-        for chunk in $rows.chunks(ROWS_A_STATEMENT) {
-            let mut q = sqlx::QueryBuilder::new($prefix);
-            q.push_values(chunk, |mut $row, $item| $push);
-            q.build().execute(&mut *$tx).await?;
+/// Inserts `rows` (each its values in the columns' order) with `prefix`
+/// (`INSERT INTO t (columns) `), at most [`ROWS_A_STATEMENT`] a
+/// statement.
+async fn insert_rows(tx: &mut Tx, prefix: &str, rows: Vec<Vec<Arg>>) -> Result<()> {
+    for (statement, values) in statements(prefix, rows, "") {
+        let mut q = sql::query(&statement);
+        for value in values {
+            q = q.bind(value);
         }
-    };
-    ($tx:ident, $rows:expr, $prefix:expr, |$row:ident, $item:pat_param| $push:block,
-     returning $returning:literal as $out:ty) => {{
-        let mut out: Vec<$out> = Vec::new();
-        for chunk in $rows.chunks(ROWS_A_STATEMENT) {
-            let mut q = sqlx::QueryBuilder::new($prefix);
-            q.push_values(chunk, |mut $row, $item| $push);
-            q.push($returning);
-            let rows: Vec<$out> = q.build_query_as().fetch_all(&mut *$tx).await?;
-            out.extend(rows);
+        q.execute(&mut *tx).await?;
+    }
+    Ok(())
+}
+
+/// [`insert_rows`], reading back the rows `returning` (` RETURNING ...`)
+/// gives.
+async fn insert_rows_returning<T: Row>(
+    tx: &mut Tx,
+    prefix: &str,
+    rows: Vec<Vec<Arg>>,
+    returning: &str,
+) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    for (statement, values) in statements(prefix, rows, returning) {
+        let mut q = sql::query_as::<T>(&statement);
+        for value in values {
+            q = q.bind(value);
         }
-        out
-    }};
+        out.extend(q.fetch_all(&mut *tx).await?);
+    }
+    Ok(out)
+}
+
+/// The INSERT statements of `rows`, [`ROWS_A_STATEMENT`] rows each, with
+/// their values in order.
+fn statements(prefix: &str, rows: Vec<Vec<Arg>>, returning: &str) -> Vec<(String, Vec<Arg>)> {
+    let mut out = Vec::new();
+    let mut rows = rows.into_iter().peekable();
+    while rows.peek().is_some() {
+        let chunk: Vec<Vec<Arg>> = rows.by_ref().take(ROWS_A_STATEMENT).collect();
+        let statement = format!(
+            "{prefix}VALUES {}{returning}",
+            sql::value_rows(chunk.len(), chunk[0].len(), 1)
+        );
+        out.push((statement, chunk.into_iter().flatten().collect()));
+    }
+    out
 }
 
 /// The id stored for a row's key, as its INSERT returned it.
@@ -893,273 +975,372 @@ impl Db {
              SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
              WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let f: super::Fixture = super::lock_fixture!(self, tx, league, fixture);
-            if let Source::Pads(_, shown) = &source {
-                // The pads' own writes read this fixture's row first (under
-                // a share lock on Postgres), so none lands between this
-                // read and the commit.
-                let now: Vec<(i64, i64)> = sqlx::query_as(
-                    "SELECT board, revision FROM pad_boards WHERE league_id = $1 AND fixture_id = $2",
-                )
+        let mut tx = self.write(league).await?;
+        let f: super::Fixture = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
+        if let Source::Pads(_, shown) = &source {
+            // The pads' own writes read this fixture's row first (under
+            // a share lock on Postgres), so none lands between this
+            // read and the commit.
+            let now: Vec<(i64, i64)> = sql::query_as(
+                "SELECT board, revision FROM pad_boards WHERE league_id = $1 AND fixture_id = $2",
+            )
+            .bind(league)
+            .bind(fixture)
+            .fetch_all(&mut tx)
+            .await?;
+            let changed = crate::league::workflow::changed_pads(shown, &now);
+            if !changed.is_empty() {
+                return Err(
+                    crate::league::workflow::Refusal::PadsChanged { boards: changed }.into(),
+                );
+            }
+        }
+        // Who played for which side on the fixture's date: transfers
+        // after it do not move a player out of this match. A singles or
+        // pairs cup tie is its two entrants' (who may share a team).
+        let entrants: Vec<super::cups::TiePlayer> = if f.cup_id.is_some() {
+            sql::query_as(super::cups::TIE_PLAYERS)
                 .bind(league)
                 .bind(fixture)
-                .fetch_all(&mut *tx)
-                .await?;
-                let changed = crate::league::workflow::changed_pads(shown, &now);
-                if !changed.is_empty() {
-                    return Err(crate::league::workflow::Refusal::PadsChanged { boards: changed }.into());
-                }
+                .fetch_all(&mut tx)
+                .await?
+        } else {
+            Vec::new()
+        };
+        let roster: HashMap<PlayerId, (String, Side)> = if entrants.is_empty() {
+            super::transfers::roster_on_date(
+                &mut (&mut tx).on(),
+                league,
+                f.season_id,
+                f.home_team_id,
+                f.away_team_id,
+                f.starts_at,
+            )
+            .await?
+            .into_iter()
+            .map(|(p, team)| {
+                let side = if team == f.home_team_id {
+                    Side::Home
+                } else {
+                    Side::Away
+                };
+                (p.id, (p.name, side))
+            })
+            .collect()
+        } else {
+            entrants
+                .into_iter()
+                .map(|e| Ok((e.player.id, (e.player.name.clone(), e.side()?))))
+                .collect::<Result<_>>()?
+        };
+
+        let current: Option<ResultVersion> = sql::query_as::<VersionRow>(&current_sql)
+            .bind(league)
+            .bind(fixture)
+            .fetch_optional(&mut tx)
+            .await?
+            .map(ResultVersion::try_from)
+            .transpose()?;
+        let decided = decide(&f, current.as_ref())?;
+        let before = match &current {
+            Some(v) => Some(StoredResult {
+                version: v.clone(),
+                result: assemble_one(
+                    fetch_version_rows(&mut (&mut tx).on(), league, &[v.id]).await?,
+                    v.id,
+                )?,
+            }),
+            None => None,
+        };
+
+        let (result, status, restored_from, action) = match source {
+            Source::Entered(result) | Source::Pads(result, _) => {
+                let action = if current.is_some() {
+                    "correct"
+                } else {
+                    "enter"
+                };
+                (result.clone(), ResultStatus::Entered, None, action)
             }
-            // Who played for which side on the fixture's date: transfers
-            // after it do not move a player out of this match. A singles or
-            // pairs cup tie is its two entrants' (who may share a team).
-            let entrants: Vec<super::cups::TiePlayer> = if f.cup_id.is_some() {
-                sqlx::query_as(super::cups::TIE_PLAYERS)
+            Source::Restore(n) => {
+                let old: ResultVersion = sql::query_as::<VersionRow>(&version_sql)
                     .bind(league)
                     .bind(fixture)
-                    .fetch_all(&mut *tx)
+                    .bind(n)
+                    .fetch_optional(&mut tx)
                     .await?
-            } else {
-                Vec::new()
-            };
-            let roster: HashMap<PlayerId, (String, Side)> = if entrants.is_empty() {
-                super::transfers::roster_on_date!(
-                    tx, league, f.season_id, f.home_team_id, f.away_team_id, f.starts_at
-                )
-                .into_iter()
-                .map(|(p, team)| {
-                    let side = if team == f.home_team_id { Side::Home } else { Side::Away };
-                    (p.id, (p.name, side))
+                    .ok_or_else(|| {
+                        DbError::not_found(format!("version {n} of fixture {fixture}'s result"))
+                    })?
+                    .try_into()?;
+                let result = assemble_one(
+                    fetch_version_rows(&mut (&mut tx).on(), league, &[old.id]).await?,
+                    old.id,
+                )?;
+                (result, old.status, Some(n), "restore")
+            }
+        };
+        let boards = plan(&result, &roster)?;
+        let status = decided.status.unwrap_or(status);
+
+        let next = current.as_ref().map_or(1, |v| v.version + 1);
+        let version: ResultVersion = sql::query_as::<VersionRow>(&insert_version)
+            .bind(league)
+            .bind(fixture)
+            .bind(next)
+            .bind(status.as_str())
+            .bind(decided.note)
+            .bind(restored_from)
+            .bind(by)
+            .bind(now())
+            .bind(f.season_id)
+            .fetch_one(&mut tx)
+            .await?
+            .try_into()?;
+
+        // Each kind of row of the whole result in one statement (or a
+        // few, past ROWS_A_STATEMENT rows): a match is thousands of rows,
+        // and a statement a row, or a game, made the demo's bulk load
+        // wait on round trips. Ids come back with each row's own key.
+        let board_rows: Vec<(i64, &BoardPlan)> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i as i64 + 1, b))
+            .collect();
+        let board_ids: HashMap<i64, i64> = insert_rows_returning::<(i64, i64)>(
+            &mut tx,
+            "INSERT INTO boards (version_id, number, kind, conceded_by) ",
+            board_rows
+                .iter()
+                .map(|(number, board)| {
+                    vec![
+                        version.id.arg(),
+                        (*number).arg(),
+                        board.kind.as_str().arg(),
+                        board.conceded_by.map(Side::as_str).arg(),
+                    ]
                 })
-                .collect()
-            } else {
-                entrants
-                    .into_iter()
-                    .map(|e| Ok((e.player.id, (e.player.name.clone(), e.side()?))))
-                    .collect::<Result<_>>()?
-            };
+                .collect(),
+            " RETURNING number, id",
+        )
+        .await?
+        .into_iter()
+        .collect();
+        let board_id = |number: i64| stored(&board_ids, number, "board");
 
-            let current: Option<ResultVersion> = sqlx::query_as::<_, VersionRow>(&current_sql)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *tx)
-                .await?
-                .map(ResultVersion::try_from)
-                .transpose()?;
-            let decided = decide(&f, current.as_ref())?;
-            let before = match &current {
-                Some(v) => Some(StoredResult {
-                    version: v.clone(),
-                    result: assemble_one(fetch_version_rows!(&mut *tx, league, &[v.id]), v.id)?,
-                }),
-                None => None,
-            };
-
-            let (result, status, restored_from, action) = match source {
-                Source::Entered(result) | Source::Pads(result, _) => {
-                    let action = if current.is_some() { "correct" } else { "enter" };
-                    (result.clone(), ResultStatus::Entered, None, action)
-                }
-                Source::Restore(n) => {
-                    let old: ResultVersion = sqlx::query_as::<_, VersionRow>(&version_sql)
-                        .bind(league)
-                        .bind(fixture)
-                        .bind(n)
-                        .fetch_optional(&mut *tx)
-                        .await?
-                        .ok_or_else(|| {
-                            DbError::not_found(format!("version {n} of fixture {fixture}'s result"))
-                        })?
-                        .try_into()?;
-                    let result = assemble_one(fetch_version_rows!(&mut *tx, league, &[old.id]), old.id)?;
-                    (result, old.status, Some(n), "restore")
-                }
-            };
-            let boards = plan(&result, &roster)?;
-            let status = decided.status.unwrap_or(status);
-
-            let next = current.as_ref().map_or(1, |v| v.version + 1);
-            let version: ResultVersion = sqlx::query_as::<_, VersionRow>(&insert_version)
-                .bind(league)
-                .bind(fixture)
-                .bind(next)
-                .bind(status.as_str())
-                .bind(decided.note)
-                .bind(restored_from)
-                .bind(by)
-                .bind(now())
-                .bind(f.season_id)
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-
-            // Each kind of row of the whole result in one statement (or a
-            // few, past ROWS_A_STATEMENT rows): a match is thousands of rows,
-            // and a statement a row, or a game, made the demo's bulk load
-            // wait on round trips. Ids come back with each row's own key.
-            let board_rows: Vec<(i64, &BoardPlan)> =
-                boards.iter().enumerate().map(|(i, b)| (i as i64 + 1, b)).collect();
-            let board_ids: HashMap<i64, i64> = insert_rows!(tx, board_rows,
-                "INSERT INTO boards (version_id, number, kind, conceded_by) ",
-                |row, (number, board)| {
-                    row.push_bind(version.id)
-                        .push_bind(*number)
-                        .push_bind(board.kind.as_str())
-                        .push_bind(board.conceded_by.map(Side::as_str));
-                },
-                returning " RETURNING number, id" as (i64, i64))
-                .into_iter()
-                .collect();
-            let board_id = |number: i64| stored(&board_ids, number, "board");
-
-            let mut board_players = Vec::new();
-            let mut game_rows = Vec::new();
-            for (number, board) in &board_rows {
-                let id = board_id(*number)?;
-                let mut places = HashMap::new();
-                for &(side, player) in &board.players {
-                    let place = places.entry(side).or_insert(0_i64);
-                    *place += 1;
-                    board_players.push((id, side, *place, player));
-                }
-                for (gi, game) in board.games.iter().enumerate() {
-                    game_rows.push((id, gi as i64 + 1, game));
-                }
+        let mut board_players = Vec::new();
+        let mut game_rows = Vec::new();
+        for (number, board) in &board_rows {
+            let id = board_id(*number)?;
+            let mut places = HashMap::new();
+            for &(side, player) in &board.players {
+                let place = places.entry(side).or_insert(0_i64);
+                *place += 1;
+                board_players.push((id, side, *place, player));
             }
-            insert_rows!(tx, board_players,
-                "INSERT INTO board_players (board_id, side, position, player_id) ",
-                |row, &(board, side, position, player)| {
-                    row.push_bind(board)
-                        .push_bind(side.as_str())
-                        .push_bind(position)
-                        .push_bind(player);
-                });
-
-            let game_ids: HashMap<(i64, i64), i64> = insert_rows!(tx, game_rows,
-                "INSERT INTO games (board_id, number, format, options, draw_given, \
-                 first_pose_player_id, total_0, total_1, winner_side, finished, \
-                 next_pose_player_id, score_only) ",
-                |row, &(board, number, game)| {
-                    row.push_bind(board)
-                        .push_bind(number)
-                        .push_bind(game.format.clone())
-                        .push_bind(game.options.clone())
-                        .push_bind(game.draw_given)
-                        .push_bind(game.first_pose)
-                        .push_bind(game.totals[0])
-                        .push_bind(game.totals[1])
-                        .push_bind(game.winner)
-                        .push_bind(game.finished)
-                        .push_bind(game.next_pose)
-                        .push_bind(game.score_only);
-                },
-                returning " RETURNING board_id, number, id" as (i64, i64, i64))
-                .into_iter()
-                .map(|(board, number, id)| ((board, number), id))
-                .collect();
-
-            let mut seats = Vec::new();
-            let mut hand_rows = Vec::new();
-            let mut penalties = Vec::new();
-            for &(board, number, game) in &game_rows {
-                let id = stored(&game_ids, (board, number), "game")?;
-                for (pos, seat) in game.players.iter().enumerate() {
-                    seats.push((id, pos as i64 + 1, seat));
-                }
-                for (hi, hand) in game.hands.iter().enumerate() {
-                    hand_rows.push((id, hi as i64 + 1, hand));
-                }
-                for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
-                    penalties.push((id, ni as i64 + 1, *player, kind.clone(), *before_hand, *minutes));
-                }
+            for (gi, game) in board.games.iter().enumerate() {
+                game_rows.push((id, gi as i64 + 1, game));
             }
-            insert_rows!(tx, seats,
-                "INSERT INTO game_players (game_id, position, player_id, side, side_position, \
-                 drawn_tile) ",
-                |row, &(game, position, seat)| {
-                    row.push_bind(game)
-                        .push_bind(position)
-                        .push_bind(seat.player)
-                        .push_bind(seat.side)
-                        .push_bind(seat.side_position)
-                        .push_bind(seat.drawn_tile.clone());
-                });
-            insert_rows!(tx, penalties,
-                "INSERT INTO game_penalties (game_id, number, player_id, kind, before_hand, \
-                 minutes) ",
-                |row, (game, number, player, kind, before_hand, minutes)| {
-                    row.push_bind(*game)
-                        .push_bind(*number)
-                        .push_bind(*player)
-                        .push_bind(kind.clone())
-                        .push_bind(*before_hand)
-                        .push_bind(*minutes);
-                });
+        }
+        insert_rows(
+            &mut tx,
+            "INSERT INTO board_players (board_id, side, position, player_id) ",
+            board_players
+                .iter()
+                .map(|&(board, side, position, player)| {
+                    vec![
+                        board.arg(),
+                        side.as_str().arg(),
+                        position.arg(),
+                        player.arg(),
+                    ]
+                })
+                .collect(),
+        )
+        .await?;
 
-            let hand_ids: HashMap<(i64, i64), i64> = insert_rows!(tx, hand_rows,
-                "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
-                |row, &(game, number, hand)| {
-                    row.push_bind(game)
-                        .push_bind(number)
-                        .push_bind(hand.end_kind)
-                        .push_bind(hand.out)
-                        .push_bind(hand.left_given);
-                },
-                returning " RETURNING game_id, number, id" as (i64, i64, i64))
-                .into_iter()
-                .map(|(game, number, id)| ((game, number), id))
-                .collect();
-            let mut pips = Vec::new();
-            let mut plays = Vec::new();
-            for &(game, number, hand) in &hand_rows {
-                let id = stored(&hand_ids, (game, number), "hand")?;
-                pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
-                plays.extend(hand.plays.iter().enumerate().map(
-                    |(pi, &(player, points, out, muggins))| {
-                        (id, pi as i64 + 1, player, points, out, muggins)
-                    },
+        let game_ids: HashMap<(i64, i64), i64> = insert_rows_returning::<(i64, i64, i64)>(
+            &mut tx,
+            "INSERT INTO games (board_id, number, format, options, draw_given, \
+             first_pose_player_id, total_0, total_1, winner_side, finished, \
+             next_pose_player_id, score_only) ",
+            game_rows
+                .iter()
+                .map(|&(board, number, game)| {
+                    vec![
+                        board.arg(),
+                        number.arg(),
+                        game.format.clone().arg(),
+                        game.options.clone().arg(),
+                        game.draw_given.arg(),
+                        game.first_pose.arg(),
+                        game.totals[0].arg(),
+                        game.totals[1].arg(),
+                        game.winner.arg(),
+                        game.finished.arg(),
+                        game.next_pose.arg(),
+                        game.score_only.arg(),
+                    ]
+                })
+                .collect(),
+            " RETURNING board_id, number, id",
+        )
+        .await?
+        .into_iter()
+        .map(|(board, number, id)| ((board, number), id))
+        .collect();
+
+        let mut seats = Vec::new();
+        let mut hand_rows = Vec::new();
+        let mut penalties = Vec::new();
+        for &(board, number, game) in &game_rows {
+            let id = stored(&game_ids, (board, number), "game")?;
+            for (pos, seat) in game.players.iter().enumerate() {
+                seats.push((id, pos as i64 + 1, seat));
+            }
+            for (hi, hand) in game.hands.iter().enumerate() {
+                hand_rows.push((id, hi as i64 + 1, hand));
+            }
+            for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
+                penalties.push((
+                    id,
+                    ni as i64 + 1,
+                    *player,
+                    kind.clone(),
+                    *before_hand,
+                    *minutes,
                 ));
             }
-            insert_rows!(tx, pips,
-                "INSERT INTO hand_pips (hand_id, player_id, pips) ",
-                |row, &(hand, player, n)| {
-                    row.push_bind(hand).push_bind(player).push_bind(n);
-                });
-            insert_rows!(tx, plays,
-                "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
-                |row, &(hand, number, player, points, out, muggins)| {
-                    row.push_bind(hand)
-                        .push_bind(number)
-                        .push_bind(player)
-                        .push_bind(points)
-                        .push_bind(out)
-                        .push_bind(muggins);
-                });
+        }
+        insert_rows(
+            &mut tx,
+            "INSERT INTO game_players (game_id, position, player_id, side, side_position, \
+             drawn_tile) ",
+            seats
+                .iter()
+                .map(|&(game, position, seat)| {
+                    vec![
+                        game.arg(),
+                        position.arg(),
+                        seat.player.arg(),
+                        seat.side.arg(),
+                        seat.side_position.arg(),
+                        seat.drawn_tile.clone().arg(),
+                    ]
+                })
+                .collect(),
+        )
+        .await?;
+        insert_rows(
+            &mut tx,
+            "INSERT INTO game_penalties (game_id, number, player_id, kind, before_hand, \
+             minutes) ",
+            penalties
+                .iter()
+                .map(|(game, number, player, kind, before_hand, minutes)| {
+                    vec![
+                        (*game).arg(),
+                        (*number).arg(),
+                        (*player).arg(),
+                        kind.clone().arg(),
+                        (*before_hand).arg(),
+                        (*minutes).arg(),
+                    ]
+                })
+                .collect(),
+        )
+        .await?;
 
-            let after = StoredResult {
-                version: version.clone(),
-                result,
-            };
-            insert_audit!(tx, NewAudit::new(Some(league), by, "result", fixture.0, action)
+        let hand_ids: HashMap<(i64, i64), i64> = insert_rows_returning::<(i64, i64, i64)>(
+            &mut tx,
+            "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
+            hand_rows
+                .iter()
+                .map(|&(game, number, hand)| {
+                    vec![
+                        game.arg(),
+                        number.arg(),
+                        hand.end_kind.arg(),
+                        hand.out.arg(),
+                        hand.left_given.arg(),
+                    ]
+                })
+                .collect(),
+            " RETURNING game_id, number, id",
+        )
+        .await?
+        .into_iter()
+        .map(|(game, number, id)| ((game, number), id))
+        .collect();
+        let mut pips = Vec::new();
+        let mut plays = Vec::new();
+        for &(game, number, hand) in &hand_rows {
+            let id = stored(&hand_ids, (game, number), "hand")?;
+            pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
+            plays.extend(hand.plays.iter().enumerate().map(
+                |(pi, &(player, points, out, muggins))| {
+                    (id, pi as i64 + 1, player, points, out, muggins)
+                },
+            ));
+        }
+        insert_rows(
+            &mut tx,
+            "INSERT INTO hand_pips (hand_id, player_id, pips) ",
+            pips.iter()
+                .map(|&(hand, player, n)| vec![hand.arg(), player.arg(), n.arg()])
+                .collect(),
+        )
+        .await?;
+        insert_rows(
+            &mut tx,
+            "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
+            plays
+                .iter()
+                .map(|&(hand, number, player, points, out, muggins)| {
+                    vec![
+                        hand.arg(),
+                        number.arg(),
+                        player.arg(),
+                        points.arg(),
+                        out.arg(),
+                        muggins.arg(),
+                    ]
+                })
+                .collect(),
+        )
+        .await?;
+
+        let after = StoredResult {
+            version: version.clone(),
+            result,
+        };
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "result", fixture.0, action)
                 .before(before.as_ref())
-                .after(Some(&after)));
-            if decided.mark_played {
-                let marked: super::Fixture = sqlx::query_as::<_, super::fixtures::FixtureRow>(&played)
-                    .bind(league)
-                    .bind(fixture)
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_into()?;
-                insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", fixture.0, "change")
+                .after(Some(&after)),
+        )
+        .await?;
+        if decided.mark_played {
+            let marked: super::Fixture = sql::query_as::<super::fixtures::FixtureRow>(&played)
+                .bind(league)
+                .bind(fixture)
+                .fetch_one(&mut tx)
+                .await?
+                .try_into()?;
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "fixture", fixture.0, "change")
                     .before(Some(&f))
-                    .after(Some(&marked)));
-            }
-            if let Some(cup) = f.cup_id {
-                tx.advance_cup(league, cup, by).await?;
-            }
-            version
-        }))
+                    .after(Some(&marked)),
+            )
+            .await?;
+        }
+        if let Some(cup) = f.cup_id {
+            super::cups::advance_cup(&mut tx, league, cup, by).await?;
+        }
+        tx.commit().await?;
+        Ok(version)
     }
 
     /// The current version of a fixture's result, or `None` before any.
@@ -1201,20 +1382,25 @@ impl Db {
         version: Option<i64>,
     ) -> Result<Option<StoredResult>> {
         // One read transaction, so the rows come from one snapshot.
-        read_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let mut query = sqlx::query_as::<_, VersionRow>(version_sql).bind(league).bind(fixture);
+        {
+            let mut tx = self.read_tx().await?;
+            let mut query = sql::query_as::<VersionRow>(version_sql)
+                .bind(league)
+                .bind(fixture);
             if let Some(n) = version {
                 query = query.bind(n);
             }
-            let Some(row) = query.fetch_optional(&mut *tx).await? else {
+            let Some(row) = query.fetch_optional(&mut tx).await? else {
                 return Ok(None);
             };
             let version = ResultVersion::try_from(row)?;
-            let result = assemble_one(fetch_version_rows!(&mut *tx, league, &[version.id]), version.id)?;
+            let result = assemble_one(
+                fetch_version_rows(&mut (&mut tx).on(), league, &[version.id]).await?,
+                version.id,
+            )?;
             tx.commit().await?;
             Ok(Some(StoredResult { version, result }))
-        })
+        }
     }
 
     /// Every version of a fixture's result, oldest first.
@@ -1227,14 +1413,14 @@ impl Db {
             "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
              ORDER BY version"
         );
-        read_pool!(self, pool => sqlx::query_as::<_, VersionRow>(&sql)
+        sql::query_as::<VersionRow>(&sql)
             .bind(league)
             .bind(fixture)
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(ResultVersion::try_from)
-        .collect()
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(ResultVersion::try_from)
+            .collect()
     }
 
     /// Confirms, disputes or approves the current version (with a note),
@@ -1256,33 +1442,37 @@ impl Db {
             "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let f: super::Fixture = super::lock_fixture!(self, tx, league, fixture);
-            let before: ResultVersion = sqlx::query_as::<_, VersionRow>(&current_sql)
-                .bind(league)
-                .bind(fixture)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?
-                .try_into()?;
-            let after: ResultVersion = sqlx::query_as::<_, VersionRow>(&update)
-                .bind(league)
-                .bind(before.id)
-                .bind(status.as_str())
-                .bind(note)
-                .bind(by)
-                .bind(now())
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "result", fixture.0, "status")
+        let mut tx = self.write(league).await?;
+        let f: super::Fixture = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
+        let before: ResultVersion = sql::query_as::<VersionRow>(&current_sql)
+            .bind(league)
+            .bind(fixture)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?
+            .try_into()?;
+        let after: ResultVersion = sql::query_as::<VersionRow>(&update)
+            .bind(league)
+            .bind(before.id)
+            .bind(status.as_str())
+            .bind(note)
+            .bind(by)
+            .bind(now())
+            .fetch_one(&mut tx)
+            .await?
+            .try_into()?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(Some(league), by, "result", fixture.0, "status")
                 .before(Some(&before))
-                .after(Some(&after)));
-            if let Some(cup) = f.cup_id {
-                tx.advance_cup(league, cup, by).await?;
-            }
-            after
-        }))
+                .after(Some(&after)),
+        )
+        .await?;
+        if let Some(cup) = f.cup_id {
+            super::cups::advance_cup(&mut tx, league, cup, by).await?;
+        }
+        tx.commit().await?;
+        Ok(after)
     }
 }
 
@@ -1324,22 +1514,25 @@ impl Db {
              WHERE v.league_id = $1 AND f.season_id = $2 AND {CURRENT} {approved} \
              ORDER BY f.round, f.starts_at, f.id"
         );
-        read_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let versions = sqlx::query_as::<_, VersionRow>(&sql)
+        {
+            let mut tx = self.read_tx().await?;
+            let versions = sql::query_as::<VersionRow>(&sql)
                 .bind(league)
                 .bind(season)
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut tx)
                 .await?;
             let mut out = Vec::with_capacity(versions.len());
             for row in versions {
                 let version = ResultVersion::try_from(row)?;
-                let result = assemble_one(fetch_version_rows!(&mut *tx, league, &[version.id]), version.id)?;
+                let result = assemble_one(
+                    fetch_version_rows(&mut (&mut tx).on(), league, &[version.id]).await?,
+                    version.id,
+                )?;
                 out.push(StoredResult { version, result });
             }
             tx.commit().await?;
             Ok(out)
-        })
+        }
     }
 
     /// The current results of `fixtures` that have one, with the names of
@@ -1359,20 +1552,20 @@ impl Db {
              AND v.fixture_id IN ({}) AND {CURRENT} ORDER BY v.fixture_id",
             places.join(", ")
         );
-        read_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let mut query = sqlx::query_as::<_, VersionRow>(&sql).bind(league);
+        {
+            let mut tx = self.read_tx().await?;
+            let mut query = sql::query_as::<VersionRow>(&sql).bind(league);
             for f in fixtures {
                 query = query.bind(*f);
             }
             let versions = query
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut tx)
                 .await?
                 .into_iter()
                 .map(ResultVersion::try_from)
                 .collect::<Result<Vec<_>>>()?;
             let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
-            let rows = fetch_version_rows!(&mut *tx, league, &ids);
+            let rows = fetch_version_rows(&mut (&mut tx).on(), league, &ids).await?;
             let names: HashMap<PlayerId, String> =
                 rows.names.iter().map(|n| (n.id, n.name.clone())).collect();
             let mut results = assemble(rows)?;
@@ -1385,7 +1578,7 @@ impl Db {
                 })
                 .collect();
             Ok((out, names))
-        })
+        }
     }
 
     /// Games played and won by each player in a season's current, approved
@@ -1406,12 +1599,10 @@ impl Db {
              AND {COUNTED_GAMES} \
              GROUP BY gp.player_id ORDER BY gp.player_id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, PlayerGames>(&sql)
+        sql::query_as::<PlayerGames>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 }

@@ -1,6 +1,7 @@
 //! The end of a season: the roll-over into the next one, and play-offs
 //! between teams level on every rule at a place that matters.
 
+use super::sql;
 use chrono::{DateTime, Utc};
 
 use super::audit::{NewAudit, insert_audit};
@@ -9,7 +10,7 @@ use super::seasons::{COLUMNS as SEASON_COLUMNS, SeasonRow};
 use super::transfers::check_squads;
 use super::{
     Db, DbError, DivisionId, Fixture, LeagueId, Result, Season, SeasonId, TeamId, UserId, VenueId,
-    json_text, now, read_pool, write_tx,
+    json_text, now,
 };
 use crate::league::settings::SeasonSettings;
 
@@ -98,11 +99,12 @@ impl Db {
         let close = "UPDATE seasons SET closed_at = $3, settings = $4 \
                      WHERE league_id = $1 AND id = $2 AND closed_at IS NULL";
         let at = now();
-        let done = write_tx!(self, league, tx => {
-            let old: Season = sqlx::query_as::<_, SeasonRow>(&select)
+        let mut tx = self.write(league).await?;
+        let done = {
+            let old: Season = sql::query_as::<SeasonRow>(&select)
                 .bind(league)
                 .bind(from)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut tx)
                 .await?
                 .ok_or_else(|| DbError::not_found(format!("season {from}")))?
                 .try_into()?;
@@ -112,12 +114,12 @@ impl Db {
                 promotion_places: next.settings.promotion_places,
                 ..old.settings().map_err(DbError::Corrupt)?
             };
-            let closed = sqlx::query(close)
+            let closed = sql::query(close)
                 .bind(league)
                 .bind(from)
                 .bind(at)
                 .bind(json_text(&kept.to_value()))
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?
                 .rows_affected();
             if closed == 0 {
@@ -126,26 +128,26 @@ impl Db {
                     old.name
                 )));
             }
-            let season: Season = sqlx::query_as::<_, SeasonRow>(&insert_season)
+            let season: Season = sql::query_as::<SeasonRow>(&insert_season)
                 .bind(league)
                 .bind(from)
                 .bind(name)
                 .bind(json_text(&next.settings.to_value()))
                 .bind(at)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?
                 .try_into()?;
-            let old_divisions: Vec<DivisionRow> = sqlx::query_as(
+            let old_divisions: Vec<DivisionRow> = sql::query_as(
                 "SELECT id, name, position FROM divisions \
                  WHERE league_id = $1 AND season_id = $2 ORDER BY position, name, id",
             )
             .bind(league)
             .bind(from)
-            .fetch_all(&mut *tx)
+            .fetch_all(&mut tx)
             .await?;
             let mut new_division = Vec::with_capacity(old_divisions.len());
             for d in &old_divisions {
-                let id: DivisionId = sqlx::query_scalar(
+                let id: DivisionId = sql::query_scalar(
                     "INSERT INTO divisions (league_id, season_id, name, position) \
                      VALUES ($1, $2, $3, $4) RETURNING id",
                 )
@@ -153,7 +155,7 @@ impl Db {
                 .bind(season.id)
                 .bind(&d.name)
                 .bind(d.position)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?;
                 new_division.push((d.id, id));
             }
@@ -169,7 +171,7 @@ impl Db {
                             t.division, old.name
                         ))
                     })?;
-                let entered = sqlx::query(
+                let entered = sql::query(
                     "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
                      SELECT league_id, $3, $4, team_id FROM team_entries \
                      WHERE league_id = $1 AND season_id = $2 AND team_id = $5",
@@ -179,7 +181,7 @@ impl Db {
                 .bind(season.id)
                 .bind(to)
                 .bind(t.team)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?
                 .rows_affected();
                 if entered == 0 {
@@ -191,7 +193,7 @@ impl Db {
                 if !t.players {
                     continue;
                 }
-                registrations += sqlx::query(
+                registrations += sql::query(
                     "INSERT INTO registrations (league_id, season_id, team_id, player_id, \
                      registered_at) SELECT league_id, $3, team_id, player_id, $5 \
                      FROM registrations WHERE league_id = $1 AND season_id = $2 AND team_id = $4",
@@ -201,10 +203,10 @@ impl Db {
                 .bind(season.id)
                 .bind(t.team)
                 .bind(at)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?
                 .rows_affected();
-                captains += sqlx::query(
+                captains += sql::query(
                     "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \
                      SELECT league_id, $3, team_id, player_id, user_id FROM team_captains \
                      WHERE league_id = $1 AND season_id = $2 AND team_id = $4",
@@ -213,10 +215,10 @@ impl Db {
                 .bind(from)
                 .bind(season.id)
                 .bind(t.team)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?
                 .rows_affected();
-                sqlx::query(
+                sql::query(
                     "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
                      SELECT DISTINCT user_id, 'captain', league_id, $3, team_id, $5 FROM roles \
                      WHERE kind = 'captain' AND league_id = $1 AND season_id = $2 AND team_id = $4",
@@ -226,21 +228,25 @@ impl Db {
                 .bind(season.id)
                 .bind(t.team)
                 .bind(at)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?;
             }
             // The squad limit carried with the settings holds for the
             // rosters carried with the teams.
-            check_squads!(tx, league, season.id);
+            check_squads(&mut tx, league, season.id).await?;
             let summary = serde_json::json!({
                 "from": from.0,
                 "teams": next.teams.iter().map(|t| serde_json::json!({
                     "team": t.team.0, "division": t.division.0, "players": t.players,
                 })).collect::<Vec<_>>(),
             });
-            insert_audit!(tx, NewAudit::new(Some(league), by, "season", season.id.0, "roll_over")
-                .before(Some(&summary))
-                .after(Some(&season)));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "season", season.id.0, "roll_over")
+                    .before(Some(&summary))
+                    .after(Some(&season)),
+            )
+            .await?;
             RolledOver {
                 season,
                 divisions: new_division.len(),
@@ -248,7 +254,8 @@ impl Db {
                 registrations,
                 captains,
             }
-        });
+        };
+        tx.commit().await?;
         Ok(done)
     }
 
@@ -256,17 +263,17 @@ impl Db {
     /// kept as it is from now on, as after [`Db::roll_over`]. Closing a
     /// closed season changes nothing.
     pub async fn close_season(&self, league: LeagueId, id: SeasonId) -> Result<()> {
-        write_tx!(self, league, tx => {
-            sqlx::query(
-                "UPDATE seasons SET closed_at = $3 WHERE league_id = $1 AND id = $2 \
+        let mut tx = self.write(league).await?;
+        sql::query(
+            "UPDATE seasons SET closed_at = $3 WHERE league_id = $1 AND id = $2 \
                  AND closed_at IS NULL",
-            )
-            .bind(league)
-            .bind(id)
-            .bind(now())
-            .execute(&mut *tx)
-            .await?;
-        });
+        )
+        .bind(league)
+        .bind(id)
+        .bind(now())
+        .execute(&mut tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -277,15 +284,15 @@ impl Db {
         league: LeagueId,
         season: SeasonId,
     ) -> Result<Vec<(TeamId, String)>> {
-        Ok(read_pool!(self, pool => sqlx::query_as(
+        sql::query_as(
             "SELECT c.team_id, p.name FROM team_captains c \
              JOIN players p ON p.id = c.player_id AND p.league_id = c.league_id \
              WHERE c.league_id = $1 AND c.season_id = $2 ORDER BY c.team_id, p.name",
         )
         .bind(league)
         .bind(season)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// A play-off fixture between two teams of a division, as the
@@ -306,15 +313,16 @@ impl Db {
              home_team_id, away_team_id, venue_id, status, playoff) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9) RETURNING {FIXTURE_COLUMNS}"
         );
-        let fixture: Fixture = write_tx!(self, league, tx => {
-            let season: Option<(SeasonId, Option<DateTime<Utc>>)> = sqlx::query_as(
+        let mut tx = self.write(league).await?;
+        let fixture: Fixture = {
+            let season: Option<(SeasonId, Option<DateTime<Utc>>)> = sql::query_as(
                 "SELECT s.id, s.closed_at FROM divisions d \
                  JOIN seasons s ON s.id = d.season_id AND s.league_id = d.league_id \
                  WHERE d.league_id = $1 AND d.id = $2",
             )
             .bind(league)
             .bind(new.division)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut tx)
             .await?;
             let (season, closed) =
                 season.ok_or_else(|| DbError::not_found(format!("division {}", new.division)))?;
@@ -323,7 +331,7 @@ impl Db {
                     "the season is over: it was rolled over into the next one".into(),
                 ));
             }
-            let entered: i64 = sqlx::query_scalar(
+            let entered: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND division_id = $2 \
                  AND team_id IN ($3, $4)",
             )
@@ -331,21 +339,21 @@ impl Db {
             .bind(new.division)
             .bind(new.home)
             .bind(new.away)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
             if entered != 2 {
                 return Err(DbError::Invalid(
                     "both teams of a play-off must be in the division".into(),
                 ));
             }
-            let last: Option<i64> = sqlx::query_scalar(
+            let last: Option<i64> = sql::query_scalar(
                 "SELECT MAX(round) FROM fixtures WHERE league_id = $1 AND division_id = $2",
             )
             .bind(league)
             .bind(new.division)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
-            let fixture: Fixture = sqlx::query_as::<_, FixtureRow>(&insert)
+            let fixture: Fixture = sql::query_as::<FixtureRow>(&insert)
                 .bind(league)
                 .bind(season)
                 .bind(new.division)
@@ -355,13 +363,18 @@ impl Db {
                 .bind(new.away)
                 .bind(new.venue)
                 .bind(true)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?
                 .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), by, "fixture", fixture.id.0, "playoff")
-                .after(Some(&fixture)));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "fixture", fixture.id.0, "playoff")
+                    .after(Some(&fixture)),
+            )
+            .await?;
             fixture
-        });
+        };
+        tx.commit().await?;
         Ok(fixture)
     }
 }

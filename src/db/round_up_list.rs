@@ -2,10 +2,11 @@
 //! Double opt-in: a subscriber gets nothing but the confirmation until
 //! they follow it; every round-up carries a one-click way out (RFC 8058).
 
+use super::sql::{self};
 use chrono::{DateTime, Duration, Utc};
 
 use super::mail::{NewMail, queue};
-use super::{Db, LeagueId, Result, now, read_pool, write_tx_unseen};
+use super::{Db, LeagueId, Result, now};
 
 /// How long a confirmation link works.
 pub const CONFIRM_DAYS: i64 = 7;
@@ -53,31 +54,32 @@ impl Db {
         let find = format!(
             "SELECT {COLUMNS} FROM round_up_subscribers WHERE league_id = $1 AND lower(email) = lower($2)"
         );
-        Ok(write_tx_unseen!(self, tx => {
+        let mut tx = self.write_unseen().await?;
+        let out = {
             let at = now();
-            let found: Option<Subscriber> = sqlx::query_as(&find)
+            let found: Option<Subscriber> = sql::query_as(&find)
                 .bind(league)
                 .bind(email)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut tx)
                 .await?;
             match found {
                 Some(s) if s.confirmed_at.is_some() => Subscribed::AlreadyOn,
                 Some(s) if at - s.confirm_sent_at < RESEND_AFTER => Subscribed::RecentlySent,
                 Some(s) => {
-                    sqlx::query(
+                    sql::query(
                         "UPDATE round_up_subscribers SET confirm_hash = $2, confirm_sent_at = $3 \
                          WHERE id = $1",
                     )
                     .bind(s.id)
                     .bind(confirm_hash)
                     .bind(at)
-                    .execute(&mut *tx)
+                    .execute(&mut tx)
                     .await?;
-                    queue!(tx, confirmation);
+                    queue(&mut tx, confirmation).await?;
                     Subscribed::ConfirmationSent
                 }
                 None => {
-                    sqlx::query(
+                    sql::query(
                         "INSERT INTO round_up_subscribers (league_id, email, confirm_hash, \
                          unsubscribe_token, created_at, confirm_sent_at) \
                          VALUES ($1, $2, $3, $4, $5, $5)",
@@ -87,13 +89,15 @@ impl Db {
                     .bind(confirm_hash)
                     .bind(unsubscribe_token)
                     .bind(at)
-                    .execute(&mut *tx)
+                    .execute(&mut tx)
                     .await?;
-                    queue!(tx, confirmation);
+                    queue(&mut tx, confirmation).await?;
                     Subscribed::ConfirmationSent
                 }
             }
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// The subscriber a confirmation link names, if it still works (or was
@@ -106,11 +110,11 @@ impl Db {
         let sql = format!(
             "SELECT {COLUMNS} FROM round_up_subscribers WHERE league_id = $1 AND confirm_hash = $2"
         );
-        let found: Option<Subscriber> = read_pool!(self, pool => sqlx::query_as(&sql)
+        let found: Option<Subscriber> = sql::query_as(&sql)
             .bind(league)
             .bind(confirm_hash)
-            .fetch_optional(pool)
-            .await?);
+            .fetch_optional(self)
+            .await?;
         Ok(found.filter(|s| {
             s.confirmed_at.is_some() || now() - s.confirm_sent_at < Duration::days(CONFIRM_DAYS)
         }))
@@ -124,8 +128,9 @@ impl Db {
         confirm_hash: &str,
     ) -> Result<Option<String>> {
         let at = now();
-        Ok(write_tx_unseen!(self, tx => {
-            sqlx::query_scalar(
+        let mut tx = self.write_unseen().await?;
+        let out = {
+            sql::query_scalar(
                 "UPDATE round_up_subscribers SET confirmed_at = COALESCE(confirmed_at, $3) \
                  WHERE league_id = $1 AND confirm_hash = $2 \
                  AND (confirmed_at IS NOT NULL OR confirm_sent_at > $4) RETURNING email",
@@ -134,9 +139,11 @@ impl Db {
             .bind(confirm_hash)
             .bind(at)
             .bind(at - Duration::days(CONFIRM_DAYS))
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut tx)
             .await?
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// The subscriber an unsubscribe link names.
@@ -148,36 +155,39 @@ impl Db {
         let sql = format!(
             "SELECT {COLUMNS} FROM round_up_subscribers WHERE league_id = $1 AND unsubscribe_token = $2"
         );
-        Ok(read_pool!(self, pool => sqlx::query_as(&sql)
+        sql::query_as(&sql)
             .bind(league)
             .bind(token)
-            .fetch_optional(pool)
-            .await?))
+            .fetch_optional(self)
+            .await
     }
 
     /// Takes the address an unsubscribe link names off the list; the
     /// address, if it was on it.
     pub async fn unsubscribe(&self, league: LeagueId, token: &str) -> Result<Option<String>> {
-        Ok(write_tx_unseen!(self, tx => {
-            sqlx::query_scalar(
+        let mut tx = self.write_unseen().await?;
+        let out = {
+            sql::query_scalar(
                 "DELETE FROM round_up_subscribers WHERE league_id = $1 AND unsubscribe_token = $2 \
                  RETURNING email",
             )
             .bind(league)
             .bind(token)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut tx)
             .await?
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// Leagues with a confirmed subscriber.
     pub async fn leagues_with_subscribers(&self) -> Result<Vec<LeagueId>> {
-        Ok(read_pool!(self, pool => sqlx::query_scalar(
+        sql::query_scalar(
             "SELECT DISTINCT league_id FROM round_up_subscribers WHERE confirmed_at IS NOT NULL \
              ORDER BY league_id",
         )
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// The confirmed subscribers of `league` not yet queued the round-up
@@ -192,10 +202,10 @@ impl Db {
              AND confirmed_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM mail m \
              WHERE m.once_key = $2 || ':' || CAST(s.id AS TEXT)) ORDER BY id"
         );
-        Ok(read_pool!(self, pool => sqlx::query_as(&sql)
+        sql::query_as(&sql)
             .bind(league)
             .bind(week_key)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 }

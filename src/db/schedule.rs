@@ -1,13 +1,12 @@
 //! A division's season of fixtures saved at once: all of them in one
 //! transaction, or none.
 
+use super::sql;
 use std::collections::BTreeSet;
 
 use super::audit::{NewAudit, insert_audit};
 use super::fixtures::{FixtureRow, insert_sql};
-use super::{
-    Db, DbError, DivisionId, Fixture, LeagueId, NewFixture, Result, UserId, dialect, write_tx,
-};
+use super::{Db, DbError, DivisionId, Fixture, LeagueId, NewFixture, Result, UserId};
 
 /// The audit entry of a generated season: the division's id, and the
 /// fixtures made.
@@ -31,60 +30,67 @@ impl Db {
         // On Postgres, lock the division's row so that two saves at once
         // cannot both find it empty; SQLite's `BEGIN IMMEDIATE` already
         // lets one writer in at a time.
-        let lock = dialect!(self,
-            sqlite: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2",
-            postgres: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
+        let lock = self.dialect(
+            "SELECT id FROM divisions WHERE league_id = $1 AND id = $2",
+            "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
         );
         let count = "SELECT COUNT(*) FROM fixtures WHERE league_id = $1 AND division_id = $2";
         let insert = insert_sql();
-        Ok(write_tx!(self, league, tx => {
-            for division in &divisions {
-                sqlx::query_scalar::<_, DivisionId>(lock)
-                    .bind(league)
-                    .bind(*division)
-                    .fetch_optional(&mut *tx)
-                    .await?
-                    .ok_or_else(|| DbError::not_found(format!("division {division}")))?;
-                let existing: i64 = sqlx::query_scalar(count)
-                    .bind(league)
-                    .bind(*division)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                if existing > 0 {
-                    let plural = if existing == 1 { "" } else { "s" };
-                    return Err(DbError::Conflict(format!(
-                        "This division already has {existing} fixture{plural}: a season is \
-                         generated once. Postpone or change its fixtures one at a time instead."
-                    )));
-                }
+        let mut tx = self.write(league).await?;
+        for division in &divisions {
+            sql::query_scalar::<DivisionId>(lock)
+                .bind(league)
+                .bind(*division)
+                .fetch_optional(&mut tx)
+                .await?
+                .ok_or_else(|| DbError::not_found(format!("division {division}")))?;
+            let existing: i64 = sql::query_scalar(count)
+                .bind(league)
+                .bind(*division)
+                .fetch_one(&mut tx)
+                .await?;
+            if existing > 0 {
+                let plural = if existing == 1 { "" } else { "s" };
+                return Err(DbError::Conflict(format!(
+                    "This division already has {existing} fixture{plural}: a season is \
+                     generated once. Postpone or change its fixtures one at a time instead."
+                )));
             }
-            let mut made = Vec::with_capacity(new.len());
-            for f in new {
-                let fixture: Fixture = sqlx::query_as::<_, FixtureRow>(&insert)
-                    .bind(league)
-                    .bind(f.season_id)
-                    .bind(f.division_id)
-                    .bind(f.round)
-                    .bind(f.starts_at)
-                    .bind(f.home_team_id)
-                    .bind(f.away_team_id)
-                    .bind(f.venue_id)
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_into()?;
-                made.push(fixture);
-            }
-            for division in &divisions {
-                let fixtures: Vec<Fixture> = made
-                    .iter()
-                    .filter(|f| f.division_id == Some(*division))
-                    .cloned()
-                    .collect();
-                insert_audit!(tx, NewAudit::new(Some(league), by, "division", division.0, "fixtures")
-                    .after(Some(&Generated { fixtures: &fixtures })));
-            }
-            made
-        }))
+        }
+        let mut made = Vec::with_capacity(new.len());
+        for f in new {
+            let fixture: Fixture = sql::query_as::<FixtureRow>(&insert)
+                .bind(league)
+                .bind(f.season_id)
+                .bind(f.division_id)
+                .bind(f.round)
+                .bind(f.starts_at)
+                .bind(f.home_team_id)
+                .bind(f.away_team_id)
+                .bind(f.venue_id)
+                .fetch_one(&mut tx)
+                .await?
+                .try_into()?;
+            made.push(fixture);
+        }
+        for division in &divisions {
+            let fixtures: Vec<Fixture> = made
+                .iter()
+                .filter(|f| f.division_id == Some(*division))
+                .cloned()
+                .collect();
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "division", division.0, "fixtures").after(Some(
+                    &Generated {
+                        fixtures: &fixtures,
+                    },
+                )),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(made)
     }
 
     /// Throws a division's generated season away, so that it can be made
@@ -98,9 +104,9 @@ impl Db {
         division: DivisionId,
         by: Option<UserId>,
     ) -> Result<usize> {
-        let lock = dialect!(self,
-            sqlite: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2",
-            postgres: "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
+        let lock = self.dialect(
+            "SELECT id FROM divisions WHERE league_id = $1 AND id = $2",
+            "SELECT id FROM divisions WHERE league_id = $1 AND id = $2 FOR UPDATE",
         );
         const OF_DIVISION: &str =
             "(SELECT id FROM fixtures WHERE league_id = $1 AND division_id = $2)";
@@ -115,17 +121,18 @@ impl Db {
         let links =
             format!("DELETE FROM pad_links WHERE league_id = $1 AND fixture_id IN {OF_DIVISION}");
         let fixtures = "DELETE FROM fixtures WHERE league_id = $1 AND division_id = $2";
-        Ok(write_tx!(self, league, tx => {
-            sqlx::query_scalar::<_, DivisionId>(lock)
+        let mut tx = self.write(league).await?;
+        let out = {
+            sql::query_scalar::<DivisionId>(lock)
                 .bind(league)
                 .bind(division)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut tx)
                 .await?
                 .ok_or_else(|| DbError::not_found(format!("division {division}")))?;
-            let n: i64 = sqlx::query_scalar(&recorded)
+            let n: i64 = sql::query_scalar(&recorded)
                 .bind(league)
                 .bind(division)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut tx)
                 .await?;
             if n > 0 {
                 return Err(DbError::Conflict(
@@ -135,15 +142,31 @@ impl Db {
                         .into(),
                 ));
             }
-            sqlx::query(&links).bind(league).bind(division).execute(&mut *tx).await?;
-            let gone = sqlx::query(fixtures)
+            sql::query(&links)
                 .bind(league)
                 .bind(division)
-                .execute(&mut *tx)
+                .execute(&mut tx)
+                .await?;
+            let gone = sql::query(fixtures)
+                .bind(league)
+                .bind(division)
+                .execute(&mut tx)
                 .await?
                 .rows_affected();
-            insert_audit!(tx, NewAudit::new(Some(league), by, "division", division.0, "fixtures discarded"));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(
+                    Some(league),
+                    by,
+                    "division",
+                    division.0,
+                    "fixtures discarded",
+                ),
+            )
+            .await?;
             usize::try_from(gone).unwrap_or(usize::MAX)
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 }

@@ -1,5 +1,6 @@
 //! Seasons (with their ruleset and match format) and their divisions.
 
+use super::sql;
 use crate::league::season::{BadSeason, SeasonRules};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -8,7 +9,6 @@ use serde_json::{Map, Value};
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, DivisionId, LeagueId, Result, SeasonId, UserId, json_text, now, parse_json,
-    read_pool, write_tx,
 };
 use crate::league::settings::SeasonSettings;
 use crate::rules::{Format, Ruleset};
@@ -185,84 +185,96 @@ impl Db {
         let name_sql = format!(
             "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let before: Season = sqlx::query_as::<_, SeasonRow>(&select)
-                .bind(league)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("season {id}")))?
-                .try_into()?;
-            let mut now_is = before.clone();
-            // A season rolled over is kept as it is: its tables must not
-            // change under the archive by new rules or settings.
-            let settings_change = update
-                .settings
-                .as_ref()
-                .is_some_and(|s| before.settings().as_ref() != Ok(s));
-            if before.is_closed() && (update.rules.is_some() || settings_change) {
+        let mut tx = self.write(league).await?;
+        let before: Season = sql::query_as::<SeasonRow>(&select)
+            .bind(league)
+            .bind(id)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+            .try_into()?;
+        let mut now_is = before.clone();
+        // A season rolled over is kept as it is: its tables must not
+        // change under the archive by new rules or settings.
+        let settings_change = update
+            .settings
+            .as_ref()
+            .is_some_and(|s| before.settings().as_ref() != Ok(s));
+        if before.is_closed() && (update.rules.is_some() || settings_change) {
+            return Err(DbError::Conflict(format!(
+                "season `{}` was rolled over: its rules and settings are kept as they were",
+                before.name
+            )));
+        }
+        if let Some((format, options, match_format)) = &update.rules {
+            let results: i64 = sql::query_scalar(
+                "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
+                 WHERE f.league_id = $1 AND f.season_id = $2",
+            )
+            .bind(league)
+            .bind(id)
+            .fetch_one(&mut tx)
+            .await?;
+            if results > 0 {
                 return Err(DbError::Conflict(format!(
-                    "season `{}` was rolled over: its rules and settings are kept as they were",
+                    "season `{}` has results: its ruleset and match format are fixed",
                     before.name
                 )));
             }
-            if let Some((format, options, match_format)) = &update.rules {
-                let results: i64 = sqlx::query_scalar(
-                    "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
-                     WHERE f.league_id = $1 AND f.season_id = $2",
-                )
+            let after: Season = sql::query_as::<SeasonRow>(&rules_sql)
                 .bind(league)
                 .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-                if results > 0 {
-                    return Err(DbError::Conflict(format!(
-                        "season `{}` has results: its ruleset and match format are fixed",
-                        before.name
-                    )));
-                }
-                let after: Season = sqlx::query_as::<_, SeasonRow>(&rules_sql)
-                    .bind(league)
-                    .bind(id)
-                    .bind(format.as_str())
-                    .bind(json_text(options))
-                    .bind(json_text(match_format))
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_into()?;
-                insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "rules")
+                .bind(format.as_str())
+                .bind(json_text(options))
+                .bind(json_text(match_format))
+                .fetch_one(&mut tx)
+                .await?
+                .try_into()?;
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "season", id.0, "rules")
                     .before(Some(&now_is))
-                    .after(Some(&after)));
-                now_is = after;
-            }
-            if let Some(settings) = &update.settings {
-                let after: Season = sqlx::query_as::<_, SeasonRow>(&settings_sql)
-                    .bind(league)
-                    .bind(id)
-                    .bind(json_text(&settings.to_value()))
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_into()?;
-                insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "settings")
+                    .after(Some(&after)),
+            )
+            .await?;
+            now_is = after;
+        }
+        if let Some(settings) = &update.settings {
+            let after: Season = sql::query_as::<SeasonRow>(&settings_sql)
+                .bind(league)
+                .bind(id)
+                .bind(json_text(&settings.to_value()))
+                .fetch_one(&mut tx)
+                .await?
+                .try_into()?;
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "season", id.0, "settings")
                     .before(Some(&now_is.settings))
-                    .after(Some(&after.settings)));
-                now_is = after;
-            }
-            if let Some(name) = update.name.as_ref().filter(|n| **n != now_is.name) {
-                let after: Season = sqlx::query_as::<_, SeasonRow>(&name_sql)
-                    .bind(league)
-                    .bind(id)
-                    .bind(name)
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_into()?;
-                insert_audit!(tx, NewAudit::new(Some(league), by, "season", id.0, "rename")
+                    .after(Some(&after.settings)),
+            )
+            .await?;
+            now_is = after;
+        }
+        if let Some(name) = update.name.as_ref().filter(|n| **n != now_is.name) {
+            let after: Season = sql::query_as::<SeasonRow>(&name_sql)
+                .bind(league)
+                .bind(id)
+                .bind(name)
+                .fetch_one(&mut tx)
+                .await?
+                .try_into()?;
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "season", id.0, "rename")
                     .before(Some(&now_is.name))
-                    .after(Some(&after.name)));
-                now_is = after;
-            }
-            now_is
-        }))
+                    .after(Some(&after.name)),
+            )
+            .await?;
+            now_is = after;
+        }
+        tx.commit().await?;
+        Ok(now_is)
     }
 }
 
@@ -287,40 +299,45 @@ impl Db {
             "INSERT INTO seasons (league_id, name, format, options, match_format, settings, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"
         );
-        write_tx!(self, league, tx => sqlx::query_as::<_, SeasonRow>(&sql)
-            .bind(league)
-            .bind(&new.name)
-            .bind(new.format.as_str())
-            .bind(json_text(&new.options))
-            .bind(json_text(&new.match_format))
-            .bind(json_text(&settings.to_value()))
-            .bind(now())
-            .fetch_one(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<SeasonRow>(&sql)
+                .bind(league)
+                .bind(&new.name)
+                .bind(new.format.as_str())
+                .bind(json_text(&new.options))
+                .bind(json_text(&new.match_format))
+                .bind(json_text(&settings.to_value()))
+                .bind(now())
+                .fetch_one(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .try_into()
     }
 
     pub async fn season(&self, league: LeagueId, id: SeasonId) -> Result<Season> {
         let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
+        sql::query_as::<SeasonRow>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("season {id}")))?
-        .try_into()
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+            .try_into()
     }
 
     /// A league's seasons, newest first.
     pub async fn seasons(&self, league: LeagueId) -> Result<Vec<Season>> {
         let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 ORDER BY id DESC");
-        read_pool!(self, pool => sqlx::query_as::<_, SeasonRow>(&sql)
+        sql::query_as::<SeasonRow>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?)
-        .into_iter()
-        .map(Season::try_from)
-        .collect()
+            .fetch_all(self)
+            .await?
+            .into_iter()
+            .map(Season::try_from)
+            .collect()
     }
 
     /// Changes a season's ruleset and match format. Refused once any of its
@@ -353,26 +370,27 @@ impl Db {
             "INSERT INTO divisions (league_id, season_id, name, position) VALUES ($1, $2, $3, $4) \
              RETURNING {DIVISION_COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, Division>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<Division>(&sql)
             .bind(league)
             .bind(season)
             .bind(name)
             .bind(position)
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn division(&self, league: LeagueId, id: DivisionId) -> Result<Division> {
         let sql =
             format!("SELECT {DIVISION_COLUMNS} FROM divisions WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, Division>(&sql)
+        sql::query_as::<Division>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("division {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("division {id}")))
     }
 
     pub async fn divisions(&self, league: LeagueId, season: SeasonId) -> Result<Vec<Division>> {
@@ -380,11 +398,11 @@ impl Db {
             "SELECT {DIVISION_COLUMNS} FROM divisions WHERE league_id = $1 AND season_id = $2 \
              ORDER BY position, name, id"
         );
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Division>(&sql)
+        sql::query_as::<Division>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 }
 
@@ -402,12 +420,17 @@ impl Db {
         let sql = format!(
             "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write_tx!(self, league, tx => sqlx::query_as::<_, SeasonRow>(&sql)
-            .bind(league)
-            .bind(id)
-            .bind(name)
-            .fetch_optional(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<SeasonRow>(&sql)
+                .bind(league)
+                .bind(id)
+                .bind(name)
+                .fetch_optional(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .ok_or_else(|| DbError::not_found(format!("season {id}")))?
         .try_into()
     }
@@ -432,14 +455,14 @@ impl Db {
     /// Whether any fixture of the season has a result: then its ruleset
     /// and match format are fixed (see [`Db::set_season_rules`]).
     pub async fn season_has_results(&self, league: LeagueId, id: SeasonId) -> Result<bool> {
-        let count: i64 = read_pool!(self, pool => sqlx::query_scalar(
+        let count: i64 = sql::query_scalar(
             "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
              WHERE f.league_id = $1 AND f.season_id = $2",
         )
         .bind(league)
         .bind(id)
-        .fetch_one(pool)
-        .await?);
+        .fetch_one(self)
+        .await?;
         Ok(count > 0)
     }
 
@@ -456,13 +479,18 @@ impl Db {
             "UPDATE divisions SET name = $3, position = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {DIVISION_COLUMNS}"
         );
-        write_tx!(self, league, tx => sqlx::query_as::<_, Division>(&sql)
-            .bind(league)
-            .bind(id)
-            .bind(name)
-            .bind(position)
-            .fetch_optional(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<Division>(&sql)
+                .bind(league)
+                .bind(id)
+                .bind(name)
+                .bind(position)
+                .fetch_optional(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .ok_or_else(|| DbError::not_found(format!("division {id}")))
     }
 }

@@ -12,7 +12,8 @@
 //! grows with the season, not with the league's history.
 
 use super::counted::COUNTED_GAMES;
-use super::{LeagueId, PlayerId, Result, SeasonId, TeamId, read_pool};
+use super::sql;
+use super::{LeagueId, PlayerId, Result, SeasonId, TeamId};
 use crate::db::Db;
 
 /// The games a sum counts: joins over `f`, `v` (a version of its result),
@@ -144,13 +145,11 @@ impl Db {
              LEFT JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
              ORDER BY s.player_id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, PlayerStatLine>(&sql)
-                .bind(league)
-                .bind(season)
-                .fetch_all(pool)
-                .await?),
-        )
+        sql::query_as::<PlayerStatLine>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(self)
+            .await
     }
 
     /// The `late` and `violation` penalties of a season's counted games,
@@ -170,12 +169,10 @@ impl Db {
              WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which} AND pen.kind IN ('late', 'violation') \
              ORDER BY g.id, pen.number"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, GamePenaltyLine>(&sql)
-                .bind(league)
-                .bind(season)
-                .fetch_all(pool)
-                .await?),
-        )
+        sql::query_as::<GamePenaltyLine>(&sql)
+            .bind(league)
+            .bind(season)
+            .fetch_all(self)
+            .await
     }
 }

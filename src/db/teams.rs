@@ -1,5 +1,6 @@
 //! Teams, their entry in a season's division, and their captains.
 
+use super::sql;
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
@@ -7,7 +8,7 @@ use super::invitations::{NewInvitation, insert_invitation};
 use super::users::{ROLE_COLUMNS, Role};
 use super::{
     Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, UserId, VenueId,
-    dialect, now, read_pool, write_tx,
+    now,
 };
 
 /// The account named with a captain.
@@ -54,32 +55,33 @@ impl Db {
         let sql = format!(
             "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING {COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, Team>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<Team>(&sql)
             .bind(league)
             .bind(name)
             .bind(venue)
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn team(&self, league: LeagueId, id: TeamId) -> Result<Team> {
         let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, Team>(&sql)
+        sql::query_as::<Team>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("team {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("team {id}")))
     }
 
     pub async fn teams(&self, league: LeagueId) -> Result<Vec<Team>> {
         let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 ORDER BY name, id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Team>(&sql)
+        sql::query_as::<Team>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 
     pub async fn update_team(
@@ -93,13 +95,18 @@ impl Db {
             "UPDATE teams SET name = $3, venue_id = $4 WHERE league_id = $1 AND id = $2 \
              RETURNING {COLUMNS}"
         );
-        write_tx!(self, league, tx => sqlx::query_as::<_, Team>(&sql)
-            .bind(league)
-            .bind(id)
-            .bind(name)
-            .bind(venue)
-            .fetch_optional(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<Team>(&sql)
+                .bind(league)
+                .bind(id)
+                .bind(name)
+                .bind(venue)
+                .fetch_optional(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .ok_or_else(|| DbError::not_found(format!("team {id}")))
     }
 
@@ -115,15 +122,16 @@ impl Db {
             "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
              VALUES ($1, $2, $3, $4) RETURNING {ENTRY_COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, TeamEntry>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<TeamEntry>(&sql)
             .bind(league)
             .bind(season)
             .bind(division)
             .bind(team)
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// The teams entered in a season, by division.
@@ -132,13 +140,11 @@ impl Db {
             "SELECT {ENTRY_COLUMNS} FROM team_entries WHERE league_id = $1 AND season_id = $2 \
              ORDER BY division_id, team_id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, TeamEntry>(&sql)
+        sql::query_as::<TeamEntry>(&sql)
             .bind(league)
             .bind(season)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 
     /// Names a registered player of the team as one of its captains this
@@ -175,10 +181,7 @@ impl Db {
         };
         // Postgres: lock the entry so two secretaries cannot both add a
         // second captain; SQLite writes are serialized already.
-        let lock = dialect!(self,
-            sqlite: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
-            postgres: "SELECT 1 FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3 FOR UPDATE",
-        );
+        let lock = self.dialect("SELECT team_id FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3", "SELECT team_id FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3 FOR UPDATE");
         let captain_role = format!(
             "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
              AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
@@ -187,64 +190,67 @@ impl Db {
             "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
              VALUES ($1, 'captain', $2, $3, $4, $5) RETURNING {ROLE_COLUMNS}"
         );
-        write_tx!(self, league, tx => {
-            sqlx::query(lock)
+        let mut tx = self.write(league).await?;
+        sql::query_scalar::<i64>(lock)
+            .bind(league)
+            .bind(season)
+            .bind(team)
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("team {team} in season {season}")))?;
+        let count: i64 = sql::query_scalar(
+            "SELECT COUNT(*) FROM team_captains \
+             WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .fetch_one(&mut tx)
+        .await?;
+        if count >= MAX_CAPTAINS {
+            return Err(DbError::Conflict(format!(
+                "the team already has {MAX_CAPTAINS} captains this season"
+            )));
+        }
+        sql::query(
+            "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .bind(player)
+        .bind(account)
+        .execute(&mut tx)
+        .await?;
+        if let Some(user) = account {
+            let held: Option<Role> = sql::query_as(&captain_role)
+                .bind(user)
                 .bind(league)
                 .bind(season)
                 .bind(team)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("team {team} in season {season}")))?;
-            let count: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM team_captains \
-                 WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
-            )
-            .bind(league)
-            .bind(season)
-            .bind(team)
-            .fetch_one(&mut *tx)
-            .await?;
-            if count >= MAX_CAPTAINS {
-                return Err(DbError::Conflict(format!(
-                    "the team already has {MAX_CAPTAINS} captains this season"
-                )));
-            }
-            sqlx::query(
-                "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(league)
-            .bind(season)
-            .bind(team)
-            .bind(player)
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
-            if let Some(user) = account {
-                let held: Option<Role> = sqlx::query_as(&captain_role)
+                .fetch_optional(&mut tx)
+                .await?;
+            if held.is_none() {
+                let role: Role = sql::query_as(&grant)
                     .bind(user)
                     .bind(league)
                     .bind(season)
                     .bind(team)
-                    .fetch_optional(&mut *tx)
+                    .bind(now())
+                    .fetch_one(&mut tx)
                     .await?;
-                if held.is_none() {
-                    let role: Role = sqlx::query_as(&grant)
-                        .bind(user)
-                        .bind(league)
-                        .bind(season)
-                        .bind(team)
-                        .bind(now())
-                        .fetch_one(&mut *tx)
-                        .await?;
-                    insert_audit!(tx, NewAudit::new(Some(league), by, "role", role.id.0, "grant")
-                        .after(Some(&role)));
-                }
+                insert_audit(
+                    &mut tx,
+                    NewAudit::new(Some(league), by, "role", role.id.0, "grant").after(Some(&role)),
+                )
+                .await?;
             }
-            if let Some(invite) = invite {
-                insert_invitation!(tx, invite, by);
-            }
-        });
+        }
+        if let Some(invite) = invite {
+            insert_invitation(&mut tx, invite, by).await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -255,7 +261,7 @@ impl Db {
         season: SeasonId,
         team: TeamId,
     ) -> Result<Vec<Player>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Player>(
+        sql::query_as::<Player>(
             "SELECT p.id, p.league_id, p.name, p.created_at FROM team_captains c \
              JOIN players p ON p.id = c.player_id AND p.league_id = c.league_id \
              WHERE c.league_id = $1 AND c.season_id = $2 AND c.team_id = $3 ORDER BY p.name",
@@ -263,8 +269,8 @@ impl Db {
         .bind(league)
         .bind(season)
         .bind(team)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 }
 
@@ -287,53 +293,57 @@ impl Db {
             "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
              AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
         );
-        write_tx!(self, league, tx => {
-            let removed: Option<(Option<UserId>,)> = sqlx::query_as(
-                "DELETE FROM team_captains \
-                 WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4 \
-                 RETURNING user_id",
+        let mut tx = self.write(league).await?;
+        let removed: Option<(Option<UserId>,)> = sql::query_as(
+            "DELETE FROM team_captains \
+             WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4 \
+             RETURNING user_id",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .bind(player)
+        .fetch_optional(&mut tx)
+        .await?;
+        let Some((account,)) = removed else {
+            return Err(DbError::not_found(format!(
+                "captain {player} of team {team} in season {season}"
+            )));
+        };
+        if let Some(user) = account {
+            let still_named: i64 = sql::query_scalar(
+                "SELECT COUNT(*) FROM team_captains \
+                 WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND user_id = $4",
             )
             .bind(league)
             .bind(season)
             .bind(team)
-            .bind(player)
-            .fetch_optional(&mut *tx)
+            .bind(user)
+            .fetch_one(&mut tx)
             .await?;
-            let Some((account,)) = removed else {
-                return Err(DbError::not_found(format!(
-                    "captain {player} of team {team} in season {season}"
-                )));
-            };
-            if let Some(user) = account {
-                let still_named: i64 = sqlx::query_scalar(
-                    "SELECT COUNT(*) FROM team_captains \
-                     WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND user_id = $4",
-                )
-                .bind(league)
-                .bind(season)
-                .bind(team)
-                .bind(user)
-                .fetch_one(&mut *tx)
-                .await?;
-                if still_named == 0 {
-                    let held: Vec<Role> = sqlx::query_as(&roles)
-                        .bind(user)
-                        .bind(league)
-                        .bind(season)
-                        .bind(team)
-                        .fetch_all(&mut *tx)
+            if still_named == 0 {
+                let held: Vec<Role> = sql::query_as(&roles)
+                    .bind(user)
+                    .bind(league)
+                    .bind(season)
+                    .bind(team)
+                    .fetch_all(&mut tx)
+                    .await?;
+                for role in held {
+                    sql::query("DELETE FROM roles WHERE id = $1")
+                        .bind(role.id)
+                        .execute(&mut tx)
                         .await?;
-                    for role in held {
-                        sqlx::query("DELETE FROM roles WHERE id = $1")
-                            .bind(role.id)
-                            .execute(&mut *tx)
-                            .await?;
-                        insert_audit!(tx, NewAudit::new(Some(league), by, "role", role.id.0, "revoke")
-                            .before(Some(&role)));
-                    }
+                    insert_audit(
+                        &mut tx,
+                        NewAudit::new(Some(league), by, "role", role.id.0, "revoke")
+                            .before(Some(&role)),
+                    )
+                    .await?;
                 }
             }
-        });
+        }
+        tx.commit().await?;
         Ok(())
     }
 }

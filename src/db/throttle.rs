@@ -10,9 +10,10 @@
 //! parallel requests cannot all pass a check made before any of them was
 //! counted.
 
+use super::sql::{self};
 use chrono::{DateTime, Utc};
 
-use super::{Db, Result, UserId, dialect, now, read_pool, write_tx_unseen};
+use super::{Db, Result, UserId, now};
 
 /// A key's attempts since its first one, and the next moment it may make
 /// one when its attempts are being spaced.
@@ -46,27 +47,28 @@ impl Db {
         ) -> std::result::Result<Vec<Option<DateTime<Utc>>>, T>
         + Send,
     ) -> Result<std::result::Result<(), T>> {
-        let lock = dialect!(self,
-            sqlite: None,
-            postgres: Some("LOCK TABLE sign_in_failures IN SHARE ROW EXCLUSIVE MODE"),
+        let lock = self.dialect(
+            None,
+            Some("LOCK TABLE sign_in_failures IN SHARE ROW EXCLUSIVE MODE"),
         );
-        let decision = write_tx_unseen!(self, tx => {
+        let mut tx = self.write_unseen().await?;
+        let decision = {
             if let Some(lock) = lock {
-                sqlx::query(lock).execute(&mut *tx).await?;
+                sql::query(lock).execute(&mut tx).await?;
             }
-            sqlx::query("DELETE FROM sign_in_failures WHERE first_at < $1")
+            sql::query("DELETE FROM sign_in_failures WHERE first_at < $1")
                 .bind(since)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?;
             let mut counts = Vec::with_capacity(keys.len());
             for key in keys {
                 counts.push(
-                    sqlx::query_as::<_, FailureCount>(
+                    sql::query_as::<FailureCount>(
                         "SELECT key, failures, first_at, next_at FROM sign_in_failures \
                          WHERE key = $1",
                     )
                     .bind(*key)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut tx)
                     .await?,
                 );
             }
@@ -74,7 +76,7 @@ impl Db {
                 Err(refused) => Err(refused),
                 Ok(next) => {
                     for (key, next_at) in keys.iter().zip(next) {
-                        sqlx::query(
+                        sql::query(
                             "INSERT INTO sign_in_failures (key, failures, first_at, next_at) \
                              VALUES ($1, 1, $2, $3) \
                              ON CONFLICT (key) DO UPDATE SET \
@@ -83,13 +85,14 @@ impl Db {
                         .bind(*key)
                         .bind(now)
                         .bind(next_at)
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await?;
                     }
                     Ok(())
                 }
             }
-        });
+        };
+        tx.commit().await?;
         Ok(decision)
     }
 
@@ -98,26 +101,24 @@ impl Db {
     /// `refund` (the address), so that people signing in rightly from one
     /// address never use up its allowance.
     pub async fn refund_sign_in_attempt(&self, forget: &[&str], refund: &[&str]) -> Result<()> {
-        write_tx_unseen!(self, tx => {
-            for key in forget {
-                sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
-                    .bind(*key)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            for key in refund {
-                sqlx::query("DELETE FROM sign_in_failures WHERE key = $1 AND failures <= 1")
-                    .bind(*key)
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query(
-                    "UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1",
-                )
+        let mut tx = self.write_unseen().await?;
+        for key in forget {
+            sql::query("DELETE FROM sign_in_failures WHERE key = $1")
                 .bind(*key)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?;
-            }
-        });
+        }
+        for key in refund {
+            sql::query("DELETE FROM sign_in_failures WHERE key = $1 AND failures <= 1")
+                .bind(*key)
+                .execute(&mut tx)
+                .await?;
+            sql::query("UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1")
+                .bind(*key)
+                .execute(&mut tx)
+                .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -129,36 +130,36 @@ impl Db {
         user: UserId,
         since: DateTime<Utc>,
     ) -> Result<bool> {
-        read_pool!(self, pool => {
-            let found: i64 = sqlx::query_scalar(
+        {
+            let found: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM trusted_devices \
                  WHERE token_hash = $1 AND user_id = $2 AND last_used_at >= $3",
             )
             .bind(token_hash)
             .bind(user)
             .bind(since)
-            .fetch_one(pool)
+            .fetch_one(self)
             .await?;
             Ok(found > 0)
-        })
+        }
     }
 
     /// The browser whose token hashes to `token_hash` signed in as `user`:
     /// trusted for that account from now on (again, if it was).
     pub async fn trust_device(&self, token_hash: &str, user: UserId) -> Result<()> {
         let at = now();
-        write_tx_unseen!(self, tx => {
-            sqlx::query(
-                "INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at) \
+        let mut tx = self.write_unseen().await?;
+        sql::query(
+            "INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at) \
                  VALUES ($1, $2, $3, $3) \
                  ON CONFLICT (token_hash, user_id) DO UPDATE SET last_used_at = $3",
-            )
-            .bind(token_hash)
-            .bind(user)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
-        });
+        )
+        .bind(token_hash)
+        .bind(user)
+        .bind(at)
+        .execute(&mut tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 }

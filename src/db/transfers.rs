@@ -1,13 +1,13 @@
 //! Transfers between teams during a season, the squad limit, and which
 //! players a fixture's teams had on its date.
 
+use super::sql::{self, Exec, On, Tx};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
     Db, DbError, Fixture, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, UserId, now,
-    read_pool, write_tx,
 };
 use crate::league::settings::SeasonSettings;
 use crate::league::transfers::{self, Move, Proposed};
@@ -83,30 +83,32 @@ pub(crate) const CANDIDATE_MOVES: &str = "SELECT player_id, from_team_id, to_tea
 
 /// The players of a fixture's two teams on its date, each with the team
 /// they played for then: the rows of [`ROSTER_CANDIDATES`] and
-/// [`CANDIDATE_MOVES`] on `$exec` (a pool or a transaction), sorted by
+/// [`CANDIDATE_MOVES`] on `on` (the database or a transaction), sorted by
 /// name. Two queries whatever the size of the squads.
-macro_rules! roster_on_date {
-    ($exec:expr, $league:expr, $season:expr, $home:expr, $away:expr, $at:expr) => {{
-        let candidates: Vec<$crate::db::transfers::Candidate> =
-            sqlx::query_as($crate::db::transfers::ROSTER_CANDIDATES)
-                .bind($league)
-                .bind($season)
-                .bind($home)
-                .bind($away)
-                .fetch_all(&mut *$exec)
-                .await?;
-        let moves: Vec<$crate::db::transfers::MoveRow> =
-            sqlx::query_as($crate::db::transfers::CANDIDATE_MOVES)
-                .bind($league)
-                .bind($season)
-                .bind($home)
-                .bind($away)
-                .fetch_all(&mut *$exec)
-                .await?;
-        $crate::db::transfers::on_date(candidates, &moves, $home, $away, $at)
-    }};
+pub(crate) async fn roster_on_date(
+    on: &mut On<'_>,
+    league: LeagueId,
+    season: SeasonId,
+    home: TeamId,
+    away: TeamId,
+    at: Option<DateTime<Utc>>,
+) -> Result<Vec<(Player, TeamId)>> {
+    let candidates: Vec<Candidate> = sql::query_as(ROSTER_CANDIDATES)
+        .bind(league)
+        .bind(season)
+        .bind(home)
+        .bind(away)
+        .fetch_all(&mut *on)
+        .await?;
+    let moves: Vec<MoveRow> = sql::query_as(CANDIDATE_MOVES)
+        .bind(league)
+        .bind(season)
+        .bind(home)
+        .bind(away)
+        .fetch_all(&mut *on)
+        .await?;
+    Ok(on_date(candidates, &moves, home, away, at))
 }
-pub(crate) use roster_on_date;
 
 /// A player registered to one of a fixture's teams now, or who moved
 /// from or to one of them this season.
@@ -142,37 +144,35 @@ pub(crate) fn on_date(
 
 /// Refuses a squad over the season's limit after registrations were
 /// added in this transaction, naming the team.
-macro_rules! check_squads {
-    ($tx:ident, $league:expr, $season:expr) => {{
-        let settings: String =
-            sqlx::query_scalar("SELECT settings FROM seasons WHERE league_id = $1 AND id = $2")
-                .bind($league)
-                .bind($season)
-                .fetch_one(&mut *$tx)
-                .await?;
-        let settings = $crate::db::transfers::settings_of(&settings)?;
-        if let Some(limit) = settings.squad_limit {
-            let over: Option<(String, i64)> = sqlx::query_as(
-                "SELECT t.name, COUNT(*) FROM registrations r \
-                 JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
-                 WHERE r.league_id = $1 AND r.season_id = $2 \
-                 GROUP BY t.id, t.name HAVING COUNT(*) > $3 ORDER BY t.name LIMIT 1",
-            )
-            .bind($league)
-            .bind($season)
-            .bind(i64::from(limit))
-            .fetch_optional(&mut *$tx)
+pub(crate) async fn check_squads(tx: &mut Tx, league: LeagueId, season: SeasonId) -> Result<()> {
+    let settings: String =
+        sql::query_scalar("SELECT settings FROM seasons WHERE league_id = $1 AND id = $2")
+            .bind(league)
+            .bind(season)
+            .fetch_one(&mut *tx)
             .await?;
-            if let Some((team, n)) = over {
-                return Err($crate::db::DbError::Invalid(format!(
-                    "{team} would have {n} players registered, more than the season's squad \
-                     limit of {limit}. Nothing was saved."
-                )));
-            }
+    let settings = settings_of(&settings)?;
+    if let Some(limit) = settings.squad_limit {
+        let over: Option<(String, i64)> = sql::query_as(
+            "SELECT t.name, COUNT(*) FROM registrations r \
+             JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
+             WHERE r.league_id = $1 AND r.season_id = $2 \
+             GROUP BY t.id, t.name HAVING COUNT(*) > $3 ORDER BY t.name LIMIT 1",
+        )
+        .bind(league)
+        .bind(season)
+        .bind(i64::from(limit))
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some((team, n)) = over {
+            return Err(DbError::Invalid(format!(
+                "{team} would have {n} players registered, more than the season's squad \
+                 limit of {limit}. Nothing was saved."
+            )));
         }
-    }};
+    }
+    Ok(())
 }
-pub(crate) use check_squads;
 
 pub(crate) fn settings_of(text: &str) -> Result<SeasonSettings> {
     let value: serde_json::Value = serde_json::from_str(text)
@@ -195,11 +195,15 @@ impl Db {
             return Ok(sides);
         }
         let (home, away) = (fixture.home_team_id, fixture.away_team_id);
-        let players = read_pool!(self, pool => {
-            let mut conn = pool.acquire().await?;
-            let exec = &mut *conn;
-            roster_on_date!(exec, league, fixture.season_id, home, away, fixture.starts_at)
-        });
+        let players = roster_on_date(
+            &mut self.on(),
+            league,
+            fixture.season_id,
+            home,
+            away,
+            fixture.starts_at,
+        )
+        .await?;
         let (mut home_players, mut away_players) = (Vec::new(), Vec::new());
         for (p, team) in players {
             if team == home {
@@ -217,7 +221,7 @@ impl Db {
         league: LeagueId,
         season: SeasonId,
     ) -> Result<Vec<TransferLine>> {
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, TransferLine>(
+        sql::query_as::<TransferLine>(
             "SELECT tr.id, tr.player_id, p.name AS player, ft.name AS from_team, \
              tt.name AS to_team, tr.on_day, tr.fee_pence FROM transfers tr \
              JOIN players p ON p.id = tr.player_id AND p.league_id = tr.league_id \
@@ -228,8 +232,8 @@ impl Db {
         )
         .bind(league)
         .bind(season)
-        .fetch_all(pool)
-        .await?))
+        .fetch_all(self)
+        .await
     }
 
     /// Moves a player to another team of the season from a day: the
@@ -257,16 +261,17 @@ impl Db {
              ORDER BY f.starts_at LIMIT 1",
             current = super::results::CURRENT
         );
-        write_tx!(self, league, tx => {
+        let mut tx = self.write(league).await?;
+        let out = {
             let settings: String =
-                sqlx::query_scalar("SELECT settings FROM seasons WHERE league_id = $1 AND id = $2")
+                sql::query_scalar("SELECT settings FROM seasons WHERE league_id = $1 AND id = $2")
                     .bind(league)
                     .bind(season)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut tx)
                     .await?
                     .ok_or_else(|| DbError::not_found(format!("season {season}")))?;
             let settings = settings_of(&settings)?;
-            let current: Option<(String, TeamId, String)> = sqlx::query_as(
+            let current: Option<(String, TeamId, String)> = sql::query_as(
                 "SELECT p.name, r.team_id, t.name FROM registrations r \
                  JOIN players p ON p.id = r.player_id AND p.league_id = r.league_id \
                  JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
@@ -275,7 +280,7 @@ impl Db {
             .bind(league)
             .bind(season)
             .bind(new.player)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut tx)
             .await?;
             let Some((player, from_team, from_name)) = current else {
                 return Err(DbError::Invalid(
@@ -284,7 +289,7 @@ impl Db {
                         .into(),
                 ));
             };
-            let to_name: Option<String> = sqlx::query_scalar(
+            let to_name: Option<String> = sql::query_scalar(
                 "SELECT t.name FROM team_entries e \
                  JOIN teams t ON t.id = e.team_id AND t.league_id = e.league_id \
                  WHERE e.league_id = $1 AND e.season_id = $2 AND e.team_id = $3",
@@ -292,33 +297,33 @@ impl Db {
             .bind(league)
             .bind(season)
             .bind(new.to_team)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut tx)
             .await?;
             let Some(to_name) = to_name else {
                 return Err(DbError::Invalid(
                     "That team is not entered in this season.".into(),
                 ));
             };
-            let moves: Vec<MoveRow> = sqlx::query_as(
+            let moves: Vec<MoveRow> = sql::query_as(
                 "SELECT player_id, from_team_id, to_team_id, from_at FROM transfers \
                  WHERE league_id = $1 AND season_id = $2 AND player_id = $3",
             )
             .bind(league)
             .bind(season)
             .bind(new.player)
-            .fetch_all(&mut *tx)
+            .fetch_all(&mut tx)
             .await?;
             let moves: Vec<Move> = moves.iter().map(Move::from).collect();
-            let squad: i64 = sqlx::query_scalar(
+            let squad: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM registrations \
                  WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
             )
             .bind(league)
             .bind(season)
             .bind(new.to_team)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
-            let captain: i64 = sqlx::query_scalar(
+            let captain: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM team_captains \
                  WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4",
             )
@@ -326,16 +331,16 @@ impl Db {
             .bind(season)
             .bind(from_team)
             .bind(new.player)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
             let played: Option<(String, String, Option<DateTime<Utc>>)> =
-                sqlx::query_as(&played_after)
+                sql::query_as(&played_after)
                     .bind(league)
                     .bind(season)
                     .bind(new.player)
                     .bind(new.from_at)
                     .bind(from_team)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut tx)
                     .await?;
             let played: Vec<String> = played
                 .into_iter()
@@ -357,7 +362,7 @@ impl Db {
             })
             .map_err(DbError::Invalid)?;
 
-            sqlx::query(
+            sql::query(
                 "UPDATE registrations SET team_id = $4 \
                  WHERE league_id = $1 AND season_id = $2 AND player_id = $3",
             )
@@ -365,9 +370,9 @@ impl Db {
             .bind(season)
             .bind(new.player)
             .bind(new.to_team)
-            .execute(&mut *tx)
+            .execute(&mut tx)
             .await?;
-            let id: i64 = sqlx::query_scalar(
+            let id: i64 = sql::query_scalar(
                 "INSERT INTO transfers (league_id, season_id, player_id, from_team_id, \
                  to_team_id, on_day, from_at, fee_pence, created_by, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
@@ -382,10 +387,10 @@ impl Db {
             .bind(new.fee_pence)
             .bind(by)
             .bind(now())
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut tx)
             .await?;
             if let Some(fee) = new.fee_pence.filter(|f| *f > 0) {
-                sqlx::query(
+                sql::query(
                     "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, \
                      reason, created_at) VALUES ($1, $2, NULL, NULL, $3, $4, $5)",
                 )
@@ -394,23 +399,29 @@ impl Db {
                 .bind(fee)
                 .bind(format!("Transfer fee: {player} from {from_name}"))
                 .bind(now())
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await?;
             }
-            insert_audit!(tx, NewAudit::new(Some(league), by, "transfer", id, "create").after(Some(
-                &serde_json::json!({
-                    "player": new.player,
-                    "from_team": from_team,
-                    "to_team": new.to_team,
-                    "on_day": new.on_day,
-                    "fee_pence": new.fee_pence,
-                })
-            )));
+            insert_audit(
+                &mut tx,
+                NewAudit::new(Some(league), by, "transfer", id, "create").after(Some(
+                    &serde_json::json!({
+                        "player": new.player,
+                        "from_team": from_team,
+                        "to_team": new.to_team,
+                        "on_day": new.on_day,
+                        "fee_pence": new.fee_pence,
+                    }),
+                )),
+            )
+            .await?;
             Ok(Transferred {
                 player,
                 from_team: from_name,
                 to_team: to_name,
             })
-        })
+        };
+        tx.commit().await?;
+        out
     }
 }

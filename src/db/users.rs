@@ -1,16 +1,15 @@
 //! Users of the installation and their roles. A user is not a league
 //! record (one account may act in several leagues); roles tie it to them.
 
+use super::sql;
 use std::fmt;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
-use super::dialect;
 use super::{
-    Db, DbError, LeagueId, PlayerId, Result, RoleId, SeasonId, TeamId, UserId, now, read_pool,
-    text_enum, write_tx,
+    Db, DbError, LeagueId, PlayerId, Result, RoleId, SeasonId, TeamId, UserId, now, text_enum,
 };
 
 /// A signed-up user. `password_hash` is the PHC string (argon2); it is
@@ -132,12 +131,15 @@ impl Db {
             "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
              RETURNING {COLUMNS}"
         );
-        Ok(write_tx!(self, tx => sqlx::query_as::<_, User>(&sql)
+        let mut tx = self.write_everywhere().await?;
+        let out = sql::query_as::<User>(&sql)
             .bind(username)
             .bind(password_hash)
             .bind(now())
-            .fetch_one(&mut *tx)
-            .await?))
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// The installation's first user, made its administrator, in one
@@ -155,64 +157,65 @@ impl Db {
         );
         // SQLite's writes take turns already (BEGIN IMMEDIATE); on Postgres
         // a lock on the table that set-ups take in turn.
-        let lock = dialect!(self,
-            sqlite: None,
-            postgres: Some("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE"));
-        Ok(write_tx!(self, tx => {
+        let lock = self.dialect(None, Some("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE"));
+        let mut tx = self.write_everywhere().await?;
+        let out = {
             if let Some(lock) = lock {
-                sqlx::query(lock).execute(&mut *tx).await?;
+                sql::query(lock).execute(&mut tx).await?;
             }
-            let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users")
-                .fetch_one(&mut *tx)
+            let users: i64 = sql::query_scalar("SELECT COUNT(*) FROM users")
+                .fetch_one(&mut tx)
                 .await?;
             if users > 0 {
                 None
             } else {
-                let user = sqlx::query_as::<_, User>(&insert)
+                let user = sql::query_as::<User>(&insert)
                     .bind(username)
                     .bind(password_hash)
                     .bind(now())
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut tx)
                     .await?;
-                sqlx::query(
-                    "INSERT INTO roles (user_id, kind, granted_at) VALUES ($1, $2, $3)",
-                )
-                .bind(user.id)
-                .bind(RoleKind::Administrator.as_str())
-                .bind(now())
-                .execute(&mut *tx)
-                .await?;
+                sql::query("INSERT INTO roles (user_id, kind, granted_at) VALUES ($1, $2, $3)")
+                    .bind(user.id)
+                    .bind(RoleKind::Administrator.as_str())
+                    .bind(now())
+                    .execute(&mut tx)
+                    .await?;
                 Some(user)
             }
-        }))
+        };
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn user(&self, id: UserId) -> Result<User> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
-        read_pool!(self, pool => sqlx::query_as::<_, User>(&sql)
+        sql::query_as::<User>(&sql)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("user {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("user {id}")))
     }
 
     /// The user signing in, whatever the case of the name typed.
     pub async fn user_by_username(&self, username: &str) -> Result<User> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE lower(username) = lower($1)");
-        read_pool!(self, pool => sqlx::query_as::<_, User>(&sql)
+        sql::query_as::<User>(&sql)
             .bind(username)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("user `{username}`")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("user `{username}`")))
     }
 
     pub async fn set_password_hash(&self, id: UserId, password_hash: &str) -> Result<()> {
-        let changed = write_tx!(self, tx => sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
+        let mut tx = self.write_everywhere().await?;
+        let changed = sql::query("UPDATE users SET password_hash = $2 WHERE id = $1")
             .bind(id)
             .bind(password_hash)
-            .execute(&mut *tx)
+            .execute(&mut tx)
             .await?
-            .rows_affected());
+            .rows_affected();
+        tx.commit().await?;
         if changed == 0 {
             return Err(DbError::not_found(format!("user {id}")));
         }
@@ -226,21 +229,24 @@ impl Db {
             "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, player_id, granted_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {ROLE_COLUMNS}"
         );
-        Ok(write_tx!(self, tx => {
-            let role = sqlx::query_as::<_, Role>(&sql)
-                .bind(new.user_id)
-                .bind(new.kind.as_str())
-                .bind(new.league_id)
-                .bind(new.season_id)
-                .bind(new.team_id)
-                .bind(new.player_id)
-                .bind(now())
-                .fetch_one(&mut *tx)
-                .await?;
-            insert_audit!(tx, NewAudit::new(role.league_id, by, "role", role.id.0, "grant")
-                .after(Some(&role)));
-            role
-        }))
+        let mut tx = self.write_everywhere().await?;
+        let role = sql::query_as::<Role>(&sql)
+            .bind(new.user_id)
+            .bind(new.kind.as_str())
+            .bind(new.league_id)
+            .bind(new.season_id)
+            .bind(new.team_id)
+            .bind(new.player_id)
+            .bind(now())
+            .fetch_one(&mut tx)
+            .await?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(role.league_id, by, "role", role.id.0, "grant").after(Some(&role)),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(role)
     }
 
     /// Takes a role away, with an audit entry holding it. `league` is the
@@ -256,41 +262,41 @@ impl Db {
             Some(_) => format!("SELECT {ROLE_COLUMNS} FROM roles WHERE id = $1 AND league_id = $2"),
             None => format!("SELECT {ROLE_COLUMNS} FROM roles WHERE id = $1 AND league_id IS NULL"),
         };
-        write_tx!(self, tx => {
-            let mut query = sqlx::query_as::<_, Role>(&select).bind(id);
-            if let Some(league) = league {
-                query = query.bind(league);
-            }
-            let role = query
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| DbError::not_found(format!("role {id}")))?;
-            sqlx::query("DELETE FROM roles WHERE id = $1")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            insert_audit!(tx, NewAudit::new(role.league_id, by, "role", id.0, "revoke")
-                .before(Some(&role)));
-        });
+        let mut tx = self.write_everywhere().await?;
+        let mut query = sql::query_as::<Role>(&select).bind(id);
+        if let Some(league) = league {
+            query = query.bind(league);
+        }
+        let role = query
+            .fetch_optional(&mut tx)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("role {id}")))?;
+        sql::query("DELETE FROM roles WHERE id = $1")
+            .bind(id)
+            .execute(&mut tx)
+            .await?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(role.league_id, by, "role", id.0, "revoke").before(Some(&role)),
+        )
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
     /// Every role of a user, in every league: what signing in loads.
     pub async fn user_roles(&self, user: UserId) -> Result<Vec<Role>> {
         let sql = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE user_id = $1 ORDER BY id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Role>(&sql)
-            .bind(user)
-            .fetch_all(pool)
-            .await?))
+        sql::query_as::<Role>(&sql).bind(user).fetch_all(self).await
     }
 
     /// The roles held in one league: its secretaries, captains and players.
     pub async fn league_roles(&self, league: LeagueId) -> Result<Vec<Role>> {
         let sql = format!("SELECT {ROLE_COLUMNS} FROM roles WHERE league_id = $1 ORDER BY id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Role>(&sql)
+        sql::query_as::<Role>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 }
 
@@ -298,11 +304,9 @@ impl Db {
     /// How many accounts exist: none means the installation is new and its
     /// first page asks for the administrator.
     pub async fn user_count(&self) -> Result<i64> {
-        Ok(
-            read_pool!(self, pool => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users")
-            .fetch_one(pool)
-            .await?),
-        )
+        sql::query_scalar::<i64>("SELECT COUNT(*) FROM users")
+            .fetch_one(self)
+            .await
     }
 }
 
@@ -328,12 +332,10 @@ impl Db {
             "SELECT {columns}, u.username FROM roles r JOIN users u ON u.id = r.user_id \
              WHERE r.league_id = $1 ORDER BY r.kind, lower(u.username), r.id"
         );
-        Ok(
-            read_pool!(self, pool => sqlx::query_as::<_, RoleHolder>(&sql)
+        sql::query_as::<RoleHolder>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?),
-        )
+            .fetch_all(self)
+            .await
     }
 }
 
@@ -352,13 +354,13 @@ impl Db {
             "SELECT id, username FROM users WHERE id IN ({})",
             placeholders.join(", ")
         );
-        let rows: Vec<(UserId, String)> = read_pool!(self, pool => {
-            let mut q = sqlx::query_as::<_, (UserId, String)>(&sql);
+        let rows: Vec<(UserId, String)> = {
+            let mut q = sql::query_as::<(UserId, String)>(&sql);
             for id in ids {
                 q = q.bind(*id);
             }
-            q.fetch_all(pool).await?
-        });
+            q.fetch_all(self).await?
+        };
         Ok(rows.into_iter().collect())
     }
 }

@@ -1,8 +1,9 @@
 //! Venues: the pubs where matches are played.
 
+use super::sql::{self};
 use serde::{Deserialize, Serialize};
 
-use super::{Db, DbError, LeagueId, Result, VenueId, read_pool, write_tx};
+use super::{Db, DbError, LeagueId, Result, VenueId};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Venue {
@@ -29,33 +30,34 @@ impl Db {
             "INSERT INTO venues (league_id, name, address, tables) VALUES ($1, $2, $3, $4) \
              RETURNING {COLUMNS}"
         );
-        Ok(
-            write_tx!(self, league, tx => sqlx::query_as::<_, Venue>(&sql)
+        let mut tx = self.write(league).await?;
+        let out = sql::query_as::<Venue>(&sql)
             .bind(league)
             .bind(&new.name)
             .bind(&new.address)
             .bind(new.tables)
-            .fetch_one(&mut *tx)
-            .await?),
-        )
+            .fetch_one(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn venue(&self, league: LeagueId, id: VenueId) -> Result<Venue> {
         let sql = format!("SELECT {COLUMNS} FROM venues WHERE league_id = $1 AND id = $2");
-        read_pool!(self, pool => sqlx::query_as::<_, Venue>(&sql)
+        sql::query_as::<Venue>(&sql)
             .bind(league)
             .bind(id)
-            .fetch_optional(pool)
-            .await?)
-        .ok_or_else(|| DbError::not_found(format!("venue {id}")))
+            .fetch_optional(self)
+            .await?
+            .ok_or_else(|| DbError::not_found(format!("venue {id}")))
     }
 
     pub async fn venues(&self, league: LeagueId) -> Result<Vec<Venue>> {
         let sql = format!("SELECT {COLUMNS} FROM venues WHERE league_id = $1 ORDER BY name, id");
-        Ok(read_pool!(self, pool => sqlx::query_as::<_, Venue>(&sql)
+        sql::query_as::<Venue>(&sql)
             .bind(league)
-            .fetch_all(pool)
-            .await?))
+            .fetch_all(self)
+            .await
     }
 
     pub async fn update_venue(
@@ -68,14 +70,19 @@ impl Db {
             "UPDATE venues SET name = $3, address = $4, tables = $5 \
              WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
         );
-        write_tx!(self, league, tx => sqlx::query_as::<_, Venue>(&sql)
-            .bind(league)
-            .bind(id)
-            .bind(&new.name)
-            .bind(&new.address)
-            .bind(new.tables)
-            .fetch_optional(&mut *tx)
-            .await?)
+        {
+            let mut tx = self.write(league).await?;
+            let out = sql::query_as::<Venue>(&sql)
+                .bind(league)
+                .bind(id)
+                .bind(&new.name)
+                .bind(&new.address)
+                .bind(new.tables)
+                .fetch_optional(&mut tx)
+                .await?;
+            tx.commit().await?;
+            out
+        }
         .ok_or_else(|| DbError::not_found(format!("venue {id}")))
     }
 }

@@ -5,12 +5,12 @@
 //! cannot leave half an operation, nor land on a version nobody saw.
 
 use super::audit::{NewAudit, insert_audit};
-use super::cups::CupWrites;
 use super::fixtures::FixtureRow;
 use super::results::{Source, VERSION_COLUMNS, VersionPlan};
+use super::sql;
 use super::{
     Db, DbError, Fixture, FixtureId, FixtureStatus, LeagueId, MatchResult, Result, ResultStatus,
-    ResultVersion, Side, TeamId, now, write_tx,
+    ResultVersion, Side, TeamId, now,
 };
 use crate::league::workflow::{self as flow, Actor, FixtureState, VersionState};
 
@@ -241,60 +241,72 @@ impl Db {
             "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
              status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
         );
-        Ok(write_tx!(self, league, tx => {
-            let f: Fixture = super::lock_fixture!(self, tx, league, fixture);
-            let current: Option<ResultVersion> = sqlx::query_as::<_, super::results::VersionRow>(&current_sql)
+        let mut tx = self.write(league).await?;
+        let f: Fixture = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
+        let current: Option<ResultVersion> =
+            sql::query_as::<super::results::VersionRow>(&current_sql)
                 .bind(league)
                 .bind(fixture)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut tx)
                 .await?
                 .map(ResultVersion::try_from)
                 .transpose()?;
-            let state = match &current {
-                Some(v) => {
-                    let mut state = version_state(v);
-                    if let Some(by) = v.created_by {
-                        let teams: Vec<Option<TeamId>> = sqlx::query_scalar(
-                            "SELECT team_id FROM roles WHERE user_id = $1 AND kind = 'captain' \
-                             AND league_id = $2 AND season_id = $3",
-                        )
-                        .bind(by)
-                        .bind(league)
-                        .bind(f.season_id)
-                        .fetch_all(&mut *tx)
-                        .await?;
-                        for team in teams.into_iter().flatten() {
-                            if team == f.home_team_id {
-                                state.entered_for.push(Side::Home);
-                            } else if team == f.away_team_id {
-                                state.entered_for.push(Side::Away);
-                            }
+        let state = match &current {
+            Some(v) => {
+                let mut state = version_state(v);
+                if let Some(by) = v.created_by {
+                    let teams: Vec<Option<TeamId>> = sql::query_scalar(
+                        "SELECT team_id FROM roles WHERE user_id = $1 AND kind = 'captain' \
+                         AND league_id = $2 AND season_id = $3",
+                    )
+                    .bind(by)
+                    .bind(league)
+                    .bind(f.season_id)
+                    .fetch_all(&mut tx)
+                    .await?;
+                    for team in teams.into_iter().flatten() {
+                        if team == f.home_team_id {
+                            state.entered_for.push(Side::Home);
+                        } else if team == f.away_team_id {
+                            state.entered_for.push(Side::Away);
                         }
                     }
-                    Some(state)
                 }
-                None => None,
-            };
-            let (status, note) = decide(state.as_ref())?;
-            let before = current.ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?;
-            let after: ResultVersion = sqlx::query_as::<_, super::results::VersionRow>(&update)
-                .bind(league)
-                .bind(before.id)
-                .bind(status.as_str())
-                .bind(note)
-                .bind(actor.user)
-                .bind(now())
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), Some(actor.user), "result", fixture.0, "status")
-                .before(Some(&before))
-                .after(Some(&after)));
-            if let Some(cup) = f.cup_id {
-                tx.advance_cup(league, cup, Some(actor.user)).await?;
+                Some(state)
             }
-            after
-        }))
+            None => None,
+        };
+        let (status, note) = decide(state.as_ref())?;
+        let before =
+            current.ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?;
+        let after: ResultVersion = sql::query_as::<super::results::VersionRow>(&update)
+            .bind(league)
+            .bind(before.id)
+            .bind(status.as_str())
+            .bind(note)
+            .bind(actor.user)
+            .bind(now())
+            .fetch_one(&mut tx)
+            .await?
+            .try_into()?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(
+                Some(league),
+                Some(actor.user),
+                "result",
+                fixture.0,
+                "status",
+            )
+            .before(Some(&before))
+            .after(Some(&after)),
+        )
+        .await?;
+        if let Some(cup) = f.cup_id {
+            super::cups::advance_cup(&mut tx, league, cup, Some(actor.user)).await?;
+        }
+        tx.commit().await?;
+        Ok(after)
     }
 
     /// Sets the fixture's status (and the side that conceded) as `decide`
@@ -312,31 +324,41 @@ impl Db {
              RETURNING {}",
             super::fixtures::COLUMNS
         );
-        Ok(write_tx!(self, league, tx => {
-            let before: Fixture = super::lock_fixture!(self, tx, league, fixture);
-            let versions: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM result_versions WHERE league_id = $1 AND fixture_id = $2",
-            )
+        let mut tx = self.write(league).await?;
+        let before: Fixture = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
+        let versions: i64 = sql::query_scalar(
+            "SELECT COUNT(*) FROM result_versions WHERE league_id = $1 AND fixture_id = $2",
+        )
+        .bind(league)
+        .bind(fixture)
+        .fetch_one(&mut tx)
+        .await?;
+        let (status, conceded_by) = decide(&before, versions > 0)?;
+        let after: Fixture = sql::query_as::<FixtureRow>(&update)
             .bind(league)
             .bind(fixture)
-            .fetch_one(&mut *tx)
-            .await?;
-            let (status, conceded_by) = decide(&before, versions > 0)?;
-            let after: Fixture = sqlx::query_as::<_, FixtureRow>(&update)
-                .bind(league)
-                .bind(fixture)
-                .bind(status.as_str())
-                .bind(conceded_by.map(Side::as_str))
-                .fetch_one(&mut *tx)
-                .await?
-                .try_into()?;
-            insert_audit!(tx, NewAudit::new(Some(league), Some(actor.user), "fixture", fixture.0, "change")
-                .before(Some(&before))
-                .after(Some(&after)));
-            if let Some(cup) = after.cup_id {
-                tx.advance_cup(league, cup, Some(actor.user)).await?;
-            }
-            after
-        }))
+            .bind(status.as_str())
+            .bind(conceded_by.map(Side::as_str))
+            .fetch_one(&mut tx)
+            .await?
+            .try_into()?;
+        insert_audit(
+            &mut tx,
+            NewAudit::new(
+                Some(league),
+                Some(actor.user),
+                "fixture",
+                fixture.0,
+                "change",
+            )
+            .before(Some(&before))
+            .after(Some(&after)),
+        )
+        .await?;
+        if let Some(cup) = after.cup_id {
+            super::cups::advance_cup(&mut tx, league, cup, Some(actor.user)).await?;
+        }
+        tx.commit().await?;
+        Ok(after)
     }
 }

@@ -1,6 +1,11 @@
 //! Record ids as distinct types, so a team's id cannot be passed where a
 //! player's is expected.
 
+/// A record id: a number the database keeps, of one kind of record.
+pub trait Id: Copy {
+    fn raw(self) -> i64;
+}
+
 macro_rules! ids {
     ($($(#[$doc:meta])* $name:ident),+ $(,)?) => {$(
         $(#[$doc])*
@@ -11,6 +16,12 @@ macro_rules! ids {
         #[serde(transparent)]
         #[sqlx(transparent)]
         pub struct $name(pub i64);
+
+        impl Id for $name {
+            fn raw(self) -> i64 {
+                self.0
+            }
+        }
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -2,7 +2,7 @@
 //!
 //! Results change a few times a week; tables are read all the time. Every
 //! write transaction raises a page generation in the database (see
-//! `db::generation` and `write_tx!`): its league's, or the installation's
+//! `db::generation` and `db::sql::Tx`): its league's, or the installation's
 //! when any page may show what it wrote. A page of a league
 //! (`/leagues/SHORT/...`) rendered after reading its generation `g` is
 //! current for as long as the generation is still `g`, whatever other
