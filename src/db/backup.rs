@@ -11,13 +11,13 @@ impl Db {
     /// yet.
     pub async fn backup_to(&self, path: &Path) -> Result<()> {
         if path.exists() {
-            return Err(DbError::Invalid(format!(
+            return Err(DbError::Backup(format!(
                 "{} exists already: give a new file's name",
                 path.display()
             )));
         }
         let Some(target) = path.to_str() else {
-            return Err(DbError::Invalid(format!(
+            return Err(DbError::Backup(format!(
                 "{} is not a name SQLite can take (not UTF-8)",
                 path.display()
             )));
@@ -30,7 +30,7 @@ impl Db {
                     .await?;
                 Ok(())
             }
-            Db::Postgres(_) => Err(DbError::Invalid(
+            Db::Postgres(_) => Err(DbError::Backup(
                 "a Postgres database is backed up with pg_dump, e.g. \
                  `pg_dump --format=custom --file=boneyard.dump DATABASE`"
                     .into(),

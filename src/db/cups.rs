@@ -64,7 +64,7 @@ async fn entrant_of(
 }
 
 /// Refuses a change, saying `why`, once the cup's first round is drawn.
-async fn refuse_once_drawn(tx: &mut Tx, league: LeagueId, cup: CupId, why: &str) -> Result<()> {
+async fn refuse_once_drawn(tx: &mut Tx, league: LeagueId, cup: CupId, why: Refusal) -> Result<()> {
     let rounds: i64 =
         sql::query_scalar("SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2")
             .bind(league)
@@ -72,13 +72,10 @@ async fn refuse_once_drawn(tx: &mut Tx, league: LeagueId, cup: CupId, why: &str)
             .fetch_one(&mut *tx)
             .await?;
     if rounds > 0 {
-        return Err(DbError::Conflict(why.into()));
+        return Err(why.into());
     }
     Ok(())
 }
-
-/// Why the entrants cannot change once the draw has begun.
-const ENTRANTS_DRAWN: &str = "The first round is drawn: the entrants can no longer change.";
 
 /// A knockout competition of a season.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -817,13 +814,7 @@ impl Db {
         let mut tx = self.write(league).await?;
         let out = {
             lock_cup(&mut tx, league, cup).await?;
-            refuse_once_drawn(
-                &mut tx,
-                league,
-                cup,
-                "The first round is drawn, so the cup has matches: it can no longer be deleted.",
-            )
-            .await?;
+            refuse_once_drawn(&mut tx, league, cup, Refusal::CupHasMatches).await?;
             let gone: Cup = sql::query_as::<CupRow>(&select)
                 .bind(league)
                 .bind(cup)
@@ -1005,7 +996,7 @@ impl Db {
         let out = {
             let (season, kind) = lock_cup(&mut tx, league, cup).await?;
             let kind: EntrantKind = kind.parse()?;
-            refuse_once_drawn(&mut tx, league, cup, ENTRANTS_DRAWN).await?;
+            refuse_once_drawn(&mut tx, league, cup, Refusal::EntrantsFixed).await?;
             let entered: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND season_id = $2 \
                  AND team_id = $3",
@@ -1016,9 +1007,7 @@ impl Db {
             .fetch_one(&mut tx)
             .await?;
             if entered == 0 {
-                return Err(DbError::Invalid(
-                    "That team is not entered in this season.".into(),
-                ));
+                return Err(Refusal::TeamNotEntered.into());
             }
             for player in &new.players {
                 let registered: i64 = sql::query_scalar(
@@ -1031,9 +1020,7 @@ impl Db {
                 .fetch_one(&mut tx)
                 .await?;
                 if registered == 0 {
-                    return Err(DbError::Invalid(
-                        "That player is not registered to a team this season.".into(),
-                    ));
+                    return Err(Refusal::PlayerNotRegistered.into());
                 }
             }
             let existing: Vec<CupEntrant> = sql::query_as(&ENTRANT_SELECT)
@@ -1056,13 +1043,11 @@ impl Db {
                     players: new.players.clone(),
                 },
             )
-            .map_err(DbError::Invalid)?;
+            .map_err(Refusal::Rule)?;
             if let Some(seed) = new.seed
                 && existing.iter().any(|e| e.seed == Some(seed))
             {
-                return Err(DbError::Invalid(format!(
-                    "Another entrant is seeded {seed} already."
-                )));
+                return Err(Refusal::SeedTaken { seed }.into());
             }
             let id: CupEntrantId = sql::query_scalar(
                 "INSERT INTO cup_entrants (league_id, season_id, cup_id, team_id, player_id, \
@@ -1101,7 +1086,7 @@ impl Db {
         let mut tx = self.write(league).await?;
         let out = {
             lock_cup(&mut tx, league, cup).await?;
-            refuse_once_drawn(&mut tx, league, cup, ENTRANTS_DRAWN).await?;
+            refuse_once_drawn(&mut tx, league, cup, Refusal::EntrantsFixed).await?;
             let gone = entrant_of(&mut tx, league, cup, entrant).await?;
             sql::query("DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 AND id = $3")
                 .bind(league)
@@ -1148,10 +1133,10 @@ impl Db {
             .await?;
             let next = round_number(drawn.unwrap_or(0))? + 1;
             if request.round != next {
-                return Err(DbError::Conflict(format!(
-                    "Round {} is drawn already: this page was out of date. Nothing was drawn.",
-                    request.round.min(next - 1).max(1)
-                )));
+                return Err(Refusal::RoundDrawn {
+                    round: request.round.min(next - 1).max(1),
+                }
+                .into());
             }
             let entrants: Vec<(CupEntrantId, Option<i64>)> = sql::query_as(
                 "SELECT id, seed FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 ORDER BY id",
@@ -1171,7 +1156,7 @@ impl Db {
             .await?;
             let ids: Vec<CupEntrantId> = entrants.iter().map(|e| e.0).collect();
             let qualifiers = cup::qualifiers(next, &ids, &previous);
-            cup::can_draw(next, qualifiers.len(), method).map_err(DbError::Invalid)?;
+            cup::can_draw(next, qualifiers.len(), method).map_err(Refusal::Rule)?;
             let ties: Vec<Drawn> = match &request.how {
                 How::Random { seed } => cup::draw_random(&qualifiers, *seed),
                 How::Seeded { seed } => {
@@ -1191,7 +1176,7 @@ impl Db {
                 How::Bracket => cup::draw_bracket(&previous),
                 How::Hand(typed) => cup::check_hand(&qualifiers, typed, |s| format!("{s:?}"))
                     .map_err(|errors| {
-                        DbError::Invalid(
+                        Refusal::Rule(
                             errors
                                 .into_iter()
                                 .map(|e| e.message)

@@ -1,5 +1,10 @@
-//! What can go wrong with the records, told apart so that the web layer can
-//! answer a duplicate name or a missing record with a form error, not a 500.
+//! What can go wrong with the records, told apart and typed, so that the
+//! web layer can answer each in its own words: a duplicate name or a
+//! missing record as a form error, a rule's refusal as the page again
+//! saying why, anything else as a logged 500. Nothing here is a sentence
+//! for a page: the database's own text is kept for the log only.
+
+use crate::league::refusal::Refusal;
 
 /// An error of the database layer.
 #[derive(Debug, thiserror::Error)]
@@ -9,28 +14,25 @@ pub enum DbError {
     NotFound(String),
     /// A unique constraint refused the write: the name, number or role is
     /// already taken.
-    #[error("already exists: {0}")]
-    Unique(String),
+    #[error("a unique constraint refused the write: {0}")]
+    Unique(Constraint),
     /// A foreign key refused the write: it refers to a record that does not
     /// exist in this league.
-    #[error("refers to a record that does not exist in this league: {0}")]
-    ForeignKey(String),
-    /// The input cannot be stored as it is (a check constraint, or a game
-    /// record naming a player who is not on the board); the message says why.
-    #[error("{0}")]
-    Invalid(String),
-    /// The write is not allowed in the record's present state (for example
-    /// a season's ruleset once results exist).
-    #[error("{0}")]
-    Conflict(String),
-    /// The league's rules refuse the operation from the record's present
-    /// state (see `league::workflow`): a stale version, someone else's
-    /// step, a result too early.
-    #[error("{0}")]
-    Refused(#[from] crate::league::workflow::Refusal),
+    #[error("a foreign key refused the write: {0}")]
+    ForeignKey(Constraint),
+    /// A check constraint refused a value the layers above let through.
+    #[error("a check constraint refused the write: {0}")]
+    Check(Constraint),
+    /// The league's rules refuse the operation from the records' present
+    /// state (see `league::refusal`).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
     /// The database address could not be used.
     #[error("database address: {0}")]
     Address(String),
+    /// A copy of the database could not be taken or put in place.
+    #[error("backup: {0}")]
+    Backup(String),
     /// A stored value could not be read back (bad JSON, unknown status).
     #[error("stored data is not readable: {0}")]
     Corrupt(String),
@@ -40,6 +42,38 @@ pub enum DbError {
     Other(sqlx::Error),
 }
 
+/// The constraint that refused a write: the table it guards, where the
+/// database says, and the database's own words for the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constraint {
+    /// `teams`, `players`, ... (SQLite names it for unique constraints,
+    /// Postgres for every kind).
+    pub table: Option<String>,
+    /// The database's message, for the log; never shown on a page.
+    pub detail: String,
+}
+
+impl std::fmt::Display for Constraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl Constraint {
+    fn of(d: &dyn sqlx::error::DatabaseError) -> Constraint {
+        let detail = d.message().to_owned();
+        let table = match d.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
+            Some(pg) => pg.table().map(str::to_owned),
+            // SQLite: "UNIQUE constraint failed: teams.league_id, teams.name".
+            None => detail
+                .split_once(": ")
+                .and_then(|(_, columns)| columns.split_once('.'))
+                .map(|(table, _)| table.trim().to_owned()),
+        };
+        Constraint { table, detail }
+    }
+}
+
 pub type Result<T, E = DbError> = std::result::Result<T, E>;
 
 impl From<sqlx::Error> for DbError {
@@ -47,17 +81,19 @@ impl From<sqlx::Error> for DbError {
         match e {
             sqlx::Error::RowNotFound => DbError::NotFound("no such record".into()),
             sqlx::Error::Database(d) => {
-                let message = d.message().to_owned();
                 if d.is_unique_violation() {
-                    DbError::Unique(message)
+                    DbError::Unique(Constraint::of(d.as_ref()))
                 } else if d.is_foreign_key_violation() {
-                    DbError::ForeignKey(message)
+                    DbError::ForeignKey(Constraint::of(d.as_ref()))
                 } else if d.is_check_violation() {
-                    DbError::Invalid(message)
+                    DbError::Check(Constraint::of(d.as_ref()))
                 } else if d.code().as_deref() == Some("22021") {
                     // Postgres refuses text holding a NUL byte; SQLite stores
                     // it. Either way it is bad input, not a server fault.
-                    DbError::Invalid("the text holds a character that cannot be stored".into())
+                    DbError::Check(Constraint {
+                        table: None,
+                        detail: "text holding a NUL character".into(),
+                    })
                 } else {
                     DbError::Other(sqlx::Error::Database(d))
                 }

@@ -1,6 +1,7 @@
 //! Fixtures: who plays whom, where and when, and how it stands.
 
 use super::sql::{self, Tx};
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -143,9 +144,7 @@ pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, cup_id,
 
 fn check_change(change: &FixtureChange) -> Result<()> {
     if (change.status == FixtureStatus::Walkover) != change.conceded_by.is_some() {
-        return Err(DbError::Invalid(
-            "a walkover names the side that conceded, and only a walkover does".into(),
-        ));
+        return Err(Refusal::WalkoverSide.into());
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! shown once, to whoever made it.
 
 use super::sql::{self, Tx};
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
@@ -258,9 +259,7 @@ impl Db {
             .await?
             .ok_or_else(|| DbError::not_found("invitation"))?;
         if !inv.open(at) {
-            return Err(DbError::Conflict(
-                "this link has been used or has expired: ask for a new one".into(),
-            ));
+            return Err(Refusal::LinkSpent.into());
         }
         let user: User = sql::query_as(user_sql)
             .bind(username)
@@ -291,11 +290,7 @@ impl Db {
                 .await?
                 .rows_affected();
             if linked == 0 {
-                return Err(DbError::Conflict(
-                    "the player this link named is no longer the team's captain: ask the \
-                     secretary for a new link"
-                        .into(),
-                ));
+                return Err(Refusal::CaptainGone.into());
             }
         }
         let closed = sql::query(close)
@@ -306,9 +301,7 @@ impl Db {
             .await?
             .rows_affected();
         if closed == 0 {
-            return Err(DbError::Conflict(
-                "this link has been used or has expired: ask for a new one".into(),
-            ));
+            return Err(Refusal::LinkSpent.into());
         }
         // The link went to this address and was opened: it is theirs,
         // unless another account holds it already.

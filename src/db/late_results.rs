@@ -2,13 +2,12 @@
 //! and not yet penalised, and the one-click penalty that settles one.
 
 use super::sql;
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Duration, Utc};
 
 use super::mail::FixtureFacts;
 use super::penalties::insert_penalty;
-use super::{
-    Db, DbError, Fine, FixtureId, LeagueId, NewPenalty, Penalty, PenaltyKindId, Result, UserId,
-};
+use super::{Db, Fine, FixtureId, LeagueId, NewPenalty, Penalty, PenaltyKindId, Result, UserId};
 use crate::db::audit::{NewAudit, insert_audit};
 use crate::league::late_results::{LateResultRule, penalty_note};
 use crate::league::time::Zone;
@@ -184,10 +183,7 @@ impl Db {
             .fetch_all(&mut tx)
             .await?;
         let Some(found) = late(rows, now).pop().filter(|l| l.kind_id == kind) else {
-            return Err(DbError::Conflict(
-                "the fixture has a result or its penalty already, is not late, or the rule changed since"
-                    .into(),
-            ));
+            return Err(Refusal::NoLongerLate.into());
         };
         let amount: (i64,) =
             sql::query_as("SELECT amount FROM penalty_kinds WHERE league_id = $1 AND id = $2")

@@ -2,6 +2,7 @@
 //! one of them.
 
 use super::sql;
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +38,7 @@ const COLUMNS: &str =
 
 /// The zone named `name`, or why it cannot be stored.
 fn zone(name: &str) -> Result<Zone> {
-    Zone::parse(name).map_err(|e| DbError::Invalid(e.to_string()))
+    Zone::parse(name).map_err(|e| Refusal::Rule(e.to_string()).into())
 }
 
 impl Db {

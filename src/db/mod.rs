@@ -62,7 +62,7 @@ pub use crate::domain::ids::*;
 pub use crate::domain::{FixtureStatus, ResultStatus, Side};
 pub use audit::AuditEntry;
 pub use cups::{Cup, CupData, CupEntrant, CupRound, CupTie, DrawRequest, How, NewCup, NewEntrant};
-pub use error::{DbError, Result};
+pub use error::{Constraint, DbError, Result};
 pub use fixtures::{
     Fixture, FixtureChange, FixtureChangeLine, FixtureHistory, FixtureMoment, NewFixture,
 };

@@ -3,13 +3,14 @@
 //! marked paid, each with an audit entry.
 
 use super::sql::{self, Tx};
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, FineId, FixtureId, LeagueId, PenaltyId, PenaltyKindId, PlayerId, Result, SeasonId,
-    TeamId, UserId, now,
+    Constraint, Db, DbError, FineId, FixtureId, LeagueId, PenaltyId, PenaltyKindId, PlayerId,
+    Result, SeasonId, TeamId, UserId, now,
 };
 
 pub use crate::league::penalties::PenaltyEffect;
@@ -110,7 +111,10 @@ pub(crate) async fn insert_penalty(
     .fetch_optional(&mut *tx)
     .await?
     .ok_or_else(|| {
-        DbError::ForeignKey(format!("penalty kind {} of another league", new.kind_id))
+        DbError::ForeignKey(Constraint {
+            table: Some("penalty_kinds".into()),
+            detail: format!("penalty kind {} of another league", new.kind_id),
+        })
     })?;
     let penalty = sql::query_as::<Penalty>(&format!(
         "INSERT INTO penalties (league_id, season_id, fixture_id, team_id, player_id, kind_id, \
@@ -167,9 +171,7 @@ pub(crate) async fn insert_penalty(
 
 fn exactly_one(team: Option<TeamId>, player: Option<PlayerId>) -> Result<()> {
     if team.is_some() == player.is_some() {
-        return Err(DbError::Invalid(
-            "a penalty or fine is against a team or a player: give exactly one".into(),
-        ));
+        return Err(Refusal::PenaltyTarget.into());
     }
     Ok(())
 }

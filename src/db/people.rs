@@ -5,6 +5,7 @@
 //! touches, so these writes raise the installation's page generation.
 
 use super::sql::{self};
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 
 use super::{Db, DbError, LeagueId, LinkRequestId, PersonId, PlayerId, Result, UserId, now};
@@ -111,14 +112,10 @@ impl Db {
             return Err(DbError::not_found("no such player in this league"));
         }
         if their_league == league {
-            return Err(DbError::Invalid(
-                "That player is in this league: link a player of another league.".into(),
-            ));
+            return Err(Refusal::LinkSameLeague.into());
         }
         if our_person.is_some() && our_person == their_person {
-            return Err(DbError::Conflict(
-                "The two records are linked already.".into(),
-            ));
+            return Err(Refusal::LinkedAlready.into());
         }
         let taken: Option<(i64,)> = sql::query_as(
             "SELECT 1 FROM players p JOIN players o ON o.person_id = p.person_id \
@@ -129,10 +126,7 @@ impl Db {
         .fetch_optional(&mut tx)
         .await?;
         if taken.is_some() {
-            return Err(DbError::Conflict(
-                "The player is linked to another record of that league already: undo that link first."
-                    .into(),
-            ));
+            return Err(Refusal::LinkedElsewhere.into());
         }
         let (id,): (LinkRequestId,) = sql::query_as(
             "INSERT INTO person_link_requests (player_id, other_player_id, requested_by, created_at) \
@@ -204,10 +198,7 @@ impl Db {
         .fetch_all(&mut tx)
         .await?;
         if !leagues.is_empty() {
-            return Err(DbError::Conflict(
-                "That would make two records of one league the same person: undo one link first."
-                    .into(),
-            ));
+            return Err(Refusal::TwoRecordsOneLeague.into());
         }
         sql::query("DELETE FROM person_link_requests WHERE id = $1")
             .bind(request)

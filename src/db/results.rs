@@ -13,6 +13,7 @@
 //! written as long as no player was renamed in between.
 
 use super::sql::{self, Arg, Bind, Exec, On, Row, Tx};
+use crate::league::refusal::{BoardFault, Refusal};
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
@@ -681,7 +682,16 @@ struct HandPlan {
 }
 
 fn invalid(board: usize, game: usize, why: impl std::fmt::Display) -> DbError {
-    DbError::Invalid(format!("board {board}, game {game}: {why}"))
+    Refusal::Game {
+        board,
+        game,
+        why: why.to_string(),
+    }
+    .into()
+}
+
+fn board_fault(board: usize, why: BoardFault) -> DbError {
+    Refusal::Board { board, why }.into()
 }
 
 /// Checks a result against the fixture's registered players and turns it
@@ -696,35 +706,37 @@ fn plan(
         let want = board.kind.players_a_side();
         if board.conceded_by.is_some() {
             if !(board.home.is_empty() && board.away.is_empty() && board.games.is_empty()) {
-                return Err(DbError::Invalid(format!(
-                    "board {bn}: a conceded board has no players and no games"
-                )));
+                return Err(board_fault(bn, BoardFault::ConcededWithPlay));
             }
         } else if board.home.len() != want || board.away.len() != want {
-            return Err(DbError::Invalid(format!(
-                "board {bn}: a {} board has {want} player(s) a side",
-                board.kind
-            )));
+            return Err(board_fault(
+                bn,
+                BoardFault::Sides {
+                    kind: board.kind.as_str(),
+                    want,
+                },
+            ));
         }
         // The board's players by name: the names its game records use.
         let mut by_name: HashMap<&str, PlayerId> = HashMap::new();
         let mut players = Vec::new();
         for (side, ids) in [(Side::Home, &board.home), (Side::Away, &board.away)] {
             for &id in ids {
-                let (name, team_side) = roster.get(&id).ok_or_else(|| {
-                    DbError::Invalid(format!(
-                        "board {bn}: player {id} is not registered to either team this season"
-                    ))
-                })?;
+                let (name, team_side) = roster
+                    .get(&id)
+                    .ok_or_else(|| board_fault(bn, BoardFault::Unregistered(id)))?;
                 if *team_side != side {
-                    return Err(DbError::Invalid(format!(
-                        "board {bn}: {name} is registered to the {team_side} team, not the {side} team"
-                    )));
+                    return Err(board_fault(
+                        bn,
+                        BoardFault::WrongTeam {
+                            name: name.clone(),
+                            registered: *team_side,
+                            played: side,
+                        },
+                    ));
                 }
                 if by_name.insert(name.as_str(), id).is_some() {
-                    return Err(DbError::Invalid(format!(
-                        "board {bn}: {name} is on it twice"
-                    )));
+                    return Err(board_fault(bn, BoardFault::Twice(name.clone())));
                 }
                 players.push((side, id));
             }

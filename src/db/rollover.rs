@@ -2,6 +2,7 @@
 //! between teams level on every rule at a place that matters.
 
 use super::sql;
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 
 use super::audit::{NewAudit, insert_audit};
@@ -77,14 +78,14 @@ impl Db {
         next: &RollOver,
         by: Option<UserId>,
     ) -> Result<RolledOver> {
-        next.settings.check().map_err(DbError::Invalid)?;
+        next.settings.check().map_err(Refusal::Rule)?;
         let name = next.name.trim();
         if name.is_empty() {
-            return Err(DbError::Invalid("the new season needs a name".into()));
+            return Err(Refusal::NoSeasonName.into());
         }
         for (i, t) in next.teams.iter().enumerate() {
             if next.teams[..i].iter().any(|o| o.team == t.team) {
-                return Err(DbError::Invalid(format!("team {} is listed twice", t.team)));
+                return Err(Refusal::TeamListedTwice { team: t.team }.into());
             }
         }
         let select =
@@ -123,10 +124,7 @@ impl Db {
                 .await?
                 .rows_affected();
             if closed == 0 {
-                return Err(DbError::Conflict(format!(
-                    "season `{}` was rolled over already",
-                    old.name
-                )));
+                return Err(Refusal::RolledOverAlready { season: old.name }.into());
             }
             let season: Season = sql::query_as::<SeasonRow>(&insert_season)
                 .bind(league)
@@ -165,11 +163,9 @@ impl Db {
                     .iter()
                     .find(|(old, _)| *old == t.division)
                     .map(|(_, new)| *new)
-                    .ok_or_else(|| {
-                        DbError::Invalid(format!(
-                            "division {} is not one of season `{}`'s",
-                            t.division, old.name
-                        ))
+                    .ok_or_else(|| Refusal::DivisionNotInSeason {
+                        division: t.division,
+                        season: old.name.clone(),
                     })?;
                 let entered = sql::query(
                     "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
@@ -185,10 +181,11 @@ impl Db {
                 .await?
                 .rows_affected();
                 if entered == 0 {
-                    return Err(DbError::Invalid(format!(
-                        "team {} was not entered in season `{}`",
-                        t.team, old.name
-                    )));
+                    return Err(Refusal::TeamNotInSeason {
+                        team: t.team,
+                        season: old.name.clone(),
+                    }
+                    .into());
                 }
                 if !t.players {
                     continue;
@@ -306,7 +303,7 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<Fixture> {
         if new.home == new.away {
-            return Err(DbError::Invalid("a play-off is between two teams".into()));
+            return Err(Refusal::PlayoffOfTwo.into());
         }
         let insert = format!(
             "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
@@ -327,9 +324,7 @@ impl Db {
             let (season, closed) =
                 season.ok_or_else(|| DbError::not_found(format!("division {}", new.division)))?;
             if closed.is_some() {
-                return Err(DbError::Conflict(
-                    "the season is over: it was rolled over into the next one".into(),
-                ));
+                return Err(Refusal::SeasonOver.into());
             }
             let entered: i64 = sql::query_scalar(
                 "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND division_id = $2 \
@@ -342,9 +337,7 @@ impl Db {
             .fetch_one(&mut tx)
             .await?;
             if entered != 2 {
-                return Err(DbError::Invalid(
-                    "both teams of a play-off must be in the division".into(),
-                ));
+                return Err(Refusal::PlayoffOutsideDivision.into());
             }
             let last: Option<i64> = sql::query_scalar(
                 "SELECT MAX(round) FROM fixtures WHERE league_id = $1 AND division_id = $2",

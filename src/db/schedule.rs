@@ -2,6 +2,7 @@
 //! transaction, or none.
 
 use super::sql;
+use crate::league::refusal::Refusal;
 use std::collections::BTreeSet;
 
 use super::audit::{NewAudit, insert_audit};
@@ -50,11 +51,7 @@ impl Db {
                 .fetch_one(&mut tx)
                 .await?;
             if existing > 0 {
-                let plural = if existing == 1 { "" } else { "s" };
-                return Err(DbError::Conflict(format!(
-                    "This division already has {existing} fixture{plural}: a season is \
-                     generated once. Postpone or change its fixtures one at a time instead."
-                )));
+                return Err(Refusal::DivisionScheduled { fixtures: existing }.into());
             }
         }
         let mut made = Vec::with_capacity(new.len());
@@ -135,12 +132,7 @@ impl Db {
                 .fetch_one(&mut tx)
                 .await?;
             if n > 0 {
-                return Err(DbError::Conflict(
-                    "results, walkovers, penalties or score-pad boards are recorded against this \
-                     division's fixtures, so they can no longer be thrown away; postpone or change \
-                     them one at a time instead"
-                        .into(),
-                ));
+                return Err(Refusal::FixturesHaveRecords.into());
             }
             sql::query(&links)
                 .bind(league)

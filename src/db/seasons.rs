@@ -1,6 +1,7 @@
 //! Seasons (with their ruleset and match format) and their divisions.
 
 use super::sql;
+use crate::league::refusal::Refusal;
 use crate::league::season::{BadSeason, SeasonRules};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -142,7 +143,7 @@ const DIVISION_COLUMNS: &str = "id, league_id, season_id, name, position";
 fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
     Ruleset::parse(format, Some(options))
         .map(drop)
-        .map_err(|why| DbError::Invalid(format!("ruleset: {why}")))
+        .map_err(|why| Refusal::Rule(format!("Ruleset: {why}")).into())
 }
 
 /// A season's form as saved from the console: its name, and its rules
@@ -171,7 +172,7 @@ impl Db {
             check_ruleset(*format, options)?;
         }
         if let Some(settings) = &update.settings {
-            settings.check().map_err(DbError::Invalid)?;
+            settings.check().map_err(Refusal::Rule)?;
         }
         let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
         let rules_sql = format!(
@@ -201,10 +202,10 @@ impl Db {
             .as_ref()
             .is_some_and(|s| before.settings().as_ref() != Ok(s));
         if before.is_closed() && (update.rules.is_some() || settings_change) {
-            return Err(DbError::Conflict(format!(
-                "season `{}` was rolled over: its rules and settings are kept as they were",
-                before.name
-            )));
+            return Err(Refusal::SeasonArchived {
+                season: before.name,
+            }
+            .into());
         }
         if let Some((format, options, match_format)) = &update.rules {
             let results: i64 = sql::query_scalar(
@@ -216,10 +217,10 @@ impl Db {
             .fetch_one(&mut tx)
             .await?;
             if results > 0 {
-                return Err(DbError::Conflict(format!(
-                    "season `{}` has results: its ruleset and match format are fixed",
-                    before.name
-                )));
+                return Err(Refusal::RulesFixed {
+                    season: before.name,
+                }
+                .into());
             }
             let after: Season = sql::query_as::<SeasonRow>(&rules_sql)
                 .bind(league)
@@ -294,7 +295,7 @@ impl Db {
         settings: &SeasonSettings,
     ) -> Result<Season> {
         check_ruleset(new.format, &new.options)?;
-        settings.check().map_err(DbError::Invalid)?;
+        settings.check().map_err(Refusal::Rule)?;
         let sql = format!(
             "INSERT INTO seasons (league_id, name, format, options, match_format, settings, \
              created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"

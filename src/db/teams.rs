@@ -1,6 +1,7 @@
 //! Teams, their entry in a season's division, and their captains.
 
 use super::sql;
+use crate::league::refusal::Refusal;
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
@@ -208,9 +209,7 @@ impl Db {
         .fetch_one(&mut tx)
         .await?;
         if count >= MAX_CAPTAINS {
-            return Err(DbError::Conflict(format!(
-                "the team already has {MAX_CAPTAINS} captains this season"
-            )));
+            return Err(Refusal::CaptainsFull { max: MAX_CAPTAINS }.into());
         }
         sql::query(
             "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \

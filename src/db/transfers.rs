@@ -2,6 +2,7 @@
 //! players a fixture's teams had on its date.
 
 use super::sql::{self, Exec, On, Tx};
+use crate::league::refusal::Refusal;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
@@ -165,10 +166,12 @@ pub(crate) async fn check_squads(tx: &mut Tx, league: LeagueId, season: SeasonId
         .fetch_optional(&mut *tx)
         .await?;
         if let Some((team, n)) = over {
-            return Err(DbError::Invalid(format!(
-                "{team} would have {n} players registered, more than the season's squad \
-                 limit of {limit}. Nothing was saved."
-            )));
+            return Err(Refusal::SquadFull {
+                team,
+                players: n,
+                limit,
+            }
+            .into());
         }
     }
     Ok(())
@@ -176,8 +179,8 @@ pub(crate) async fn check_squads(tx: &mut Tx, league: LeagueId, season: SeasonId
 
 pub(crate) fn settings_of(text: &str) -> Result<SeasonSettings> {
     let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| DbError::Invalid(format!("season settings: {e}")))?;
-    SeasonSettings::parse(&value).map_err(DbError::Invalid)
+        .map_err(|e| DbError::Corrupt(format!("season settings: {e}")))?;
+    SeasonSettings::parse(&value).map_err(|e| DbError::Corrupt(format!("season settings: {e}")))
 }
 
 impl Db {
@@ -283,11 +286,7 @@ impl Db {
             .fetch_optional(&mut tx)
             .await?;
             let Some((player, from_team, from_name)) = current else {
-                return Err(DbError::Invalid(
-                    "That player is not registered to a team this season: register them on a \
-                     roster instead."
-                        .into(),
-                ));
+                return Err(Refusal::TransferUnregistered.into());
             };
             let to_name: Option<String> = sql::query_scalar(
                 "SELECT t.name FROM team_entries e \
@@ -300,9 +299,7 @@ impl Db {
             .fetch_optional(&mut tx)
             .await?;
             let Some(to_name) = to_name else {
-                return Err(DbError::Invalid(
-                    "That team is not entered in this season.".into(),
-                ));
+                return Err(Refusal::TeamNotEntered.into());
             };
             let moves: Vec<MoveRow> = sql::query_as(
                 "SELECT player_id, from_team_id, to_team_id, from_at FROM transfers \
@@ -360,7 +357,7 @@ impl Db {
                 captain: captain > 0,
                 played_after: &played,
             })
-            .map_err(DbError::Invalid)?;
+            .map_err(Refusal::Rule)?;
 
             sql::query(
                 "UPDATE registrations SET team_id = $4 \

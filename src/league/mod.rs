@@ -16,6 +16,7 @@ pub mod pad;
 pub mod penalties;
 pub mod players;
 pub mod ratings;
+pub mod refusal;
 pub mod rollover;
 pub mod roster;
 pub mod season;

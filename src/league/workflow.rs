@@ -82,51 +82,7 @@ pub struct VersionState {
     pub entered_for: Vec<Side>,
 }
 
-/// Why an operation is refused. The web layer turns each into the right
-/// answer: `Stale` into 409 with the newer version, `NotYours` into 403,
-/// the others into a page saying why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// The form showed version `shown`; version `current` is the current
-    /// one now.
-    #[error(
-        "Version {current} of this result was entered after the version {shown} you saw: check it, then act on it."
-    )]
-    Stale { shown: i64, current: i64 },
-    /// Not this user's to do; the message says whose it is.
-    #[error("{0}")]
-    NotYours(&'static str),
-    #[error("This match has no result yet.")]
-    NoResult,
-    /// Not from the result's (or fixture's) present state.
-    #[error("{0}")]
-    NotNow(String),
-    /// The fixture is more than [`EARLIEST_ENTRY`] ahead.
-    #[error("This match is not until {starts_at}: its result can be entered from the day before.")]
-    TooEarly { starts_at: DateTime<Utc> },
-    /// Past the season's result lock, only a secretary enters or corrects.
-    #[error(
-        "The result of this match locked on {since}: only a secretary can enter or correct it now."
-    )]
-    Locked { since: DateTime<Utc> },
-    /// A dispute needs a note.
-    #[error("Say what is wrong with the result: a dispute needs a note.")]
-    NoNote,
-    /// The version shown is still current but its state has changed since
-    /// (disputed, confirmed): the step is not taken on what was not seen.
-    #[error(
-        "Version {version} was {was} when the page was shown and is {now} now: check it, then act on it."
-    )]
-    Changed {
-        version: i64,
-        was: ResultStatus,
-        now: ResultStatus,
-    },
-    /// The score pads' boards changed since the review that is being
-    /// submitted was shown (1-based board numbers).
-    #[error("{}", pads_changed(.boards))]
-    PadsChanged { boards: Vec<i64> },
-}
+pub use super::refusal::Refusal;
 
 /// A fixture given a new date, or postponed, or scheduled again: only
 /// while its result may yet come in (a played, conceded or void fixture
@@ -145,15 +101,6 @@ pub fn reschedule(now: FixtureStatus, to: FixtureStatus) -> Decision<()> {
         )));
     }
     Ok(())
-}
-
-fn pads_changed(boards: &[i64]) -> String {
-    let list: Vec<String> = boards.iter().map(i64::to_string).collect();
-    format!(
-        "Not submitted: board{} {} changed on the score pad since the review was shown. Check the boards as they stand now and submit again.",
-        if boards.len() == 1 { "" } else { "s" },
-        list.join(", ")
-    )
 }
 
 /// The boards (1-based) whose pad revision is not the one the review

@@ -165,7 +165,7 @@ async fn accept(
             page.username_error = Some("That username is taken: choose another.".into());
             Ok(invalid(&page))
         }
-        Err(DbError::Conflict(why)) => {
+        Err(DbError::Refused(why)) => {
             page.closed = Some(CLOSED);
             tracing::info!("invitation refused: {why}");
             Ok((StatusCode::CONFLICT, html(&page)).into_response())

@@ -308,7 +308,7 @@ pub async fn record(
         // error, never a 500.
         Err(
             crate::db::DbError::ForeignKey(_)
-            | crate::db::DbError::Invalid(_)
+            | crate::db::DbError::Refused(_)
             | crate::db::DbError::NotFound(_),
         ) => {
             errors.insert(

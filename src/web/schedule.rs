@@ -690,9 +690,9 @@ async fn discard_season(
                 s.division.name
             ),
         )),
-        Err(crate::db::DbError::Conflict(why)) => {
+        Err(crate::db::DbError::Refused(why)) => {
             let mut errors = Errors::default();
-            errors.add(FORM, format!("Nothing was thrown away: {why}."));
+            errors.add(FORM, format!("Nothing was thrown away. {why}"));
             let page = schedule_page(sec, s, input, errors, None);
             Ok(form::conflict(&page))
         }

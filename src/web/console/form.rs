@@ -209,10 +209,10 @@ pub fn time_zone(errors: &mut Errors, field: &'static str, value: &str) -> Strin
     }
 }
 
-/// The database's refusal of a write, as an error beside `field`:
-/// `duplicate` for a name or code taken already, the database's reason
-/// for a conflict or an invalid value. Anything else is not the user's
-/// doing and goes on as an error.
+/// The refusal of a write, as an error beside `field`: `duplicate` for a
+/// name or code taken already, the rule's own words for a refusal, what a
+/// check guards for a value the database would not keep. Anything else is
+/// not the user's doing and goes on as an error.
 pub fn refused(
     error: DbError,
     errors: &mut Errors,
@@ -221,7 +221,8 @@ pub fn refused(
 ) -> Result<(), AppError> {
     match error {
         DbError::Unique(_) => errors.add(field, duplicate),
-        DbError::Conflict(why) | DbError::Invalid(why) => errors.add(field, why),
+        DbError::Refused(why) => errors.add(field, why.to_string()),
+        DbError::Check(_) => errors.add(field, crate::web::error::CHECK_WORDS),
         DbError::ForeignKey(_) => {
             errors.add(field, "That refers to a record this league does not have.")
         }

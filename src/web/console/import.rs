@@ -192,7 +192,7 @@ async fn check_or_save(
                 "A team or player of the file was added meanwhile: check the file again. Nothing was saved.",
             ),
             // The season's squad limit.
-            Err(DbError::Invalid(why)) => errors.add(FORM, why),
+            Err(DbError::Refused(why)) => errors.add(FORM, why.to_string()),
             Err(e) => return Err(e.into()),
         }
     }

@@ -155,7 +155,10 @@ async fn apply(
                 ""
             }
         ),
-        Err(DbError::Conflict(why) | DbError::NotFound(why)) => format!("Nothing recorded: {why}."),
+        Err(DbError::Refused(why)) => format!("Nothing recorded. {why}"),
+        Err(DbError::NotFound(_)) => {
+            "Nothing recorded: that fixture or penalty kind is gone.".into()
+        }
         Err(e) => return Err(e.into()),
     };
     Ok(form::done(&back, said))

@@ -222,7 +222,10 @@ async fn confirm(
             "Linked: {} of {} is your {}; their ratings are now worked out over both leagues' games.",
             r.player_name, r.league_name, r.other_player_name
         ),
-        Err(DbError::Conflict(why) | DbError::NotFound(why)) => format!("Not linked: {why}."),
+        Err(DbError::Refused(why)) => format!("Not linked. {why}"),
+        Err(DbError::NotFound(_)) => {
+            "Not linked: that request was answered or withdrawn meanwhile.".into()
+        }
         Err(e) => return Err(e.into()),
     };
     Ok(form::done(&at(&sec.league, "/players#links"), said))

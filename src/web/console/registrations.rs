@@ -246,7 +246,7 @@ async fn register(
                 ));
             }
             // The season's squad limit.
-            Err(DbError::Invalid(why)) => errors.add("player", why),
+            Err(DbError::Refused(why)) => errors.add("player", why.to_string()),
             Err(DbError::Unique(_)) => {
                 let name = players
                     .iter()

@@ -197,7 +197,7 @@ async fn paste(
                  again. Nothing was saved.",
             ),
             // The season's squad limit.
-            Err(DbError::Invalid(why)) => errors.add("names", why),
+            Err(DbError::Refused(why)) => errors.add("names", why.to_string()),
             Err(e) => return Err(e.into()),
         }
     }

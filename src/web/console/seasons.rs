@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 
 use crate::db::{DbError, League, NewSeason, Season, SeasonId, SeasonUpdate};
 use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
+use crate::league::refusal::Refusal;
 use crate::league::settings::{MAX_LOCK_DAYS, MAX_MIN_GAMES, MAX_SQUAD, SeasonSettings};
 use crate::league::standings::TieBreaker;
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
@@ -900,7 +901,7 @@ async fn create(
                     format!("Season {} created: now add its divisions.", season.name),
                 ));
             }
-            Err(DbError::Invalid(why)) => page.errors.add(FORM, why),
+            Err(DbError::Refused(why)) => page.errors.add(FORM, why.to_string()),
             Err(e) => form::refused(e, &mut page.errors, "name", DUPLICATE)?,
         }
     }
@@ -990,12 +991,14 @@ async fn update(
         .await
     {
         Ok(_) => {}
-        Err(DbError::Conflict(why)) => {
-            page.errors.add(FORM, format!("Not saved: {why}."));
+        Err(DbError::Refused(
+            why @ (Refusal::SeasonArchived { .. } | Refusal::RulesFixed { .. }),
+        )) => {
+            page.errors.add(FORM, format!("Not saved. {why}"));
             return Ok(form::conflict(&page));
         }
-        Err(DbError::Invalid(why)) => {
-            page.errors.add(FORM, why);
+        Err(DbError::Refused(why)) => {
+            page.errors.add(FORM, why.to_string());
             return Ok(form::page(&page, &page.errors));
         }
         Err(e) => {

@@ -229,7 +229,7 @@ async fn save(
                 ),
             ))
         }
-        Err(DbError::Invalid(why)) => {
+        Err(DbError::Refused(why)) => {
             errors.add(FORM, format!("{why} Nothing was saved."));
             page(&state, sec, season, &input, errors).await
         }

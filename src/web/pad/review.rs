@@ -334,9 +334,9 @@ pub async fn submit(
         ));
     }
     if !access.fixture.status.is_open() {
-        return Err(AppError::Db(crate::db::DbError::Conflict(
+        return Err(AppError::Conflict(
             "This match's result is already in: corrections go through the match card.".into(),
-        )));
+        ));
     }
     let version = state
         .db()

@@ -235,7 +235,10 @@ async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
         settings: Some(settings.clone()),
     };
     let refused = db.update_season(l.league, l.season, &update, None).await;
-    assert!(matches!(refused, Err(DbError::Conflict(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(DbError::Refused(Refusal::RulesFixed { .. }))),
+        "{refused:?}"
+    );
     assert_eq!(db.season(l.league, l.season).await.unwrap(), before);
     // Without the rules, name and settings are saved together.
     let update = SeasonUpdate {

@@ -1,6 +1,7 @@
 //! Each record written and read back.
 
 use boneyard::db::*;
+use boneyard::league::refusal::Refusal;
 use boneyard::rules::Format;
 use chrono::{DateTime, Utc};
 
@@ -75,7 +76,10 @@ async fn leagues_seasons_and_divisions(db: Db) {
             },
         )
         .await;
-    assert!(matches!(bad, Err(DbError::Invalid(_))), "{bad:?}");
+    assert!(
+        matches!(bad, Err(DbError::Refused(Refusal::Rule(_)))),
+        "{bad:?}"
+    );
 
     let two = db
         .create_division(league.id, season.id, "Division Two", 2)
@@ -147,7 +151,13 @@ async fn venues_teams_players_and_captains(db: Db) {
     let third = db
         .add_captain(l.league, l.season, l.home, l.home_players[2])
         .await;
-    assert!(matches!(third, Err(DbError::Conflict(_))), "{third:?}");
+    assert!(
+        matches!(
+            third,
+            Err(DbError::Refused(Refusal::CaptainsFull { max: 2 }))
+        ),
+        "{third:?}"
+    );
     let not_ours = db
         .add_captain(l.league, l.season, l.away, l.home_players[2])
         .await;
@@ -222,7 +232,10 @@ async fn fixtures_and_their_changes(db: Db) {
             None,
         )
         .await;
-    assert!(matches!(bad, Err(DbError::Invalid(_))), "{bad:?}");
+    assert!(
+        matches!(bad, Err(DbError::Refused(Refusal::WalkoverSide))),
+        "{bad:?}"
+    );
 
     let audit = db
         .audit_entries(l.league, "fixture", l.fixture.0)
@@ -251,7 +264,7 @@ async fn fixtures_and_their_changes(db: Db) {
             },
         )
         .await;
-    assert!(matches!(same, Err(DbError::Invalid(_))), "{same:?}");
+    assert!(matches!(same, Err(DbError::Check(_))), "{same:?}");
 }
 
 async fn penalties_and_fines(db: Db) {
@@ -340,7 +353,10 @@ async fn penalties_and_fines(db: Db) {
             None,
         )
         .await;
-    assert!(matches!(both, Err(DbError::Invalid(_))), "{both:?}");
+    assert!(
+        matches!(both, Err(DbError::Refused(Refusal::PenaltyTarget))),
+        "{both:?}"
+    );
 
     // Withdrawn, then reinstated: never deleted, each step audited.
     let voided = db
@@ -473,7 +489,7 @@ async fn users_and_roles(db: Db) {
     };
     assert!(matches!(
         db.grant_role(&no_league, None).await,
-        Err(DbError::Invalid(_))
+        Err(DbError::Check(_))
     ));
 
     let other = db

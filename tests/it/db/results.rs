@@ -1,6 +1,7 @@
 //! Match results: read back identical, corrected as versions, restored.
 
 use boneyard::db::*;
+use boneyard::league::refusal::Refusal;
 use serde_json::Value;
 
 use crate::support::{League, league, on_both, record, sample_result};
@@ -232,7 +233,15 @@ async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
         ("no side", no_side),
     ] {
         let err = db.write_result(l.league, l.fixture, &bad, None).await;
-        assert!(matches!(err, Err(DbError::Invalid(_))), "{what}: {err:?}");
+        assert!(
+            matches!(
+                err,
+                Err(DbError::Refused(
+                    Refusal::Board { .. } | Refusal::Game { .. }
+                ))
+            ),
+            "{what}: {err:?}"
+        );
     }
     let current = db.result(l.league, l.fixture).await.unwrap().unwrap();
     assert_eq!(current.version.version, 1);
@@ -266,7 +275,7 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
     assert!(matches!(
         db.set_season_rules(l.league, l.season, format, &bad, &Value::Null, None)
             .await,
-        Err(DbError::Invalid(_))
+        Err(DbError::Refused(Refusal::Rule(_)))
     ));
 
     db.write_result(l.league, l.fixture, &small_result(&l, 2), None)
@@ -279,7 +288,7 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
     assert!(matches!(
         db.set_season_rules(l.league, l.season, format, &options, &Value::Null, None)
             .await,
-        Err(DbError::Conflict(_))
+        Err(DbError::Refused(Refusal::RulesFixed { .. }))
     ));
     assert_eq!(
         db.audit_entries(l.league, "season", l.season.0)

@@ -11,6 +11,7 @@ use boneyard::db::*;
 use boneyard::league::cup::{self, Slot, Verdict};
 use boneyard::league::match_format::MatchFormat;
 use boneyard::league::match_score::scores_from_boards;
+use boneyard::league::refusal::Refusal;
 use boneyard::league::workflow::Actor;
 use boneyard::rules::Format;
 
@@ -577,7 +578,10 @@ async fn a_cup_is_renamed_and_one_made_by_mistake_deleted(db: Db) {
     assert!(page.has("can no longer be deleted"), "{}", page.body);
     assert!(!page.has("Delete League Cup"));
     let refused = db.delete_cup(l.id, kept, None).await;
-    assert!(matches!(refused, Err(DbError::Conflict(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(DbError::Refused(Refusal::CupHasMatches))),
+        "{refused:?}"
+    );
     assert_eq!(cup_lines(&db, &app, kept).await.len(), 1);
 }
 
@@ -628,10 +632,7 @@ async fn a_correction_racing_the_next_rounds_result_is_refused_or_saved_never_fa
         // The final's result is refused only when the correction moved
         // its sides first (the card then names the wrong team).
         assert!(
-            matches!(
-                submitted,
-                Ok(_) | Err(DbError::Refused(_) | DbError::Invalid(_))
-            ),
+            matches!(submitted, Ok(_) | Err(DbError::Refused(_))),
             "round {round}: {submitted:?}"
         );
     }
@@ -800,7 +801,10 @@ async fn a_singles_tie_names_only_its_two_entrants(db: Db) {
             None,
         )
         .await;
-    assert!(matches!(wrong, Err(DbError::Invalid(_))), "{wrong:?}");
+    assert!(
+        matches!(wrong, Err(DbError::Refused(Refusal::Board { .. }))),
+        "{wrong:?}"
+    );
     db.submit_result(
         l.id,
         line.id,

@@ -5,6 +5,7 @@
 
 use axum::http::StatusCode;
 use boneyard::db::*;
+use boneyard::league::refusal::Refusal;
 
 use crate::harness::client::Client;
 use crate::harness::{LeagueBuilder, TestApp};
@@ -379,7 +380,7 @@ async fn a_playoff_settles_a_tie_at_the_relegation_place_without_points(db: Db) 
     let refs: Vec<(&str, &str)> = bad.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let refused = sec.submit(&s.end(), &playoffs, &refs).await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(refused.has("both teams of a play-off must be in the division"));
+    assert!(refused.has("Both teams of a play-off must be in the division"));
 }
 
 async fn a_rolled_over_season_is_kept_as_it_was(db: Db) {
@@ -424,7 +425,10 @@ async fn a_rolled_over_season_is_kept_as_it_was(db: Db) {
         .set_season_settings(l.id, l.season, &settings, None)
         .await;
     assert!(
-        matches!(&refused, Err(DbError::Conflict(why)) if why.contains("rolled over")),
+        matches!(
+            &refused,
+            Err(DbError::Refused(Refusal::SeasonArchived { .. }))
+        ),
         "{refused:?}"
     );
     let update = SeasonUpdate {
@@ -536,7 +540,7 @@ async fn two_roll_overs_at_once_make_one_season(db: Db) {
         other => panic!("expected one roll-over and one refusal: {other:?}"),
     };
     assert!(
-        matches!(refused, DbError::Conflict(why) if why.contains("rolled over already")),
+        matches!(refused, DbError::Refused(Refusal::RolledOverAlready { .. })),
         "{refused:?}"
     );
     assert_eq!(db.seasons(l.id).await.unwrap().len(), 2);
@@ -561,7 +565,7 @@ async fn a_roll_over_keeps_the_squad_limit(db: Db) {
     };
     let refused = db.roll_over(l.id, l.season, &next, None).await;
     assert!(
-        matches!(&refused, Err(DbError::Invalid(why)) if why.contains("Anchor would have 2 players")),
+        matches!(&refused, Err(DbError::Refused(r @ Refusal::SquadFull { .. })) if r.to_string().contains("Anchor would have 2 players")),
         "{refused:?}"
     );
     // Nothing was saved: no new season, the old one still open.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use axum::http::StatusCode;
 use boneyard::db::*;
+use boneyard::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 
 use crate::harness::client::{Client, admin};
@@ -417,7 +418,7 @@ async fn a_second_save_is_refused_with_a_message(db: Db) {
         venue_id: None,
     };
     match db.create_fixtures(w.l.league, &[again], None).await {
-        Err(DbError::Conflict(why)) => assert!(why.contains("already has 20"), "{why}"),
+        Err(DbError::Refused(Refusal::DivisionScheduled { fixtures })) => assert_eq!(fixtures, 20),
         other => panic!("a second season was not refused: {other:?}"),
     }
     assert_eq!(

@@ -7,6 +7,7 @@
 use axum::http::StatusCode;
 use boneyard::db::*;
 use boneyard::league::ical::unfold;
+use boneyard::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 
 use crate::harness::client::{Client, admin};
@@ -543,11 +544,15 @@ async fn unknown_zone_names_are_field_errors(db: Db) {
         ..NewLeague::default()
     };
     match db.create_league_in(&new, "Europe/Londn").await {
-        Err(DbError::Invalid(why)) => assert!(why.contains("not a time zone"), "{why}"),
+        Err(DbError::Refused(Refusal::Rule(why))) => {
+            assert!(why.contains("not a time zone"), "{why}")
+        }
         other => panic!("an unknown zone was stored: {other:?}"),
     }
     match db.update_league(w.l.league, &new, "", None).await {
-        Err(DbError::Invalid(why)) => assert!(why.contains("not a time zone"), "{why}"),
+        Err(DbError::Refused(Refusal::Rule(why))) => {
+            assert!(why.contains("not a time zone"), "{why}")
+        }
         other => panic!("an empty zone was stored: {other:?}"),
     }
     assert_eq!(db.league(w.l.league).await.unwrap(), league);
