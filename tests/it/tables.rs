@@ -21,8 +21,8 @@ use proptest::prelude::*;
 
 use crate::harness::LeagueBuilder;
 use crate::harness::client::Client;
+use crate::harness::pages::slug;
 use crate::support::{self, on_both};
-use crate::web::public::slug;
 
 const TEAMS: usize = 4;
 const PLAYERS: usize = 4;

@@ -2,22 +2,22 @@
 
 use boneyard::db::*;
 
-use crate::support::{League, league, new_fixture, on_both, sample_result};
+use crate::harness::results::sample_result;
+use crate::harness::{Built, LeagueBuilder};
+use crate::support::on_both;
 
 on_both!(concurrent_writers_lose_nothing);
 
 const ROUNDS: usize = 8;
 
 async fn concurrent_writers_lose_nothing(db: Db) {
-    let l = league(&db, "cw").await;
+    let l = LeagueBuilder::home_and_away("cw").build(&db).await;
     // Each task has fixtures of its own, and both correct the shared one.
     let mut own = Vec::new();
     for _ in 0..2 {
         let mut fixtures = Vec::new();
         for _ in 0..ROUNDS {
-            fixtures.push(
-                new_fixture(&db, l.league, l.season, l.division, l.home, l.away, l.venue).await,
-            );
+            fixtures.push(l.add_fixture(&db, l.home(), l.away()).await);
         }
         own.push(fixtures);
     }
@@ -28,10 +28,10 @@ async fn concurrent_writers_lose_nothing(db: Db) {
         let (db, l, result) = (db.clone(), l.clone(), result.clone());
         tokio::spawn(async move {
             for fixture in fixtures {
-                db.write_result(l.league, fixture, &result, None).await?;
-                db.write_result(l.league, l.fixture, &result, None).await?;
+                db.write_result(l.id, fixture, &result, None).await?;
+                db.write_result(l.id, l.fixture(), &result, None).await?;
                 // A reader in between, on the pool the writers do not use.
-                db.result(l.league, l.fixture).await?;
+                db.result(l.id, l.fixture()).await?;
             }
             Ok::<_, DbError>(())
         })
@@ -43,19 +43,19 @@ async fn concurrent_writers_lose_nothing(db: Db) {
         }
     }
 
-    let check = |l: &League| l.fixture;
-    let versions = db.result_versions(l.league, check(&l)).await.unwrap();
+    let check = |l: &Built| l.fixture();
+    let versions = db.result_versions(l.id, check(&l)).await.unwrap();
     assert_eq!(
         versions.iter().map(|v| v.version).collect::<Vec<_>>(),
         (1..=2 * ROUNDS as i64).collect::<Vec<_>>()
     );
     for fixture in own.into_iter().flatten() {
-        let stored = db.result(l.league, fixture).await.unwrap().unwrap();
+        let stored = db.result(l.id, fixture).await.unwrap().unwrap();
         assert_eq!(stored.version.version, 1);
         assert_eq!(stored.result, result);
     }
     assert_eq!(
-        db.audit_entries(l.league, "result", l.fixture.0)
+        db.audit_entries(l.id, "result", l.fixture().0)
             .await
             .unwrap()
             .len(),

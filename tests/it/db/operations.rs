@@ -6,7 +6,9 @@ use boneyard::league::settings::SeasonSettings;
 use boneyard::league::workflow::{Actor, Refusal};
 use boneyard::rules::Format;
 
-use crate::support::{league, on_both, sample_result};
+use crate::harness::LeagueBuilder;
+use crate::harness::results::sample_result;
+use crate::support::on_both;
 
 on_both!(
     a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go,
@@ -24,12 +26,12 @@ async fn secretary(db: &Db, l: LeagueId, name: &str) -> UserId {
 }
 
 async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db) {
-    let l = league(&db, "op1").await;
-    let sec = secretary(&db, l.league, "op1-sec").await;
+    let l = LeagueBuilder::home_and_away("op1").build(&db).await;
+    let sec = secretary(&db, l.id, "op1-sec").await;
     let v = db
         .submit_result(
-            l.league,
-            l.fixture,
+            l.id,
+            l.fixture(),
             &sample_result(&l),
             Actor::secretary(sec),
             None,
@@ -41,19 +43,19 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
         (1, ResultStatus::Approved, "entered by a secretary")
     );
     assert_eq!(
-        db.fixture(l.league, l.fixture).await.unwrap().status,
+        db.fixture(l.id, l.fixture()).await.unwrap().status,
         FixtureStatus::Played
     );
     let fixture_audit = db
-        .audit_entries(l.league, "fixture", l.fixture.0)
+        .audit_entries(l.id, "fixture", l.fixture().0)
         .await
         .unwrap();
     assert_eq!(fixture_audit.len(), 1);
     assert_eq!(fixture_audit[0].user_id, Some(sec));
     // A correction of a played fixture leaves its status alone.
     db.submit_result(
-        l.league,
-        l.fixture,
+        l.id,
+        l.fixture(),
         &sample_result(&l),
         Actor::secretary(sec),
         None,
@@ -61,7 +63,7 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
     .await
     .unwrap();
     assert_eq!(
-        db.audit_entries(l.league, "fixture", l.fixture.0)
+        db.audit_entries(l.id, "fixture", l.fixture().0)
             .await
             .unwrap()
             .len(),
@@ -70,17 +72,17 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
 }
 
 async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
-    let l = league(&db, "op2").await;
-    let sec = secretary(&db, l.league, "op2-sec").await;
+    let l = LeagueBuilder::home_and_away("op2").build(&db).await;
+    let sec = secretary(&db, l.id, "op2-sec").await;
     let home = db.create_user("op2-home", "hash").await.unwrap().id;
     let away = db.create_user("op2-away", "hash").await.unwrap().id;
     let home_captain = Actor::captain(home, Side::Home);
     let away_captain = Actor::captain(away, Side::Away);
     let result = sample_result(&l);
-    db.submit_result(l.league, l.fixture, &result, home_captain, None)
+    db.submit_result(l.id, l.fixture(), &result, home_captain, None)
         .await
         .unwrap();
-    db.submit_result(l.league, l.fixture, &result, home_captain, None)
+    db.submit_result(l.id, l.fixture(), &result, home_captain, None)
         .await
         .unwrap();
     let stale = |r: Result<ResultVersion>| {
@@ -93,28 +95,28 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
         )
     };
     assert!(stale(
-        db.confirm_result(l.league, l.fixture, 1, away_captain, false)
+        db.confirm_result(l.id, l.fixture(), 1, away_captain, false)
             .await
     ));
     assert!(stale(
-        db.dispute_result(l.league, l.fixture, 1, "no", away_captain)
+        db.dispute_result(l.id, l.fixture(), 1, "no", away_captain)
             .await
     ));
     assert!(stale(
-        db.approve_result(l.league, l.fixture, 1, None, "", Actor::secretary(sec))
+        db.approve_result(l.id, l.fixture(), 1, None, "", Actor::secretary(sec))
             .await
     ));
     assert!(stale(
-        db.restore_result_version(l.league, l.fixture, 1, 1, Actor::secretary(sec))
+        db.restore_result_version(l.id, l.fixture(), 1, 1, Actor::secretary(sec))
             .await
     ));
     // Nothing was written by the refusals.
-    let versions = db.result_versions(l.league, l.fixture).await.unwrap();
+    let versions = db.result_versions(l.id, l.fixture()).await.unwrap();
     assert_eq!(versions.len(), 2);
     assert!(versions.iter().all(|v| v.status == ResultStatus::Entered));
     // The version seen is disputed, as the disputing captain's.
     let v = db
-        .dispute_result(l.league, l.fixture, 2, " wrong ", away_captain)
+        .dispute_result(l.id, l.fixture(), 2, " wrong ", away_captain)
         .await
         .unwrap();
     assert_eq!(
@@ -123,19 +125,12 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
     );
     assert!(v.status_at.is_some());
     let v = db
-        .approve_result(
-            l.league,
-            l.fixture,
-            2,
-            None,
-            "checked",
-            Actor::secretary(sec),
-        )
+        .approve_result(l.id, l.fixture(), 2, None, "checked", Actor::secretary(sec))
         .await
         .unwrap();
     assert_eq!((v.status, v.status_by), (ResultStatus::Approved, Some(sec)));
     let f = db
-        .record_walkover(l.league, l.fixture, Side::Away, Actor::secretary(sec))
+        .record_walkover(l.id, l.fixture(), Side::Away, Actor::secretary(sec))
         .await
         .unwrap();
     assert_eq!(
@@ -143,21 +138,21 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
         (FixtureStatus::Walkover, Some(Side::Away))
     );
     assert!(matches!(
-        db.void_fixture(l.league, l.fixture, home_captain).await,
+        db.void_fixture(l.id, l.fixture(), home_captain).await,
         Err(DbError::Refused(Refusal::NotYours(_)))
     ));
     let f = db
-        .void_fixture(l.league, l.fixture, Actor::secretary(sec))
+        .void_fixture(l.id, l.fixture(), Actor::secretary(sec))
         .await
         .unwrap();
     assert_eq!((f.status, f.conceded_by), (FixtureStatus::Void, None));
 }
 
 async fn a_fine_is_recorded_with_its_ledger_line(db: Db) {
-    let l = league(&db, "op3").await;
+    let l = LeagueBuilder::home_and_away("op3").build(&db).await;
     let fine = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "fine".into(),
                 name: "Fine".into(),
@@ -169,7 +164,7 @@ async fn a_fine_is_recorded_with_its_ledger_line(db: Db) {
         .unwrap();
     let warning = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "warn".into(),
                 name: "Warning".into(),
@@ -181,21 +176,21 @@ async fn a_fine_is_recorded_with_its_ledger_line(db: Db) {
         .unwrap();
     let new = |kind: PenaltyKindId, amount| NewPenalty {
         season_id: l.season,
-        fixture_id: Some(l.fixture),
-        team_id: Some(l.home),
+        fixture_id: Some(l.fixture()),
+        team_id: Some(l.home()),
         player_id: None,
         kind_id: kind,
         amount,
         note: "late again".into(),
     };
     let p = db
-        .record_penalty(l.league, &new(fine.id, 750), None)
+        .record_penalty(l.id, &new(fine.id, 750), None)
         .await
         .unwrap();
-    db.record_penalty(l.league, &new(warning.id, 0), None)
+    db.record_penalty(l.id, &new(warning.id, 0), None)
         .await
         .unwrap();
-    let ledger = db.fines(l.league).await.unwrap();
+    let ledger = db.fines(l.id).await.unwrap();
     assert_eq!(ledger.len(), 1);
     assert_eq!(
         (
@@ -204,25 +199,25 @@ async fn a_fine_is_recorded_with_its_ledger_line(db: Db) {
             ledger[0].amount_pence,
             ledger[0].reason.as_str()
         ),
-        (Some(p.id), Some(l.home), 750, "Fine: late again")
+        (Some(p.id), Some(l.home()), 750, "Fine: late again")
     );
     // A refused penalty writes no line either.
     let mut both = new(fine.id, 100);
-    both.player_id = Some(l.home_players[0]);
-    assert!(db.record_penalty(l.league, &both, None).await.is_err());
-    assert_eq!(db.fines(l.league).await.unwrap().len(), 1);
+    both.player_id = Some(l.home_players()[0]);
+    assert!(db.record_penalty(l.id, &both, None).await.is_err());
+    assert_eq!(db.fines(l.id).await.unwrap().len(), 1);
 }
 
 async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
-    let l = league(&db, "op4").await;
-    let before = db.season(l.league, l.season).await.unwrap();
+    let l = LeagueBuilder::home_and_away("op4").build(&db).await;
+    let before = db.season(l.id, l.season).await.unwrap();
     let settings = SeasonSettings {
         approve_on_confirmation: true,
         ..Default::default()
     };
     // With a result in, new rules are refused: the new name and settings
     // that came with them are not saved either.
-    db.write_result(l.league, l.fixture, &sample_result(&l), None)
+    db.write_result(l.id, l.fixture(), &sample_result(&l), None)
         .await
         .unwrap();
     let update = SeasonUpdate {
@@ -234,26 +229,26 @@ async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
         )),
         settings: Some(settings.clone()),
     };
-    let refused = db.update_season(l.league, l.season, &update, None).await;
+    let refused = db.update_season(l.id, l.season, &update, None).await;
     assert!(
         matches!(refused, Err(DbError::Refused(Refusal::RulesFixed { .. }))),
         "{refused:?}"
     );
-    assert_eq!(db.season(l.league, l.season).await.unwrap(), before);
+    assert_eq!(db.season(l.id, l.season).await.unwrap(), before);
     // Without the rules, name and settings are saved together.
     let update = SeasonUpdate {
         rules: None,
         ..update
     };
     let after = db
-        .update_season(l.league, l.season, &update, None)
+        .update_season(l.id, l.season, &update, None)
         .await
         .unwrap();
     assert_eq!(after.name, "Renamed");
     assert_eq!(after.settings, settings.to_value());
-    assert_eq!(db.season(l.league, l.season).await.unwrap(), after);
+    assert_eq!(db.season(l.id, l.season).await.unwrap(), after);
     let actions: Vec<String> = db
-        .audit_entries(l.league, "season", l.season.0)
+        .audit_entries(l.id, "season", l.season.0)
         .await
         .unwrap()
         .into_iter()

@@ -15,7 +15,8 @@ use boneyard::league::match_format::{BoardSpec, MatchFormat};
 use boneyard::rules::simulate::{Rng, Style, simulate_board};
 use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 
-use crate::support::{on_both, record};
+use crate::harness::results::record;
+use crate::support::on_both;
 
 on_both!(player_sums_equal_a_recount_from_the_game_records);
 

@@ -5,7 +5,8 @@ use boneyard::league::refusal::Refusal;
 use boneyard::rules::Format;
 use chrono::{DateTime, Utc};
 
-use crate::support::{league, on_both};
+use crate::harness::LeagueBuilder;
+use crate::support::on_both;
 
 on_both!(
     leagues_seasons_and_divisions,
@@ -97,13 +98,13 @@ async fn leagues_seasons_and_divisions(db: Db) {
 }
 
 async fn venues_teams_players_and_captains(db: Db) {
-    let l = league(&db, "vt").await;
-    let venue = db.venue(l.league, l.venue).await.unwrap();
+    let l = LeagueBuilder::home_and_away("vt").build(&db).await;
+    let venue = db.venue(l.id, l.venue_id()).await.unwrap();
     assert_eq!(venue.tables, 2);
     let moved = db
         .update_venue(
-            l.league,
-            l.venue,
+            l.id,
+            l.venue_id(),
             &NewVenue {
                 name: venue.name.clone(),
                 address: "2 Quay Road".into(),
@@ -113,43 +114,43 @@ async fn venues_teams_players_and_captains(db: Db) {
         .await
         .unwrap();
     assert_eq!(moved.address, "2 Quay Road");
-    assert_eq!(db.venues(l.league).await.unwrap(), vec![moved]);
+    assert_eq!(db.venues(l.id).await.unwrap(), vec![moved]);
 
-    let team = db.team(l.league, l.home).await.unwrap();
-    assert_eq!(team.venue_id, Some(l.venue));
-    assert_eq!(db.teams(l.league).await.unwrap().len(), 2);
+    let team = db.team(l.id, l.home()).await.unwrap();
+    assert_eq!(team.venue_id, Some(l.venue_id()));
+    assert_eq!(db.teams(l.id).await.unwrap().len(), 2);
     let renamed = db
-        .update_team(l.league, l.home, "vt Home Stars", None)
+        .update_team(l.id, l.home(), "vt Home Stars", None)
         .await
         .unwrap();
     assert_eq!(renamed.venue_id, None);
-    let entries = db.team_entries(l.league, l.season).await.unwrap();
+    let entries = db.team_entries(l.id, l.season).await.unwrap();
     assert_eq!(entries.len(), 2);
     assert!(entries.iter().all(|e| e.division_id == l.division));
 
-    let player = db.player(l.league, l.home_players[0]).await.unwrap();
+    let player = db.player(l.id, l.home_players()[0]).await.unwrap();
     assert_eq!(player.name, "vt player 00");
-    assert_eq!(db.players(l.league).await.unwrap().len(), 8);
+    assert_eq!(db.players(l.id).await.unwrap().len(), 8);
     let renamed = db
-        .rename_player(l.league, player.id, "Ann Example")
+        .rename_player(l.id, player.id, "Ann Example")
         .await
         .unwrap();
     assert_eq!(renamed.created_at, player.created_at);
-    let home = db.team_players(l.league, l.season, l.home).await.unwrap();
+    let home = db.team_players(l.id, l.season, l.home()).await.unwrap();
     assert_eq!(home.len(), 4);
     assert_eq!(home[0].name, "Ann Example");
-    let registrations = db.registrations(l.league, l.season).await.unwrap();
+    let registrations = db.registrations(l.id, l.season).await.unwrap();
     assert_eq!(registrations.len(), 8);
 
     // Two captains at most, each a registered player of the team.
-    db.add_captain(l.league, l.season, l.home, l.home_players[0])
+    db.add_captain(l.id, l.season, l.home(), l.home_players()[0])
         .await
         .unwrap();
-    db.add_captain(l.league, l.season, l.home, l.home_players[1])
+    db.add_captain(l.id, l.season, l.home(), l.home_players()[1])
         .await
         .unwrap();
     let third = db
-        .add_captain(l.league, l.season, l.home, l.home_players[2])
+        .add_captain(l.id, l.season, l.home(), l.home_players()[2])
         .await;
     assert!(
         matches!(
@@ -159,34 +160,34 @@ async fn venues_teams_players_and_captains(db: Db) {
         "{third:?}"
     );
     let not_ours = db
-        .add_captain(l.league, l.season, l.away, l.home_players[2])
+        .add_captain(l.id, l.season, l.away(), l.home_players()[2])
         .await;
     assert!(
         matches!(not_ours, Err(DbError::ForeignKey(_))),
         "{not_ours:?}"
     );
-    let captains = db.captains(l.league, l.season, l.home).await.unwrap();
+    let captains = db.captains(l.id, l.season, l.home()).await.unwrap();
     assert_eq!(
         captains.iter().map(|p| p.id).collect::<Vec<_>>(),
-        vec![l.home_players[0], l.home_players[1]]
+        vec![l.home_players()[0], l.home_players()[1]]
     );
 }
 
 async fn fixtures_and_their_changes(db: Db) {
-    let l = league(&db, "fx").await;
-    let fixture = db.fixture(l.league, l.fixture).await.unwrap();
+    let l = LeagueBuilder::home_and_away("fx").build(&db).await;
+    let fixture = db.fixture(l.id, l.fixture()).await.unwrap();
     assert_eq!(fixture.status, FixtureStatus::Scheduled);
-    assert_eq!(fixture.home_team_id, l.home);
+    assert_eq!(fixture.home_team_id, l.home());
     assert_eq!(
         fixture.starts_at,
         Some("2026-09-10T19:30:00Z".parse::<DateTime<Utc>>().unwrap())
     );
     assert_eq!(
-        db.fixtures(l.league, l.season).await.unwrap(),
+        db.fixtures(l.id, l.season).await.unwrap(),
         vec![fixture.clone()]
     );
     assert_eq!(
-        db.division_fixtures(l.league, l.division).await.unwrap(),
+        db.division_fixtures(l.id, l.division).await.unwrap(),
         vec![fixture.clone()]
     );
 
@@ -194,8 +195,8 @@ async fn fixtures_and_their_changes(db: Db) {
     let new_date: DateTime<Utc> = "2026-10-01T18:45:30.123456Z".parse().unwrap();
     let postponed = db
         .update_fixture(
-            l.league,
-            l.fixture,
+            l.id,
+            l.fixture(),
             &FixtureChange {
                 starts_at: Some(new_date),
                 status: FixtureStatus::Postponed,
@@ -206,11 +207,11 @@ async fn fixtures_and_their_changes(db: Db) {
         .await
         .unwrap();
     assert_eq!(postponed.starts_at, Some(new_date));
-    assert_eq!(db.fixture(l.league, l.fixture).await.unwrap(), postponed);
+    assert_eq!(db.fixture(l.id, l.fixture()).await.unwrap(), postponed);
     let walkover = db
         .update_fixture(
-            l.league,
-            l.fixture,
+            l.id,
+            l.fixture(),
             &FixtureChange {
                 status: FixtureStatus::Walkover,
                 conceded_by: Some(Side::Away),
@@ -223,8 +224,8 @@ async fn fixtures_and_their_changes(db: Db) {
     assert_eq!(walkover.conceded_by, Some(Side::Away));
     let bad = db
         .update_fixture(
-            l.league,
-            l.fixture,
+            l.id,
+            l.fixture(),
             &FixtureChange {
                 status: FixtureStatus::Played,
                 ..FixtureChange::from(&walkover)
@@ -238,7 +239,7 @@ async fn fixtures_and_their_changes(db: Db) {
     );
 
     let audit = db
-        .audit_entries(l.league, "fixture", l.fixture.0)
+        .audit_entries(l.id, "fixture", l.fixture().0)
         .await
         .unwrap();
     assert_eq!(audit.len(), 2);
@@ -247,19 +248,19 @@ async fn fixtures_and_their_changes(db: Db) {
     let after: Fixture = serde_json::from_str(audit[0].after.as_deref().unwrap()).unwrap();
     assert_eq!(before, fixture);
     assert_eq!(after, postponed);
-    assert_eq!(db.audit_log(l.league, 10).await.unwrap()[0], audit[1]);
+    assert_eq!(db.audit_log(l.id, 10).await.unwrap()[0], audit[1]);
 
     // The same team on both sides is refused by the schema.
     let same = db
         .create_fixture(
-            l.league,
+            l.id,
             &NewFixture {
                 season_id: l.season,
                 division_id: l.division,
                 round: 2,
                 starts_at: None,
-                home_team_id: l.home,
-                away_team_id: l.home,
+                home_team_id: l.home(),
+                away_team_id: l.home(),
                 venue_id: None,
             },
         )
@@ -268,10 +269,10 @@ async fn fixtures_and_their_changes(db: Db) {
 }
 
 async fn penalties_and_fines(db: Db) {
-    let l = league(&db, "pf").await;
+    let l = LeagueBuilder::home_and_away("pf").build(&db).await;
     let late_card = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "late-card".into(),
                 name: "Result card late".into(),
@@ -283,7 +284,7 @@ async fn penalties_and_fines(db: Db) {
         .unwrap();
     let fine_kind = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "fine".into(),
                 name: "Fine".into(),
@@ -294,18 +295,18 @@ async fn penalties_and_fines(db: Db) {
         .await
         .unwrap();
     assert_eq!(
-        db.penalty_kinds(l.league).await.unwrap(),
+        db.penalty_kinds(l.id).await.unwrap(),
         vec![fine_kind.clone(), late_card.clone()]
     );
 
     let secretary = db.create_user("pf-sec", "hash").await.unwrap().id;
     let penalty = db
         .record_penalty(
-            l.league,
+            l.id,
             &NewPenalty {
                 season_id: l.season,
-                fixture_id: Some(l.fixture),
-                team_id: Some(l.away),
+                fixture_id: Some(l.fixture()),
+                team_id: Some(l.away()),
                 player_id: None,
                 kind_id: late_card.id,
                 amount: 2,
@@ -317,15 +318,15 @@ async fn penalties_and_fines(db: Db) {
         .unwrap();
     assert_eq!(penalty.recorded_by, Some(secretary));
     assert_eq!(penalty.voided_at, None);
-    assert_eq!(db.penalty(l.league, penalty.id).await.unwrap(), penalty);
+    assert_eq!(db.penalty(l.id, penalty.id).await.unwrap(), penalty);
     let on_player = db
         .record_penalty(
-            l.league,
+            l.id,
             &NewPenalty {
                 season_id: l.season,
                 fixture_id: None,
                 team_id: None,
-                player_id: Some(l.home_players[1]),
+                player_id: Some(l.home_players()[1]),
                 kind_id: fine_kind.id,
                 amount: 500,
                 note: String::new(),
@@ -335,17 +336,17 @@ async fn penalties_and_fines(db: Db) {
         .await
         .unwrap();
     assert_eq!(
-        db.penalties(l.league, l.season).await.unwrap(),
+        db.penalties(l.id, l.season).await.unwrap(),
         vec![penalty.clone(), on_player.clone()]
     );
     let both = db
         .record_penalty(
-            l.league,
+            l.id,
             &NewPenalty {
                 season_id: l.season,
                 fixture_id: None,
-                team_id: Some(l.home),
-                player_id: Some(l.home_players[1]),
+                team_id: Some(l.home()),
+                player_id: Some(l.home_players()[1]),
                 kind_id: fine_kind.id,
                 amount: 1,
                 note: String::new(),
@@ -360,17 +361,17 @@ async fn penalties_and_fines(db: Db) {
 
     // Withdrawn, then reinstated: never deleted, each step audited.
     let voided = db
-        .void_penalty(l.league, penalty.id, true, Some(secretary))
+        .void_penalty(l.id, penalty.id, true, Some(secretary))
         .await
         .unwrap();
     assert!(voided.voided_at.is_some());
     let back = db
-        .void_penalty(l.league, penalty.id, false, None)
+        .void_penalty(l.id, penalty.id, false, None)
         .await
         .unwrap();
     assert_eq!(back, penalty);
     let audit = db
-        .audit_entries(l.league, "penalty", penalty.id.0)
+        .audit_entries(l.id, "penalty", penalty.id.0)
         .await
         .unwrap();
     assert_eq!(
@@ -380,7 +381,7 @@ async fn penalties_and_fines(db: Db) {
 
     // The fines ledger, in pence: a fine-type penalty wrote its line with
     // it, in the same transaction; other lines are added on their own.
-    let ledger = db.fines(l.league).await.unwrap();
+    let ledger = db.fines(l.id).await.unwrap();
     assert_eq!(ledger.len(), 1, "{ledger:?}");
     let line = &ledger[0];
     assert_eq!(
@@ -390,14 +391,14 @@ async fn penalties_and_fines(db: Db) {
             line.amount_pence,
             line.reason.as_str()
         ),
-        (Some(on_player.id), Some(l.home_players[1]), 500, "Fine")
+        (Some(on_player.id), Some(l.home_players()[1]), 500, "Fine")
     );
     let fine = db
         .add_fine(
-            l.league,
+            l.id,
             &NewFine {
                 team_id: None,
-                player_id: Some(l.home_players[1]),
+                player_id: Some(l.home_players()[1]),
                 penalty_id: None,
                 amount_pence: 500,
                 reason: "phone at the table".into(),
@@ -409,13 +410,13 @@ async fn penalties_and_fines(db: Db) {
     assert_eq!(fine.paid_at, None);
     let paid_at: DateTime<Utc> = "2026-11-02T20:00:00Z".parse().unwrap();
     let paid = db
-        .set_fine_paid(l.league, fine.id, Some(paid_at), None)
+        .set_fine_paid(l.id, fine.id, Some(paid_at), None)
         .await
         .unwrap();
     assert_eq!(paid.paid_at, Some(paid_at));
-    assert_eq!(db.fines(l.league).await.unwrap(), vec![line.clone(), paid]);
+    assert_eq!(db.fines(l.id).await.unwrap(), vec![line.clone(), paid]);
     assert_eq!(
-        db.audit_entries(l.league, "fine", fine.id.0)
+        db.audit_entries(l.id, "fine", fine.id.0)
             .await
             .unwrap()
             .len(),
@@ -424,7 +425,7 @@ async fn penalties_and_fines(db: Db) {
 }
 
 async fn users_and_roles(db: Db) {
-    let l = league(&db, "ur").await;
+    let l = LeagueBuilder::home_and_away("ur").build(&db).await;
     let user = db
         .create_user("Ann", "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA")
         .await
@@ -444,25 +445,25 @@ async fn users_and_roles(db: Db) {
         .await
         .unwrap();
     let secretary = db
-        .grant_role(&NewRole::secretary(user.id, l.league), Some(user.id))
+        .grant_role(&NewRole::secretary(user.id, l.id), Some(user.id))
         .await
         .unwrap();
     let captain = db
         .grant_role(
-            &NewRole::captain(user.id, l.league, l.season, l.home),
+            &NewRole::captain(user.id, l.id, l.season, l.home()),
             Some(user.id),
         )
         .await
         .unwrap();
     let player = db
         .grant_role(
-            &NewRole::player(user.id, l.league, l.home_players[0]),
+            &NewRole::player(user.id, l.id, l.home_players()[0]),
             Some(user.id),
         )
         .await
         .unwrap();
     assert_eq!(admin.kind, RoleKind::Administrator);
-    assert_eq!(captain.team_id, Some(l.home));
+    assert_eq!(captain.team_id, Some(l.home()));
     assert_eq!(
         db.user_roles(user.id).await.unwrap(),
         vec![
@@ -473,19 +474,19 @@ async fn users_and_roles(db: Db) {
         ]
     );
     assert_eq!(
-        db.league_roles(l.league).await.unwrap(),
+        db.league_roles(l.id).await.unwrap(),
         vec![secretary.clone(), captain.clone(), player]
     );
     // The same role twice is a unique violation; a role missing its league
     // breaks the schema's checks.
     assert!(matches!(
-        db.grant_role(&NewRole::secretary(user.id, l.league), None)
+        db.grant_role(&NewRole::secretary(user.id, l.id), None)
             .await,
         Err(DbError::Unique(_))
     ));
     let no_league = NewRole {
         league_id: None,
-        ..NewRole::secretary(user.id, l.league)
+        ..NewRole::secretary(user.id, l.id)
     };
     assert!(matches!(
         db.grant_role(&no_league, None).await,
@@ -508,14 +509,11 @@ async fn users_and_roles(db: Db) {
         db.revoke_role(None, captain.id, None).await,
         Err(DbError::NotFound(_))
     ));
-    db.revoke_role(Some(l.league), captain.id, Some(user.id))
+    db.revoke_role(Some(l.id), captain.id, Some(user.id))
         .await
         .unwrap();
     assert_eq!(db.user_roles(user.id).await.unwrap().len(), 3);
-    let audit = db
-        .audit_entries(l.league, "role", captain.id.0)
-        .await
-        .unwrap();
+    let audit = db.audit_entries(l.id, "role", captain.id.0).await.unwrap();
     assert_eq!(
         audit.iter().map(|a| a.action.as_str()).collect::<Vec<_>>(),
         ["grant", "revoke"]
@@ -523,7 +521,7 @@ async fn users_and_roles(db: Db) {
 }
 
 async fn duplicates_are_unique_violations(db: Db) {
-    let l = league(&db, "du").await;
+    let l = LeagueBuilder::home_and_away("du").build(&db).await;
     let again = db
         .create_league(&NewLeague {
             name: "Another".into(),
@@ -539,12 +537,12 @@ async fn duplicates_are_unique_violations(db: Db) {
         Err(DbError::Unique(_))
     ));
     assert!(matches!(
-        db.create_player(l.league, "du player 00").await,
+        db.create_player(l.id, "du player 00").await,
         Err(DbError::Unique(_))
     ));
     // A player cannot play for two teams in one season.
     let twice = db
-        .register_player(l.league, l.season, l.away, l.home_players[0])
+        .register_player(l.id, l.season, l.away(), l.home_players()[0])
         .await;
     assert!(matches!(twice, Err(DbError::Unique(_))), "{twice:?}");
 }

@@ -4,7 +4,9 @@ use boneyard::db::*;
 use boneyard::league::refusal::Refusal;
 use serde_json::Value;
 
-use crate::support::{League, league, on_both, record, sample_result};
+use crate::harness::results::{record, sample_result};
+use crate::harness::{Built, LeagueBuilder};
+use crate::support::on_both;
 
 on_both!(
     match_result_reads_back_identical,
@@ -16,11 +18,11 @@ on_both!(
 );
 
 async fn match_result_reads_back_identical(db: Db) {
-    let l = league(&db, "rb").await;
-    assert!(db.result(l.league, l.fixture).await.unwrap().is_none());
+    let l = LeagueBuilder::home_and_away("rb").build(&db).await;
+    assert!(db.result(l.id, l.fixture()).await.unwrap().is_none());
     let written = sample_result(&l);
     let version = db
-        .write_result(l.league, l.fixture, &written, None)
+        .write_result(l.id, l.fixture(), &written, None)
         .await
         .unwrap();
     assert_eq!(version.version, 1);
@@ -29,7 +31,7 @@ async fn match_result_reads_back_identical(db: Db) {
     assert_eq!(version.options["target"], 61);
     assert_eq!(version.restored_from, None);
 
-    let stored = db.result(l.league, l.fixture).await.unwrap().unwrap();
+    let stored = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(stored.version, version);
     assert_eq!(stored.result, written);
     // And through JSON, as the web app would export it.
@@ -40,13 +42,13 @@ async fn match_result_reads_back_identical(db: Db) {
 }
 
 /// A result with one board, whose one game scores `points` for home.
-fn small_result(l: &League, points: i64) -> MatchResult {
-    let (h, a) = (&l.home_names[0], &l.away_names[0]);
+fn small_result(l: &Built, points: i64) -> MatchResult {
+    let (h, a) = (&l.home_names()[0], &l.away_names()[0]);
     MatchResult {
         boards: vec![BoardResult {
             kind: BoardKind::Singles,
-            home: vec![l.home_players[0]],
-            away: vec![l.away_players[0]],
+            home: vec![l.home_players()[0]],
+            away: vec![l.away_players()[0]],
             games: vec![GameResult {
                 record: record(serde_json::json!({
                     "format": "fives-and-threes",
@@ -64,31 +66,31 @@ fn small_result(l: &League, points: i64) -> MatchResult {
 }
 
 async fn correction_is_versioned_and_restorable(db: Db) {
-    let l = league(&db, "cv").await;
+    let l = LeagueBuilder::home_and_away("cv").build(&db).await;
     let secretary = db.create_user("sec", "hash").await.unwrap().id;
     let first = sample_result(&l);
     let corrected = small_result(&l, 8);
 
-    db.write_result(l.league, l.fixture, &first, None)
+    db.write_result(l.id, l.fixture(), &first, None)
         .await
         .unwrap();
     let v2 = db
-        .write_result(l.league, l.fixture, &corrected, Some(secretary))
+        .write_result(l.id, l.fixture(), &corrected, Some(secretary))
         .await
         .unwrap();
     assert_eq!(v2.version, 2);
     assert_eq!(v2.created_by, Some(secretary));
 
     // Reads give the correction; the first entry is still there.
-    let current = db.result(l.league, l.fixture).await.unwrap().unwrap();
+    let current = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(current.version.version, 2);
     assert_eq!(current.result, corrected);
-    let old = db.result_version(l.league, l.fixture, 1).await.unwrap();
+    let old = db.result_version(l.id, l.fixture(), 1).await.unwrap();
     assert_eq!(old.result, first);
 
     // The audit says who, when, before and after.
     let audit = db
-        .audit_entries(l.league, "result", l.fixture.0)
+        .audit_entries(l.id, "result", l.fixture().0)
         .await
         .unwrap();
     assert_eq!(
@@ -108,29 +110,29 @@ async fn correction_is_versioned_and_restorable(db: Db) {
 
     // Restore version 1: a new version 3 copying it.
     let v3 = db
-        .restore_result(l.league, l.fixture, 1, Some(secretary))
+        .restore_result(l.id, l.fixture(), 1, Some(secretary))
         .await
         .unwrap();
     assert_eq!(v3.version, 3);
     assert_eq!(v3.restored_from, Some(1));
-    let current = db.result(l.league, l.fixture).await.unwrap().unwrap();
+    let current = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(current.version, v3);
     assert_eq!(current.result, first);
-    let versions = db.result_versions(l.league, l.fixture).await.unwrap();
+    let versions = db.result_versions(l.id, l.fixture()).await.unwrap();
     assert_eq!(
         versions.iter().map(|v| v.version).collect::<Vec<_>>(),
         [1, 2, 3]
     );
     // Every version keeps its rows.
     assert_eq!(
-        db.result_version(l.league, l.fixture, 2)
+        db.result_version(l.id, l.fixture(), 2)
             .await
             .unwrap()
             .result,
         corrected
     );
     let audit = db
-        .audit_entries(l.league, "result", l.fixture.0)
+        .audit_entries(l.id, "result", l.fixture().0)
         .await
         .unwrap();
     let restore = audit.last().unwrap();
@@ -140,25 +142,25 @@ async fn correction_is_versioned_and_restorable(db: Db) {
 
     // A version that does not exist cannot be restored.
     assert!(matches!(
-        db.restore_result(l.league, l.fixture, 9, None).await,
+        db.restore_result(l.id, l.fixture(), 9, None).await,
         Err(DbError::NotFound(_))
     ));
 }
 
 async fn status_changes_are_audited(db: Db) {
-    let l = league(&db, "st").await;
+    let l = LeagueBuilder::home_and_away("st").build(&db).await;
     assert!(matches!(
-        db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+        db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
             .await,
         Err(DbError::NotFound(_))
     ));
-    db.write_result(l.league, l.fixture, &small_result(&l, 2), None)
+    db.write_result(l.id, l.fixture(), &small_result(&l, 2), None)
         .await
         .unwrap();
     let disputed = db
         .set_result_status(
-            l.league,
-            l.fixture,
+            l.id,
+            l.fixture(),
             ResultStatus::Disputed,
             "board 1 was 3-0",
             None,
@@ -168,28 +170,25 @@ async fn status_changes_are_audited(db: Db) {
     assert_eq!(disputed.status, ResultStatus::Disputed);
     assert_eq!(disputed.status_note, "board 1 was 3-0");
     let approved = db
-        .set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+        .set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
     assert_eq!(approved.version, 1);
-    let current = db.result(l.league, l.fixture).await.unwrap().unwrap();
+    let current = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(current.version.status, ResultStatus::Approved);
 
     // A correction starts again as entered; restoring v1 brings back its
     // approval.
     let v2 = db
-        .write_result(l.league, l.fixture, &small_result(&l, 4), None)
+        .write_result(l.id, l.fixture(), &small_result(&l, 4), None)
         .await
         .unwrap();
     assert_eq!(v2.status, ResultStatus::Entered);
-    let v3 = db
-        .restore_result(l.league, l.fixture, 1, None)
-        .await
-        .unwrap();
+    let v3 = db.restore_result(l.id, l.fixture(), 1, None).await.unwrap();
     assert_eq!(v3.status, ResultStatus::Approved);
 
     let actions: Vec<String> = db
-        .audit_entries(l.league, "result", l.fixture.0)
+        .audit_entries(l.id, "result", l.fixture().0)
         .await
         .unwrap()
         .into_iter()
@@ -199,29 +198,29 @@ async fn status_changes_are_audited(db: Db) {
 }
 
 async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
-    let l = league(&db, "rf").await;
-    let other = db.create_player(l.league, "Unregistered").await.unwrap();
+    let l = LeagueBuilder::home_and_away("rf").build(&db).await;
+    let other = db.create_player(l.id, "Unregistered").await.unwrap();
     let good = sample_result(&l);
 
     let mut unregistered = good.clone();
     unregistered.boards[2].home[0] = other.id;
     let mut wrong_side = good.clone();
-    wrong_side.boards[0].home = vec![l.away_players[3]];
+    wrong_side.boards[0].home = vec![l.away_players()[3]];
     let mut wrong_count = good.clone();
-    wrong_count.boards[0].home.push(l.home_players[3]);
+    wrong_count.boards[0].home.push(l.home_players()[3]);
     let mut not_on_board = good.clone();
-    not_on_board.boards[1].games[0].record.hands[0].plays[0].by = l.home_names[0].clone();
+    not_on_board.boards[1].games[0].record.hands[0].plays[0].by = l.home_names()[0].clone();
     let mut bad_end = good.clone();
     bad_end.boards[0].games[0].record.hands[1].end = Some(boneyard::rules::EndRecord {
         abandoned: true,
-        out: Some(l.home_names[0].clone()),
+        out: Some(l.home_names()[0].clone()),
         ..Default::default()
     });
     let mut no_side = good.clone();
     no_side.boards[2].games[0].record.sides[0].pop();
 
     // Written once good, so a refused correction must leave version 1.
-    db.write_result(l.league, l.fixture, &good, None)
+    db.write_result(l.id, l.fixture(), &good, None)
         .await
         .unwrap();
     for (what, bad) in [
@@ -232,7 +231,7 @@ async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
         ("bad end", bad_end),
         ("no side", no_side),
     ] {
-        let err = db.write_result(l.league, l.fixture, &bad, None).await;
+        let err = db.write_result(l.id, l.fixture(), &bad, None).await;
         assert!(
             matches!(
                 err,
@@ -243,11 +242,11 @@ async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
             "{what}: {err:?}"
         );
     }
-    let current = db.result(l.league, l.fixture).await.unwrap().unwrap();
+    let current = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(current.version.version, 1);
     assert_eq!(current.result, good);
     assert_eq!(
-        db.audit_entries(l.league, "result", l.fixture.0)
+        db.audit_entries(l.id, "result", l.fixture().0)
             .await
             .unwrap()
             .len(),
@@ -256,14 +255,14 @@ async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
 }
 
 async fn season_rules_are_fixed_once_results_exist(db: Db) {
-    let l = league(&db, "sr").await;
+    let l = LeagueBuilder::home_and_away("sr").build(&db).await;
     let options = serde_json::json!({"target": 121})
         .as_object()
         .unwrap()
         .clone();
     let format = boneyard::rules::Format::FivesAndThrees;
     let changed = db
-        .set_season_rules(l.league, l.season, format, &options, &Value::Null, None)
+        .set_season_rules(l.id, l.season, format, &options, &Value::Null, None)
         .await
         .unwrap();
     assert_eq!(changed.options["target"], 121);
@@ -273,25 +272,25 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
         .unwrap()
         .clone();
     assert!(matches!(
-        db.set_season_rules(l.league, l.season, format, &bad, &Value::Null, None)
+        db.set_season_rules(l.id, l.season, format, &bad, &Value::Null, None)
             .await,
         Err(DbError::Refused(Refusal::Rule(_)))
     ));
 
-    db.write_result(l.league, l.fixture, &small_result(&l, 2), None)
+    db.write_result(l.id, l.fixture(), &small_result(&l, 2), None)
         .await
         .unwrap();
     // The result keeps the ruleset it was scored under...
-    let stored = db.result(l.league, l.fixture).await.unwrap().unwrap();
+    let stored = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(stored.version.options["target"], 121);
     // ...and the season's can no longer change.
     assert!(matches!(
-        db.set_season_rules(l.league, l.season, format, &options, &Value::Null, None)
+        db.set_season_rules(l.id, l.season, format, &options, &Value::Null, None)
             .await,
         Err(DbError::Refused(Refusal::RulesFixed { .. }))
     ));
     assert_eq!(
-        db.audit_entries(l.league, "season", l.season.0)
+        db.audit_entries(l.id, "season", l.season.0)
             .await
             .unwrap()
             .len(),
@@ -300,53 +299,46 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
 }
 
 async fn season_results_and_player_games(db: Db) {
-    let l = league(&db, "sg").await;
-    let second =
-        crate::support::new_fixture(&db, l.league, l.season, l.division, l.away, l.home, l.venue)
-            .await;
+    let l = LeagueBuilder::home_and_away("sg").build(&db).await;
+    let second = l.add_fixture(&db, l.away(), l.home()).await;
     let result = sample_result(&l);
-    db.write_result(l.league, l.fixture, &small_result(&l, 2), None)
+    db.write_result(l.id, l.fixture(), &small_result(&l, 2), None)
         .await
         .unwrap();
-    db.write_result(l.league, l.fixture, &result, None)
+    db.write_result(l.id, l.fixture(), &result, None)
         .await
         .unwrap();
     // Provisional results are there, but count for nothing yet.
-    let all = db.season_results(l.league, l.season, false).await.unwrap();
+    let all = db.season_results(l.id, l.season, false).await.unwrap();
     assert_eq!(all.len(), 1);
     assert_eq!(all[0].version.version, 2);
     assert_eq!(all[0].result, result);
     assert!(
-        db.season_results(l.league, l.season, true)
+        db.season_results(l.id, l.season, true)
             .await
             .unwrap()
             .is_empty()
     );
-    assert!(
-        db.player_games(l.league, l.season)
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert!(db.player_games(l.id, l.season).await.unwrap().is_empty());
 
-    db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+    db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
-    let approved = db.season_results(l.league, l.season, true).await.unwrap();
+    let approved = db.season_results(l.id, l.season, true).await.unwrap();
     assert_eq!(approved.len(), 1);
-    assert_eq!(approved[0].version.fixture_id, l.fixture);
+    assert_eq!(approved[0].version.fixture_id, l.fixture());
     assert_ne!(approved[0].version.fixture_id, second);
     // Only board 2's game is finished: won by side 0, the home player.
     assert_eq!(
-        db.player_games(l.league, l.season).await.unwrap(),
+        db.player_games(l.id, l.season).await.unwrap(),
         vec![
             PlayerGames {
-                player_id: l.home_players[1],
+                player_id: l.home_players()[1],
                 played: 1,
                 won: 1
             },
             PlayerGames {
-                player_id: l.away_players[1],
+                player_id: l.away_players()[1],
                 played: 1,
                 won: 0
             },

@@ -2,7 +2,9 @@
 
 use boneyard::db::*;
 
-use crate::support::{league, new_fixture, on_both, sample_result};
+use crate::harness::LeagueBuilder;
+use crate::harness::results::sample_result;
+use crate::support::on_both;
 
 on_both!(orphans_are_refused, no_query_returns_another_leagues_rows);
 
@@ -11,8 +13,8 @@ fn is_fk<T: std::fmt::Debug>(r: Result<T, DbError>) -> bool {
 }
 
 async fn orphans_are_refused(db: Db) {
-    let a = league(&db, "oa").await;
-    let b = league(&db, "ob").await;
+    let a = LeagueBuilder::home_and_away("oa").build(&db).await;
+    let b = LeagueBuilder::home_and_away("ob").build(&db).await;
     let missing = LeagueId(999_999);
 
     assert!(is_fk(
@@ -27,53 +29,42 @@ async fn orphans_are_refused(db: Db) {
         .await
     ));
     assert!(is_fk(
-        db.create_team(a.league, "Ghosts", Some(VenueId(999_999)))
-            .await
+        db.create_team(a.id, "Ghosts", Some(VenueId(999_999))).await
     ));
     // Another league's venue is as good as none.
     assert!(is_fk(
-        db.create_team(a.league, "Borrowers", Some(b.venue)).await
+        db.create_team(a.id, "Borrowers", Some(b.venue_id())).await
     ));
-    assert!(is_fk(
-        db.create_division(a.league, b.season, "Stolen", 0).await
-    ));
+    assert!(is_fk(db.create_division(a.id, b.season, "Stolen", 0).await));
     // A team entered in another league's division, a player registered to
     // another league's team, a team not entered in the season.
-    let unentered = db
-        .create_team(a.league, "Unentered", None)
-        .await
-        .unwrap()
-        .id;
+    let unentered = db.create_team(a.id, "Unentered", None).await.unwrap().id;
     assert!(is_fk(
-        db.enter_team(a.league, a.season, b.division, unentered)
-            .await
+        db.enter_team(a.id, a.season, b.division, unentered).await
     ));
     assert!(is_fk(
-        db.enter_team(a.league, b.season, b.division, unentered)
-            .await
+        db.enter_team(a.id, b.season, b.division, unentered).await
     ));
-    let newcomer = db.create_player(a.league, "Newcomer").await.unwrap().id;
+    let newcomer = db.create_player(a.id, "Newcomer").await.unwrap().id;
     assert!(is_fk(
-        db.register_player(a.league, a.season, b.home, newcomer)
-            .await
+        db.register_player(a.id, a.season, b.home(), newcomer).await
     ));
     assert!(is_fk(
-        db.register_player(b.league, b.season, b.home, newcomer)
-            .await
+        db.register_player(b.id, b.season, b.home(), newcomer).await
     ));
     assert!(is_fk(
-        db.register_player(a.league, a.season, unentered, newcomer)
+        db.register_player(a.id, a.season, unentered, newcomer)
             .await
     ));
     let fixture = db
         .create_fixture(
-            a.league,
+            a.id,
             &NewFixture {
                 season_id: a.season,
                 division_id: a.division,
                 round: 1,
                 starts_at: None,
-                home_team_id: a.home,
+                home_team_id: a.home(),
                 away_team_id: unentered,
                 venue_id: None,
             },
@@ -81,12 +72,12 @@ async fn orphans_are_refused(db: Db) {
         .await;
     assert!(is_fk(fixture));
     assert!(is_fk(
-        db.add_captain(a.league, a.season, a.home, newcomer).await
+        db.add_captain(a.id, a.season, a.home(), newcomer).await
     ));
     // Penalties must use the league's own kinds, teams, players, fixtures.
     let kind = db
         .add_penalty_kind(
-            b.league,
+            b.id,
             &NewPenaltyKind {
                 code: "warn".into(),
                 name: "Warning".into(),
@@ -99,16 +90,16 @@ async fn orphans_are_refused(db: Db) {
     let mut penalty = NewPenalty {
         season_id: a.season,
         fixture_id: None,
-        team_id: Some(a.home),
+        team_id: Some(a.home()),
         player_id: None,
         kind_id: kind.id,
         amount: 0,
         note: String::new(),
     };
-    assert!(is_fk(db.record_penalty(a.league, &penalty, None).await));
+    assert!(is_fk(db.record_penalty(a.id, &penalty, None).await));
     let own_kind = db
         .add_penalty_kind(
-            a.league,
+            a.id,
             &NewPenaltyKind {
                 code: "warn".into(),
                 name: "Warning".into(),
@@ -119,17 +110,17 @@ async fn orphans_are_refused(db: Db) {
         .await
         .unwrap();
     penalty.kind_id = own_kind.id;
-    penalty.fixture_id = Some(b.fixture);
-    assert!(is_fk(db.record_penalty(a.league, &penalty, None).await));
+    penalty.fixture_id = Some(b.fixture());
+    assert!(is_fk(db.record_penalty(a.id, &penalty, None).await));
     penalty.fixture_id = None;
-    penalty.team_id = Some(b.home);
-    assert!(is_fk(db.record_penalty(a.league, &penalty, None).await));
+    penalty.team_id = Some(b.home());
+    assert!(is_fk(db.record_penalty(a.id, &penalty, None).await));
     assert!(is_fk(
         db.add_fine(
-            a.league,
+            a.id,
             &NewFine {
                 team_id: None,
-                player_id: Some(b.home_players[0]),
+                player_id: Some(b.home_players()[0]),
                 penalty_id: None,
                 amount_pence: 100,
                 reason: String::new(),
@@ -139,40 +130,40 @@ async fn orphans_are_refused(db: Db) {
         .await
     ));
     assert!(is_fk(
-        db.grant_role(&NewRole::secretary(UserId(999_999), a.league), None)
+        db.grant_role(&NewRole::secretary(UserId(999_999), a.id), None)
             .await
     ));
     let user = db.create_user("orphan-test", "h").await.unwrap().id;
     assert!(is_fk(
-        db.grant_role(&NewRole::player(user, a.league, b.home_players[0]), None)
+        db.grant_role(&NewRole::player(user, a.id, b.home_players()[0]), None)
             .await
     ));
     assert!(is_fk(
-        db.grant_role(&NewRole::captain(user, a.league, a.season, b.home), None)
+        db.grant_role(&NewRole::captain(user, a.id, a.season, b.home()), None)
             .await
     ));
 
     // A result for another league's fixture is not found, and nothing of
     // the kind was written.
     assert!(matches!(
-        db.write_result(a.league, b.fixture, &sample_result(&b), None)
+        db.write_result(a.id, b.fixture(), &sample_result(&b), None)
             .await,
         Err(DbError::NotFound(_))
     ));
-    assert!(db.result(b.league, b.fixture).await.unwrap().is_none());
+    assert!(db.result(b.id, b.fixture()).await.unwrap().is_none());
 }
 
 async fn no_query_returns_another_leagues_rows(db: Db) {
-    let a = league(&db, "sa").await;
-    let b = league(&db, "sb").await;
+    let a = LeagueBuilder::home_and_away("sa").build(&db).await;
+    let b = LeagueBuilder::home_and_away("sb").build(&db).await;
     // Give both leagues one of everything.
     for l in [&a, &b] {
-        db.write_result(l.league, l.fixture, &sample_result(l), None)
+        db.write_result(l.id, l.fixture(), &sample_result(l), None)
             .await
             .unwrap();
         let kind = db
             .add_penalty_kind(
-                l.league,
+                l.id,
                 &NewPenaltyKind {
                     code: "late".into(),
                     name: "Late".into(),
@@ -183,11 +174,11 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
             .await
             .unwrap();
         db.record_penalty(
-            l.league,
+            l.id,
             &NewPenalty {
                 season_id: l.season,
-                fixture_id: Some(l.fixture),
-                team_id: Some(l.home),
+                fixture_id: Some(l.fixture()),
+                team_id: Some(l.home()),
                 player_id: None,
                 kind_id: kind.id,
                 amount: 1,
@@ -198,9 +189,9 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         .await
         .unwrap();
         db.add_fine(
-            l.league,
+            l.id,
             &NewFine {
-                team_id: Some(l.away),
+                team_id: Some(l.away()),
                 player_id: None,
                 penalty_id: None,
                 amount_pence: 250,
@@ -210,26 +201,26 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         )
         .await
         .unwrap();
-        db.add_captain(l.league, l.season, l.home, l.home_players[0])
+        db.add_captain(l.id, l.season, l.home(), l.home_players()[0])
             .await
             .unwrap();
         let user = db
-            .create_user(&format!("{}-sec", l.league), "h")
+            .create_user(&format!("{}-sec", l.id), "h")
             .await
             .unwrap()
             .id;
-        db.grant_role(&NewRole::secretary(user, l.league), None)
+        db.grant_role(&NewRole::secretary(user, l.id), None)
             .await
             .unwrap();
-        let change = FixtureChange::from(&db.fixture(l.league, l.fixture).await.unwrap());
-        db.update_fixture(l.league, l.fixture, &change, None)
+        let change = FixtureChange::from(&db.fixture(l.id, l.fixture()).await.unwrap());
+        db.update_fixture(l.id, l.fixture(), &change, None)
             .await
             .unwrap();
     }
-    let extra = new_fixture(&db, b.league, b.season, b.division, b.away, b.home, b.venue).await;
+    let extra = b.add_fixture(&db, b.away(), b.home()).await;
 
     // Lists hold only the league's own rows.
-    let l = a.league;
+    let l = a.id;
     assert!(
         db.seasons(l)
             .await
@@ -252,12 +243,12 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
     assert_eq!(db.players(l).await.unwrap().len(), 8);
     assert!(db.registrations(l, b.season).await.unwrap().is_empty());
     assert!(
-        db.team_players(l, b.season, b.home)
+        db.team_players(l, b.season, b.home())
             .await
             .unwrap()
             .is_empty()
     );
-    assert!(db.captains(l, b.season, b.home).await.unwrap().is_empty());
+    assert!(db.captains(l, b.season, b.home()).await.unwrap().is_empty());
     assert!(db.fixtures(l, b.season).await.unwrap().is_empty());
     assert!(
         db.division_fixtures(l, b.division)
@@ -286,13 +277,13 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
             .all(|e| e.league_id == Some(l))
     );
     assert!(
-        db.audit_entries(l, "result", b.fixture.0)
+        db.audit_entries(l, "result", b.fixture().0)
             .await
             .unwrap()
             .is_empty()
     );
     assert!(
-        db.audit_entries(l, "fixture", b.fixture.0)
+        db.audit_entries(l, "fixture", b.fixture().0)
             .await
             .unwrap()
             .is_empty()
@@ -302,27 +293,30 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
     let nf = |r: Result<(), DbError>| matches!(r, Err(DbError::NotFound(_)));
     assert!(nf(db.season(l, b.season).await.map(drop)));
     assert!(nf(db.division(l, b.division).await.map(drop)));
-    assert!(nf(db.venue(l, b.venue).await.map(drop)));
-    assert!(nf(db.team(l, b.home).await.map(drop)));
-    assert!(nf(db.player(l, b.home_players[0]).await.map(drop)));
-    assert!(nf(db.fixture(l, b.fixture).await.map(drop)));
+    assert!(nf(db.venue(l, b.venue_id()).await.map(drop)));
+    assert!(nf(db.team(l, b.home()).await.map(drop)));
+    assert!(nf(db.player(l, b.home_players()[0]).await.map(drop)));
+    assert!(nf(db.fixture(l, b.fixture()).await.map(drop)));
     assert!(nf(db.fixture(l, extra).await.map(drop)));
-    let b_penalty = db.penalties(b.league, b.season).await.unwrap()[0].id;
+    let b_penalty = db.penalties(b.id, b.season).await.unwrap()[0].id;
     assert!(nf(db.penalty(l, b_penalty).await.map(drop)));
-    assert!(db.result(l, b.fixture).await.unwrap().is_none());
-    assert!(db.result_versions(l, b.fixture).await.unwrap().is_empty());
-    assert!(nf(db.result_version(l, b.fixture, 1).await.map(drop)));
+    assert!(db.result(l, b.fixture()).await.unwrap().is_none());
+    assert!(db.result_versions(l, b.fixture()).await.unwrap().is_empty());
+    assert!(nf(db.result_version(l, b.fixture(), 1).await.map(drop)));
 
     // Writers with another league's id change nothing.
-    assert!(nf(db.update_team(l, b.home, "Taken", None).await.map(drop)));
     assert!(nf(db
-        .rename_player(l, b.home_players[0], "Taken")
+        .update_team(l, b.home(), "Taken", None)
+        .await
+        .map(drop)));
+    assert!(nf(db
+        .rename_player(l, b.home_players()[0], "Taken")
         .await
         .map(drop)));
     assert!(nf(db
         .update_venue(
             l,
-            b.venue,
+            b.venue_id(),
             &NewVenue {
                 name: "Taken".into(),
                 address: String::new(),
@@ -331,22 +325,25 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         )
         .await
         .map(drop)));
-    let change = FixtureChange::from(&db.fixture(b.league, b.fixture).await.unwrap());
+    let change = FixtureChange::from(&db.fixture(b.id, b.fixture()).await.unwrap());
     assert!(nf(db
-        .update_fixture(l, b.fixture, &change, None)
+        .update_fixture(l, b.fixture(), &change, None)
         .await
         .map(drop)));
     assert!(nf(db
         .void_penalty(l, b_penalty, true, None)
         .await
         .map(drop)));
-    let b_fine = db.fines(b.league).await.unwrap()[0].id;
+    let b_fine = db.fines(b.id).await.unwrap()[0].id;
     assert!(nf(db.set_fine_paid(l, b_fine, None, None).await.map(drop)));
     assert!(nf(db
-        .set_result_status(l, b.fixture, ResultStatus::Approved, "", None)
+        .set_result_status(l, b.fixture(), ResultStatus::Approved, "", None)
         .await
         .map(drop)));
-    assert!(nf(db.restore_result(l, b.fixture, 1, None).await.map(drop)));
+    assert!(nf(db
+        .restore_result(l, b.fixture(), 1, None)
+        .await
+        .map(drop)));
     assert!(matches!(
         db.set_season_rules(
             l,
@@ -361,17 +358,13 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
     ));
 
     // And league B's records are as they were.
-    assert_eq!(db.team(b.league, b.home).await.unwrap().name, "sb Home");
+    assert_eq!(db.team(b.id, b.home()).await.unwrap().name, "sb Home");
     assert_eq!(
-        db.result(b.league, b.fixture)
-            .await
-            .unwrap()
-            .unwrap()
-            .result,
+        db.result(b.id, b.fixture()).await.unwrap().unwrap().result,
         sample_result(&b)
     );
     assert!(
-        db.penalty(b.league, b_penalty)
+        db.penalty(b.id, b_penalty)
             .await
             .unwrap()
             .voided_at

@@ -25,6 +25,8 @@ pub struct LeagueBuilder {
     division: String,
     venue: Option<(String, i64)>,
     accounts: bool,
+    /// The secretary's username, when not `sec-SHORT`.
+    secretary: Option<String>,
     player_name: fn(team: &str, t: usize, i: usize) -> String,
     options: serde_json::Map<String, serde_json::Value>,
     rules_summary: String,
@@ -60,12 +62,102 @@ pub struct Built {
     /// The secretary's username.
     pub secretary: String,
     pub venue: Option<VenueId>,
+    /// The first fixture's kick-off.
+    pub starts_at: DateTime<Utc>,
 }
 
 impl Built {
     /// The first fixture's address, `rest` after it.
     pub fn path(&self, rest: &str) -> String {
         format!("/leagues/{}/matches/{}{rest}", self.short, self.fixtures[0])
+    }
+
+    /// An address of the league's console, `rest` after it.
+    pub fn console(&self, rest: &str) -> String {
+        format!("/leagues/{}/console{rest}", self.short)
+    }
+
+    /// The first fixture.
+    pub fn fixture(&self) -> FixtureId {
+        self.fixtures[0]
+    }
+
+    /// The first fixture's home team (team 0).
+    pub fn home(&self) -> TeamId {
+        self.teams[0].id
+    }
+
+    /// The first fixture's away team (team 1).
+    pub fn away(&self) -> TeamId {
+        self.teams[1].id
+    }
+
+    /// The home team's registered players, in order.
+    pub fn home_players(&self) -> Vec<PlayerId> {
+        self.teams[0].players.iter().map(|p| p.0).collect()
+    }
+
+    pub fn away_players(&self) -> Vec<PlayerId> {
+        self.teams[1].players.iter().map(|p| p.0).collect()
+    }
+
+    /// The home team's players' names, in order.
+    pub fn home_names(&self) -> Vec<String> {
+        self.teams[0].players.iter().map(|p| p.1.clone()).collect()
+    }
+
+    pub fn away_names(&self) -> Vec<String> {
+        self.teams[1].players.iter().map(|p| p.1.clone()).collect()
+    }
+
+    /// The venue every team plays at; panics for a league built without.
+    pub fn venue_id(&self) -> VenueId {
+        self.venue.expect("a league built with a venue")
+    }
+
+    /// Another fixture of the division, round 1 at the first fixture's
+    /// kick-off and venue.
+    pub async fn add_fixture(&self, db: &Db, home: TeamId, away: TeamId) -> FixtureId {
+        db.create_fixture(
+            self.id,
+            &NewFixture {
+                season_id: self.season,
+                division_id: self.division,
+                round: 1,
+                starts_at: Some(self.starts_at),
+                home_team_id: home,
+                away_team_id: away,
+                venue_id: self.venue,
+            },
+        )
+        .await
+        .unwrap()
+        .id
+    }
+
+    /// Another division of the season at `position`, with a team for each
+    /// of `teams` (its name and home venue) entered in it and no fixtures.
+    pub async fn add_division(
+        &self,
+        db: &Db,
+        name: &str,
+        position: i64,
+        teams: &[(&str, Option<VenueId>)],
+    ) -> (DivisionId, Vec<TeamId>) {
+        let division = db
+            .create_division(self.id, self.season, name, position)
+            .await
+            .unwrap()
+            .id;
+        let mut ids = Vec::new();
+        for (team, venue) in teams {
+            let team = db.create_team(self.id, team, *venue).await.unwrap().id;
+            db.enter_team(self.id, self.season, division, team)
+                .await
+                .unwrap();
+            ids.push(team);
+        }
+        (division, ids)
     }
 }
 
@@ -85,6 +177,7 @@ impl LeagueBuilder {
             division: "One".into(),
             venue: None,
             accounts: true,
+            secretary: None,
             player_name: first_names,
             options: Default::default(),
             rules_summary: String::new(),
@@ -92,6 +185,31 @@ impl LeagueBuilder {
             name: None,
             match_format_json: None,
         }
+    }
+
+    /// The league many tests were first written against, every detail
+    /// set: "SHORT league" (rules summary "Fives and threes to 61.",
+    /// contact secretary@example.org, target 61), division Premier, teams
+    /// "SHORT Home" and "SHORT Away" of four players named "SHORT player
+    /// TI" (team T, player I), all at "The SHORT Arms" with 2 tables, one
+    /// fixture at 2026-09-10T19:30Z, and no accounts.
+    pub fn home_and_away(short: &str) -> LeagueBuilder {
+        LeagueBuilder::new(short)
+            .name(&format!("{short} league"))
+            .rules_summary("Fives and threes to 61.")
+            .contact("secretary@example.org")
+            .options(serde_json::json!({"target": 61}))
+            .division("Premier")
+            .venue(&format!("The {short} Arms"), 2)
+            .teams(&[&format!("{short} Home"), &format!("{short} Away")])
+            .players(4)
+            // The short name is the team's first word.
+            .player_names(|team, t, i| {
+                let short = team.rsplit_once(' ').map_or(team, |(s, _)| s);
+                format!("{short} player {t}{i}")
+            })
+            .without_accounts()
+            .starting_at("2026-09-10T19:30:00Z".parse().unwrap())
     }
 
     pub fn rules(mut self, format: Format) -> Self {
@@ -133,6 +251,13 @@ impl LeagueBuilder {
     /// No accounts: for tests of the records alone.
     pub fn without_accounts(mut self) -> Self {
         self.accounts = false;
+        self
+    }
+
+    /// The secretary's username (default "sec-SHORT"); their account is
+    /// made even `without_accounts`, the captains' are not.
+    pub fn secretary(mut self, username: &str) -> Self {
+        self.secretary = Some(username.to_owned());
         self
     }
 
@@ -222,7 +347,7 @@ impl LeagueBuilder {
             .await
             .unwrap()
             .id;
-        let hash = if self.accounts {
+        let hash = if self.accounts || self.secretary.is_some() {
             boneyard::web::auth::hash_password(PASSWORD.into())
                 .await
                 .unwrap()
@@ -270,8 +395,11 @@ impl LeagueBuilder {
                 captain,
             });
         }
-        let secretary = format!("sec-{}", self.short);
-        if self.accounts {
+        let secretary = self
+            .secretary
+            .clone()
+            .unwrap_or_else(|| format!("sec-{}", self.short));
+        if self.accounts || self.secretary.is_some() {
             let user = db.create_user(&secretary, &hash).await.unwrap().id;
             db.grant_role(&NewRole::secretary(user, league), None)
                 .await
@@ -315,6 +443,7 @@ impl LeagueBuilder {
         }
         Built {
             venue,
+            starts_at,
             id: league,
             short: self.short.clone(),
             season,

@@ -5,6 +5,7 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 
 use super::client::{Client, Page};
+use super::pages::{previewed, unescape};
 
 pub const PASSWORD: &str = "a long enough password";
 
@@ -35,18 +36,28 @@ pub async fn secretary(db: &Db, base: &Client, league: LeagueId, username: &str)
     c
 }
 
-/// The text unescaped as askama escapes it.
-fn unescape(s: &str) -> String {
-    s.replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&quot;", "\"")
-        .replace("&#34;", "\"")
-        .replace("&lt;", "<")
-        .replace("&#60;", "<")
-        .replace("&gt;", ">")
-        .replace("&#62;", ">")
-        .replace("&amp;", "&")
-        .replace("&#38;", "&")
+/// A division's season form at `path` sent with `fields` for a preview,
+/// then the draft it showed sent back with `action` ("save"): the preview
+/// and the answer.
+pub async fn preview_then(
+    c: &mut Client,
+    path: &str,
+    fields: &[(&str, &str)],
+    action: &str,
+) -> (Page, Page) {
+    let mut all = fields.to_vec();
+    all.push(("action", "preview"));
+    let preview = c.submit(path, path, &all).await;
+    let shown = previewed(&preview);
+    let token = preview.csrf();
+    all.pop();
+    all.extend([
+        ("action", action),
+        ("previewed", shown.as_str()),
+        ("csrf", token.as_str()),
+    ]);
+    let answer = c.post(path, &all).await;
+    (preview, answer)
 }
 
 /// The error shown beside `field`, checked to be tied to it for screen

@@ -9,8 +9,10 @@
 pub mod builder;
 pub mod client;
 pub mod forms;
+pub mod pages;
+pub mod results;
 
-use boneyard::db::Db;
+use boneyard::db::{Db, NewRole, UserId};
 
 pub use builder::{Built, LeagueBuilder, PASSWORD};
 use client::Client;
@@ -51,5 +53,29 @@ impl TestApp {
     /// signed in.
     pub async fn with_captain(&self, team: usize) -> Client {
         self.signed_in(&self.league.teams[team].captain).await
+    }
+
+    /// The installation's administrator, `admin` (made on the first call),
+    /// signed in.
+    pub async fn with_admin(&self) -> Client {
+        if self.db.user_by_username("admin").await.is_err() {
+            let user = client::account(&self.db, "admin", PASSWORD).await;
+            self.db
+                .grant_role(&NewRole::administrator(user), None)
+                .await
+                .unwrap();
+        }
+        self.signed_in("admin").await
+    }
+
+    /// A new account `username`, with no role, signed in.
+    pub async fn with_account(&self, username: &str) -> (Client, UserId) {
+        forms::signed_in(&self.db, &self.anonymous().await, username).await
+    }
+
+    /// A new account `username` made secretary of `league` (this app's,
+    /// or another built in its database), signed in.
+    pub async fn with_secretary_of(&self, league: &Built, username: &str) -> Client {
+        forms::secretary(&self.db, &self.anonymous().await, league.id, username).await
     }
 }

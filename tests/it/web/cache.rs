@@ -10,8 +10,8 @@ use boneyard::web::cache::CACHE_HEADER;
 
 use crate::harness::LeagueBuilder;
 use crate::harness::client::{Client, Page, account};
+use crate::harness::pages::slug;
 use crate::support::on_both;
-use crate::web::public::slug;
 use crate::web::results::{client, setup, simulated_card, submit_card};
 
 on_both!(

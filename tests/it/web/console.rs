@@ -8,11 +8,12 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 use boneyard::rules::Format;
 
-use crate::harness::client::{Client, Page, admin};
-use crate::harness::forms::{
-    PASSWORD, error_beside, no_error_beside, secretary, signed_in, value_of,
-};
-use crate::support::{League as Fixture, league, on_both, sample_result};
+use crate::harness::client::Page;
+use crate::harness::forms::{PASSWORD, error_beside, no_error_beside, value_of};
+use crate::harness::pages::{redirected, refused};
+use crate::harness::results::sample_result;
+use crate::harness::{LeagueBuilder, TestApp};
+use crate::support::on_both;
 
 on_both!(
     console_pages_show_for_the_secretary,
@@ -46,37 +47,18 @@ fn focused(page: &Page) -> String {
     id.split('"').next().unwrap().to_owned()
 }
 
-/// A console address of the test league (`support::league(db, "home")`).
-fn console(_: &Fixture, path: &str) -> String {
-    format!("/leagues/home/console{path}")
-}
-
-async fn setup(db: &Db) -> (Client, Fixture) {
-    let admin = admin(db).await;
-    let l = league(db, "home").await;
-    let sec = secretary(db, &admin, l.league, "sec").await;
-    (sec, l)
-}
-
-fn redirected(page: &Page, to: &str) {
-    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    assert_eq!(page.location.as_deref(), Some(to));
-}
-
-fn refused(page: &Page) {
-    assert_eq!(
-        page.status,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "{}",
-        page.body
-    );
+/// The test league, "home" (`LeagueBuilder::home_and_away`), with its
+/// secretary's account, "sec".
+fn home_league() -> LeagueBuilder {
+    LeagueBuilder::home_and_away("home").secretary("sec")
 }
 
 async fn console_pages_show_for_the_secretary(db: Db) {
-    let (mut sec, l) = setup(&db).await;
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
     let kind = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "late-card".into(),
                 name: "Result card late".into(),
@@ -98,21 +80,24 @@ async fn console_pages_show_for_the_secretary(db: Db) {
             "Premier, 2026/27",
         ),
         ("/venues".into(), "The home Arms"),
-        (format!("/venues/{}", l.venue), "The home Arms"),
+        (format!("/venues/{}", l.venue_id()), "The home Arms"),
         ("/teams".into(), "home Home"),
-        (format!("/teams/{}", l.home), "home Home"),
+        (format!("/teams/{}", l.home()), "home Home"),
         (
-            format!("/teams/{}/seasons/{}", l.home, l.season),
+            format!("/teams/{}/seasons/{}", l.home(), l.season),
             "home player 00",
         ),
         ("/players".into(), "home player 10"),
-        (format!("/players/{}", l.home_players[0]), "home player 00"),
+        (
+            format!("/players/{}", l.home_players()[0]),
+            "home player 00",
+        ),
         ("/penalty-kinds".into(), "Result card late"),
         (format!("/penalty-kinds/{}", kind.id), "Result card late"),
         ("/users".into(), "sec"),
     ];
     for (path, text) in pages {
-        let page = sec.get(&console(&l, &path)).await;
+        let page = sec.get(&l.console(&path)).await;
         assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
         assert!(page.has(text), "{path} lacks {text}: {}", page.body);
         assert!(
@@ -129,28 +114,29 @@ async fn console_pages_show_for_the_secretary(db: Db) {
         }
     }
     // The cursor starts in the first field of the page's form.
-    let page = sec.get(&console(&l, "/venues")).await;
+    let page = sec.get(&l.console("/venues")).await;
     assert_eq!(focused(&page), "name");
-    let page = sec.get(&console(&l, "/seasons/new")).await;
+    let page = sec.get(&l.console("/seasons/new")).await;
     assert_eq!(focused(&page), "name");
     // Records of another league are not found through this one.
-    let other = league(&db, "away").await;
+    let other = LeagueBuilder::home_and_away("away").build(&db).await;
     for path in [
         format!("/seasons/{}", other.season),
-        format!("/venues/{}", other.venue),
-        format!("/teams/{}", other.home),
-        format!("/players/{}", other.home_players[0]),
-        format!("/teams/{}/seasons/{}", other.home, other.season),
+        format!("/venues/{}", other.venue_id()),
+        format!("/teams/{}", other.home()),
+        format!("/players/{}", other.home_players()[0]),
+        format!("/teams/{}/seasons/{}", other.home(), other.season),
         format!("/seasons/{}/divisions/{}", l.season, other.division),
     ] {
-        let page = sec.get(&console(&l, &path)).await;
+        let page = sec.get(&l.console(&path)).await;
         assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}");
     }
 }
 
 async fn league_details_are_edited(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let form = console(&l, "/league");
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let form = l.console("/league");
     let page = sec
         .submit(
             &form,
@@ -180,7 +166,7 @@ async fn league_details_are_edited(db: Db) {
         )
         .await;
     redirected(&page, "/leagues/home/console");
-    let league = db.league(l.league).await.unwrap();
+    let league = db.league(l.id).await.unwrap();
     assert_eq!(league.name, "Home League");
     assert_eq!(league.contact, "ann@example.org");
     assert_eq!(
@@ -241,8 +227,9 @@ fn with<'a>(
 }
 
 async fn seasons_are_created_and_edited(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let new = console(&l, "/seasons/new");
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let new = l.console("/seasons/new");
     // The form opens with the format's defaults.
     let page = sec.get(&format!("{new}?format=all-fives")).await;
     assert_eq!(value_of(&page, "format"), "all-fives");
@@ -296,11 +283,7 @@ async fn seasons_are_created_and_edited(db: Db) {
     assert!(error_beside(&page, "singles").contains("1 to 24 boards"));
     assert!(error_beside(&page, "late_games").contains("minutes:games"));
     assert_eq!(value_of(&page, "late_games"), "1 minute");
-    assert_eq!(
-        db.seasons(l.league).await.unwrap().len(),
-        1,
-        "nothing saved"
-    );
+    assert_eq!(db.seasons(l.id).await.unwrap().len(), 1, "nothing saved");
 
     // Another format picked: its options come back with their defaults.
     let page = sec
@@ -323,18 +306,14 @@ async fn seasons_are_created_and_edited(db: Db) {
         !page.has("id=\"target\""),
         "fives-and-threes options are gone"
     );
-    assert_eq!(
-        db.seasons(l.league).await.unwrap().len(),
-        1,
-        "nothing saved"
-    );
+    assert_eq!(db.seasons(l.id).await.unwrap().len(), 1, "nothing saved");
 
     // Good.
     let page = sec
         .submit(&new, &new, &season_fields("2027/28", "all-fives"))
         .await;
     let season = db
-        .seasons(l.league)
+        .seasons(l.id)
         .await
         .unwrap()
         .into_iter()
@@ -368,7 +347,7 @@ async fn seasons_are_created_and_edited(db: Db) {
     assert!(error_beside(&page, "name").contains("already exists"));
 
     // Edit: the stored values are shown, then changed.
-    let edit = console(&l, &format!("/seasons/{}", season.id));
+    let edit = l.console(&format!("/seasons/{}", season.id));
     let page = sec.get(&edit).await;
     assert_eq!(value_of(&page, "name"), "2027/28");
     assert_eq!(value_of(&page, "target"), "121");
@@ -385,7 +364,7 @@ async fn seasons_are_created_and_edited(db: Db) {
         )
         .await;
     redirected(&page, "/leagues/home/console/seasons");
-    let season = db.season(l.league, season.id).await.unwrap();
+    let season = db.season(l.id, season.id).await.unwrap();
     assert_eq!(season.name, "2027/28 winter");
     assert_eq!(season.format, Format::HandsWon);
     let ruleset = season.ruleset().unwrap();
@@ -398,16 +377,17 @@ async fn seasons_are_created_and_edited(db: Db) {
         .await;
     refused(&page);
     assert!(error_beside(&page, "name").contains("already exists"));
-    assert_eq!(db.season(l.league, season.id).await.unwrap(), season);
+    assert_eq!(db.season(l.id, season.id).await.unwrap(), season);
 }
 
 async fn season_rules_are_fixed_once_there_are_results(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    db.write_result(l.league, l.fixture, &sample_result(&l), None)
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    db.write_result(l.id, l.fixture(), &sample_result(l), None)
         .await
         .unwrap();
-    let before = db.season(l.league, l.season).await.unwrap();
-    let edit = console(&l, &format!("/seasons/{}", l.season));
+    let before = db.season(l.id, l.season).await.unwrap();
+    let edit = l.console(&format!("/seasons/{}", l.season));
     let page = sec.get(&edit).await;
     assert!(page.has("This season has results"), "{}", page.body);
     let page = sec
@@ -420,7 +400,7 @@ async fn season_rules_are_fixed_once_there_are_results(db: Db) {
         page.body
     );
     assert_eq!(value_of(&page, "target"), "121", "what was typed is kept");
-    assert_eq!(db.season(l.league, l.season).await.unwrap(), before);
+    assert_eq!(db.season(l.id, l.season).await.unwrap(), before);
     // Its name can still change: the rules shown are the stored ones.
     let page = sec.get(&edit).await;
     let mut fields: Vec<(String, String)> = [
@@ -458,7 +438,7 @@ async fn season_rules_are_fixed_once_there_are_results(db: Db) {
         .collect();
     let page = sec.submit(&edit, &edit, &fields).await;
     redirected(&page, "/leagues/home/console/seasons");
-    let after = db.season(l.league, l.season).await.unwrap();
+    let after = db.season(l.id, l.season).await.unwrap();
     assert_eq!(after.name, "2026/27 (old)");
     assert_eq!(
         (after.format, after.options),
@@ -483,11 +463,12 @@ fn tag_of_exists(page: &Page, field: &str) -> bool {
 }
 
 async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    db.write_result(l.league, l.fixture, &sample_result(&l), None)
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    db.write_result(l.id, l.fixture(), &sample_result(l), None)
         .await
         .unwrap();
-    let edit = console(&l, &format!("/seasons/{}", l.season));
+    let edit = l.console(&format!("/seasons/{}", l.season));
     let page = sec.get(&edit).await;
     assert!(page.has("This season has results"), "{}", page.body);
     // The defaults are shown: LEAGUE.md's order, 3 games, the secretary.
@@ -501,7 +482,7 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let before = db.season(l.league, l.season).await.unwrap();
+    let before = db.season(l.id, l.season).await.unwrap();
 
     // Refused, each beside its field, and nothing written.
     for (changes, field, says) in [
@@ -537,7 +518,7 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
             "{changes:?}: {}",
             error_beside(&page, field)
         );
-        assert_eq!(db.season(l.league, l.season).await.unwrap(), before);
+        assert_eq!(db.season(l.id, l.season).await.unwrap(), before);
     }
 
     // Changed although the season has results: the ruleset stays.
@@ -552,7 +533,7 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
     ];
     let page = sec.submit(&edit, &edit, &with(stored, &changes)).await;
     redirected(&page, "/leagues/home/console/seasons");
-    let after = db.season(l.league, l.season).await.unwrap();
+    let after = db.season(l.id, l.season).await.unwrap();
     let settings = after.settings().unwrap();
     use boneyard::league::standings::TieBreaker;
     assert_eq!(
@@ -573,10 +554,7 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
         (after.format, &after.options, &after.match_format),
         (before.format, &before.options, &before.match_format)
     );
-    let audit = db
-        .audit_entries(l.league, "season", l.season.0)
-        .await
-        .unwrap();
+    let audit = db.audit_entries(l.id, "season", l.season.0).await.unwrap();
     let last = audit.last().expect("the change is audited");
     assert_eq!(last.action, "settings");
 
@@ -606,9 +584,10 @@ async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
 }
 
 async fn names_without_an_address_of_their_own_are_refused(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let new = console(&l, "/seasons/new");
-    let seasons = db.seasons(l.league).await.unwrap();
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let new = l.console("/seasons/new");
+    let seasons = db.seasons(l.id).await.unwrap();
     for (name, says) in [
         ("Live", "belongs to another page"),
         ("Players-Table", "belongs to another page"),
@@ -625,23 +604,23 @@ async fn names_without_an_address_of_their_own_are_refused(db: Db) {
             error_beside(&page, "name")
         );
     }
-    assert_eq!(db.seasons(l.league).await.unwrap(), seasons);
+    assert_eq!(db.seasons(l.id).await.unwrap(), seasons);
     // A season renamed onto another's address is refused too.
     let page = sec
         .submit(&new, &new, &season_fields("2027/28", "fives-and-threes"))
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let later = db.seasons(l.league).await.unwrap()[0].clone();
-    let edit = console(&l, &format!("/seasons/{}", later.id));
+    let later = db.seasons(l.id).await.unwrap()[0].clone();
+    let edit = l.console(&format!("/seasons/{}", later.id));
     let page = sec
         .submit(&edit, &edit, &season_fields("2026 27", "fives-and-threes"))
         .await;
     refused(&page);
     assert!(error_beside(&page, "name").contains("already has the address"));
-    assert_eq!(db.season(l.league, later.id).await.unwrap().name, "2027/28");
+    assert_eq!(db.season(l.id, later.id).await.unwrap().name, "2027/28");
 
     // Divisions of a season: the same.
-    let list = console(&l, &format!("/seasons/{}/divisions", l.season));
+    let list = l.console(&format!("/seasons/{}/divisions", l.season));
     for (name, says) in [
         ("PREMIER!", "Premier already has the address …/premier"),
         ("--", "letter or digit"),
@@ -652,7 +631,7 @@ async fn names_without_an_address_of_their_own_are_refused(db: Db) {
         refused(&page);
         assert!(error_beside(&page, "name").contains(says), "{name}");
     }
-    assert_eq!(db.divisions(l.league, l.season).await.unwrap().len(), 1);
+    assert_eq!(db.divisions(l.id, l.season).await.unwrap().len(), 1);
     // A division may be called Live: its address is under its season's.
     let page = sec
         .submit(&list, &list, &[("name", "Live"), ("position", "1")])
@@ -661,8 +640,9 @@ async fn names_without_an_address_of_their_own_are_refused(db: Db) {
 }
 
 async fn divisions_are_created_and_edited(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let list = console(&l, &format!("/seasons/{}/divisions", l.season));
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let list = l.console(&format!("/seasons/{}/divisions", l.season));
     let page = sec.get(&list).await;
     assert_eq!(value_of(&page, "position"), "1", "after the one there is");
     let page = sec
@@ -680,7 +660,7 @@ async fn divisions_are_created_and_edited(db: Db) {
         .submit(&list, &list, &[("name", "Division One"), ("position", "1")])
         .await;
     redirected(&page, &list);
-    let divisions = db.divisions(l.league, l.season).await.unwrap();
+    let divisions = db.divisions(l.id, l.season).await.unwrap();
     assert_eq!(divisions.len(), 2);
     assert_eq!(
         (divisions[1].name.as_str(), divisions[1].position),
@@ -702,13 +682,14 @@ async fn divisions_are_created_and_edited(db: Db) {
         .submit(&edit, &edit, &[("name", "Championship"), ("position", "0")])
         .await;
     redirected(&page, &list);
-    let d = db.division(l.league, divisions[1].id).await.unwrap();
+    let d = db.division(l.id, divisions[1].id).await.unwrap();
     assert_eq!((d.name.as_str(), d.position), ("Championship", 0));
 }
 
 async fn venues_are_created_and_edited(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let list = console(&l, "/venues");
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let list = l.console("/venues");
     let page = sec
         .submit(
             &list,
@@ -742,7 +723,7 @@ async fn venues_are_created_and_edited(db: Db) {
         .await;
     redirected(&page, &list);
     let swan = db
-        .venues(l.league)
+        .venues(l.id)
         .await
         .unwrap()
         .into_iter()
@@ -755,7 +736,7 @@ async fn venues_are_created_and_edited(db: Db) {
     refused(&page);
     assert!(error_beside(&page, "name").contains("already exists"));
     // Edit.
-    let edit = console(&l, &format!("/venues/{}", swan.id));
+    let edit = l.console(&format!("/venues/{}", swan.id));
     assert_eq!(value_of(&sec.get(&edit).await, "tables"), "3");
     let page = sec
         .submit(&edit, &edit, &[("name", "The home Arms"), ("tables", "3")])
@@ -770,7 +751,7 @@ async fn venues_are_created_and_edited(db: Db) {
         )
         .await;
     redirected(&page, &list);
-    let swan = db.venue(l.league, swan.id).await.unwrap();
+    let swan = db.venue(l.id, swan.id).await.unwrap();
     assert_eq!(
         (swan.name.as_str(), swan.address.as_str(), swan.tables),
         ("The Black Swan", "", 2)
@@ -778,11 +759,12 @@ async fn venues_are_created_and_edited(db: Db) {
 }
 
 async fn teams_are_created_edited_and_entered(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let other = league(&db, "away").await;
-    let list = console(&l, "/teams");
-    let venue = l.venue.to_string();
-    let foreign_venue = other.venue.to_string();
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let other = LeagueBuilder::home_and_away("away").build(&db).await;
+    let list = l.console("/teams");
+    let venue = l.venue_id().to_string();
+    let foreign_venue = other.venue_id().to_string();
     let page = sec
         .submit(
             &list,
@@ -797,21 +779,21 @@ async fn teams_are_created_edited_and_entered(db: Db) {
         .submit(&list, &list, &[("name", "Dragons"), ("venue", &venue)])
         .await;
     let dragons = db
-        .teams(l.league)
+        .teams(l.id)
         .await
         .unwrap()
         .into_iter()
         .find(|t| t.name == "Dragons")
         .unwrap();
-    redirected(&page, &console(&l, &format!("/teams/{}", dragons.id)));
-    assert_eq!(dragons.venue_id, Some(l.venue));
+    redirected(&page, &l.console(&format!("/teams/{}", dragons.id)));
+    assert_eq!(dragons.venue_id, Some(l.venue_id()));
     let page = sec
         .submit(&list, &list, &[("name", "home Home"), ("venue", "")])
         .await;
     refused(&page);
     assert!(error_beside(&page, "name").contains("already exists"));
     // Edit.
-    let edit = console(&l, &format!("/teams/{}", dragons.id));
+    let edit = l.console(&format!("/teams/{}", dragons.id));
     let page = sec.get(&edit).await;
     assert_eq!(value_of(&page, "venue"), venue);
     let page = sec
@@ -824,7 +806,7 @@ async fn teams_are_created_edited_and_entered(db: Db) {
         .submit(&edit, &edit, &[("name", "Red Dragons"), ("venue", "")])
         .await;
     redirected(&page, &list);
-    let dragons = db.team(l.league, dragons.id).await.unwrap();
+    let dragons = db.team(l.id, dragons.id).await.unwrap();
     assert_eq!(
         (dragons.name.as_str(), dragons.venue_id),
         ("Red Dragons", None)
@@ -840,16 +822,16 @@ async fn teams_are_created_edited_and_entered(db: Db) {
     let page = sec.submit(&edit, &enter, &[("division", &division)]).await;
     redirected(
         &page,
-        &console(&l, &format!("/teams/{}/seasons/{}", dragons.id, l.season)),
+        &l.console(&format!("/teams/{}/seasons/{}", dragons.id, l.season)),
     );
-    let entries = db.team_entries(l.league, l.season).await.unwrap();
+    let entries = db.team_entries(l.id, l.season).await.unwrap();
     assert!(
         entries
             .iter()
             .any(|e| e.team_id == dragons.id && e.division_id == l.division)
     );
     let second = db
-        .create_division(l.league, l.season, "Division One", 1)
+        .create_division(l.id, l.season, "Division One", 1)
         .await
         .unwrap();
     let page = sec
@@ -863,8 +845,9 @@ async fn teams_are_created_edited_and_entered(db: Db) {
 }
 
 async fn players_are_created_renamed_and_registered(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let list = console(&l, "/players");
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let list = l.console("/players");
     let page = sec.submit(&list, &list, &[("name", "")]).await;
     refused(&page);
     assert_eq!(error_beside(&page, "name"), "Fill this in.");
@@ -876,7 +859,7 @@ async fn players_are_created_renamed_and_registered(db: Db) {
     let page = sec.submit(&list, &list, &[("name", "Ann Jones")]).await;
     redirected(&page, &list);
     let ann = db
-        .players(l.league)
+        .players(l.id)
         .await
         .unwrap()
         .into_iter()
@@ -889,7 +872,7 @@ async fn players_are_created_renamed_and_registered(db: Db) {
     assert!(error_beside(&page, "name").contains("already exists"));
     assert_eq!(value_of(&page, "name"), "home player 00");
     // Rename.
-    let edit = console(&l, &format!("/players/{}", ann.id));
+    let edit = l.console(&format!("/players/{}", ann.id));
     let page = sec
         .submit(&edit, &edit, &[("name", "home player 10")])
         .await;
@@ -897,9 +880,9 @@ async fn players_are_created_renamed_and_registered(db: Db) {
     assert!(error_beside(&page, "name").contains("already exists"));
     let page = sec.submit(&edit, &edit, &[("name", "Ann Smith")]).await;
     redirected(&page, &list);
-    assert_eq!(db.player(l.league, ann.id).await.unwrap().name, "Ann Smith");
+    assert_eq!(db.player(l.id, ann.id).await.unwrap().name, "Ann Smith");
     // Registered to a team for the season...
-    let roster = console(&l, &format!("/teams/{}/seasons/{}", l.home, l.season));
+    let roster = l.console(&format!("/teams/{}/seasons/{}", l.home(), l.season));
     let register = format!("{roster}/players");
     let page = sec.submit(&roster, &register, &[("player", "")]).await;
     refused(&page);
@@ -908,11 +891,11 @@ async fn players_are_created_renamed_and_registered(db: Db) {
         .submit(&roster, &register, &[("player", &ann.id.to_string())])
         .await;
     redirected(&page, &roster);
-    let home = db.team_players(l.league, l.season, l.home).await.unwrap();
+    let home = db.team_players(l.id, l.season, l.home()).await.unwrap();
     assert!(home.iter().any(|p| p.id == ann.id));
     assert!(sec.get(&edit).await.has("2026/27: <a"));
     // ...and not to a second team that season: beside the field, with the team.
-    let away = console(&l, &format!("/teams/{}/seasons/{}", l.away, l.season));
+    let away = l.console(&format!("/teams/{}/seasons/{}", l.away(), l.season));
     let page = sec
         .submit(
             &away,
@@ -927,16 +910,17 @@ async fn players_are_created_renamed_and_registered(db: Db) {
         "{why}"
     );
     assert_eq!(value_of(&page, "player"), ann.id.to_string());
-    let away_players = db.team_players(l.league, l.season, l.away).await.unwrap();
+    let away_players = db.team_players(l.id, l.season, l.away()).await.unwrap();
     assert!(!away_players.iter().any(|p| p.id == ann.id));
 }
 
 async fn captains_are_named_and_removed(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let (_, cap) = signed_in(&db, &sec, "cap").await;
-    let roster = console(&l, &format!("/teams/{}/seasons/{}", l.home, l.season));
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let (_, cap) = app.with_account("cap").await;
+    let roster = l.console(&format!("/teams/{}/seasons/{}", l.home(), l.season));
     let name = format!("{roster}/captains");
-    let p = |i: usize| l.home_players[i].to_string();
+    let p = |i: usize| l.home_players()[i].to_string();
     // Not registered to the team, a username no account could have:
     // refused beside each.
     let page = sec
@@ -944,7 +928,7 @@ async fn captains_are_named_and_removed(db: Db) {
             &roster,
             &name,
             &[
-                ("captain", &l.away_players[0].to_string()),
+                ("captain", &l.away_players()[0].to_string()),
                 ("username", "no body"),
             ],
         )
@@ -958,16 +942,16 @@ async fn captains_are_named_and_removed(db: Db) {
         .submit(&roster, &name, &[("captain", &p(0)), ("username", "cap")])
         .await;
     redirected(&page, &roster);
-    let captains = db.captains(l.league, l.season, l.home).await.unwrap();
+    let captains = db.captains(l.id, l.season, l.home()).await.unwrap();
     assert_eq!(
         captains.iter().map(|c| c.id).collect::<Vec<_>>(),
-        vec![l.home_players[0]]
+        vec![l.home_players()[0]]
     );
     let roles = db.user_roles(cap).await.unwrap();
     assert_eq!(roles.len(), 1);
     assert_eq!(
         (roles[0].kind, roles[0].season_id, roles[0].team_id),
-        (RoleKind::Captain, Some(l.season), Some(l.home))
+        (RoleKind::Captain, Some(l.season), Some(l.home()))
     );
     // A second, with no account yet: in the same step, an invitation whose
     // one-time link makes the account with the captain's own password.
@@ -1002,7 +986,7 @@ async fn captains_are_named_and_removed(db: Db) {
     let roles = db.user_roles(newcap_id).await.unwrap();
     assert_eq!(
         (roles[0].kind, roles[0].season_id, roles[0].team_id),
-        (RoleKind::Captain, Some(l.season), Some(l.home))
+        (RoleKind::Captain, Some(l.season), Some(l.home()))
     );
     assert!(newcap.get("/").await.has("Welcome, newcap"));
     // A third is one too many.
@@ -1010,13 +994,13 @@ async fn captains_are_named_and_removed(db: Db) {
     refused(&page);
     assert!(error_beside(&page, "captain").contains("already has 2 captains"));
     // Removed.
-    let remove = format!("{roster}/captains/{}/remove", l.home_players[0]);
+    let remove = format!("{roster}/captains/{}/remove", l.home_players()[0]);
     let page = sec.submit(&roster, &remove, &[]).await;
     redirected(&page, &roster);
-    let captains = db.captains(l.league, l.season, l.home).await.unwrap();
+    let captains = db.captains(l.id, l.season, l.home()).await.unwrap();
     assert_eq!(
         captains.iter().map(|c| c.id).collect::<Vec<_>>(),
-        vec![l.home_players[1]]
+        vec![l.home_players()[1]]
     );
     // The page lists the captain.
     let page = sec.get(&roster).await;
@@ -1024,8 +1008,9 @@ async fn captains_are_named_and_removed(db: Db) {
 }
 
 async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let list = console(&l, "/penalty-kinds");
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let list = l.console("/penalty-kinds");
     let page = sec
         .submit(
             &list,
@@ -1057,7 +1042,7 @@ async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
         )
         .await;
     redirected(&page, &list);
-    let kinds = db.penalty_kinds(l.league).await.unwrap();
+    let kinds = db.penalty_kinds(l.id).await.unwrap();
     assert_eq!(kinds.len(), 1);
     assert_eq!(
         (kinds[0].code.as_str(), kinds[0].effect, kinds[0].amount),
@@ -1081,7 +1066,7 @@ async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
     let defaults = format!("{list}/defaults");
     redirected(&sec.submit(&list, &defaults, &[]).await, &list);
     redirected(&sec.submit(&list, &defaults, &[]).await, &list);
-    let kinds = db.penalty_kinds(l.league).await.unwrap();
+    let kinds = db.penalty_kinds(l.id).await.unwrap();
     assert_eq!(kinds.len(), 10, "nine more, late-card kept as it was");
     let talking = kinds.iter().find(|k| k.code == "talking").unwrap();
     assert_eq!(
@@ -1094,7 +1079,7 @@ async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
     );
     assert!(!sec.get(&list).await.has("Add the usual kinds"));
     // Edit, audited.
-    let edit = console(&l, &format!("/penalty-kinds/{}", talking.id));
+    let edit = l.console(&format!("/penalty-kinds/{}", talking.id));
     assert_eq!(value_of(&sec.get(&edit).await, "effect"), "game_points");
     let page = sec
         .submit(
@@ -1123,9 +1108,9 @@ async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
         )
         .await;
     redirected(&page, &list);
-    let kind = db.penalty_kind(l.league, talking.id).await.unwrap();
+    let kind = db.penalty_kind(l.id, talking.id).await.unwrap();
     assert_eq!(kind.amount, 25);
-    let log = db.audit_log(l.league, 10).await.unwrap();
+    let log = db.audit_log(l.id, 10).await.unwrap();
     assert!(
         log.iter()
             .any(|e| e.entity == "penalty_kind" && e.entity_id == talking.id.0)
@@ -1133,11 +1118,14 @@ async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
 }
 
 async fn users_are_given_roles_and_accounts(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let (_, ann) = signed_in(&db, &sec, "ann").await;
-    let list = console(&l, "/users");
-    let team = format!("{}-{}", l.season, l.home);
-    let player = l.home_players[0].to_string();
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    // The installation has its administrator too.
+    app.with_admin().await;
+    let (_, ann) = app.with_account("ann").await;
+    let list = l.console("/users");
+    let team = format!("{}-{}", l.season, l.home());
+    let player = l.home_players()[0].to_string();
     // A username no account could have; a player not chosen.
     let page = sec
         .submit(
@@ -1189,7 +1177,7 @@ async fn users_are_given_roles_and_accounts(db: Db) {
     let roles = db.user_roles(bob.id).await.unwrap();
     assert_eq!(
         (roles[0].kind, roles[0].season_id, roles[0].team_id),
-        (RoleKind::Captain, Some(l.season), Some(l.home))
+        (RoleKind::Captain, Some(l.season), Some(l.home()))
     );
     // Bob can sign in with it.
     let mut b = sec.stranger();
@@ -1215,7 +1203,7 @@ async fn users_are_given_roles_and_accounts(db: Db) {
     assert_eq!(roles.len(), 1);
     assert_eq!(
         (roles[0].kind, roles[0].player_id),
-        (RoleKind::Player, Some(l.home_players[0]))
+        (RoleKind::Player, Some(l.home_players()[0]))
     );
     let page = sec.get(&list).await;
     assert!(
@@ -1228,14 +1216,14 @@ async fn users_are_given_roles_and_accounts(db: Db) {
     redirected(&sec.submit(&list, &revoke, &[]).await, &list);
     assert!(db.user_roles(ann).await.unwrap().is_empty());
     assert!(
-        db.audit_log(l.league, 20)
+        db.audit_log(l.id, 20)
             .await
             .unwrap()
             .iter()
             .any(|e| e.entity == "role" && e.action == "revoke")
     );
     let sec_role = db
-        .league_roles(l.league)
+        .league_roles(l.id)
         .await
         .unwrap()
         .into_iter()
@@ -1246,7 +1234,7 @@ async fn users_are_given_roles_and_accounts(db: Db) {
         .await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
     assert_eq!(
-        db.league_roles(l.league)
+        db.league_roles(l.id)
             .await
             .unwrap()
             .iter()
@@ -1292,30 +1280,31 @@ async fn snapshot(db: &Db) -> String {
 /// administrator are refused with 403 and nothing changes; the secretary
 /// and (on the administrator's pages) the administrator are let through.
 async fn every_route_checks_the_role(db: Db) {
-    let mut admin = admin(&db).await;
-    let l = league(&db, "home").await;
-    let other = league(&db, "away").await;
-    let mut sec = secretary(&db, &admin, l.league, "sec").await;
+    let app = TestApp::new(&db, home_league()).await;
+    let l = &app.league;
+    let mut admin = app.with_admin().await;
+    let other = LeagueBuilder::home_and_away("away").build(&db).await;
+    let mut sec = app.with_secretary().await;
     let home_sec = db
-        .league_roles(l.league)
+        .league_roles(l.id)
         .await
         .unwrap()
         .into_iter()
         .find(|r| r.kind == RoleKind::Secretary)
         .unwrap();
-    let other_sec = secretary(&db, &admin, other.league, "othersec").await;
-    let (plain, plain_id) = signed_in(&db, &admin, "plain").await;
-    let (captain, cap_id) = signed_in(&db, &admin, "cap").await;
+    let other_sec = app.with_secretary_of(&other, "othersec").await;
+    let (plain, plain_id) = app.with_account("plain").await;
+    let (captain, cap_id) = app.with_account("cap").await;
     let cap_role = db
-        .grant_role(&NewRole::captain(cap_id, l.league, l.season, l.home), None)
+        .grant_role(&NewRole::captain(cap_id, l.id, l.season, l.home()), None)
         .await
         .unwrap();
-    db.add_captain(l.league, l.season, l.home, l.home_players[0])
+    db.add_captain(l.id, l.season, l.home(), l.home_players()[0])
         .await
         .unwrap();
     let kind = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "late-card".into(),
                 name: "Result card late".into(),
@@ -1325,12 +1314,13 @@ async fn every_route_checks_the_role(db: Db) {
         )
         .await
         .unwrap();
-    let spare = db.create_team(l.league, "Spare", None).await.unwrap().id;
-    let free = db.create_player(l.league, "Free agent").await.unwrap().id;
+    let spare = db.create_team(l.id, "Spare", None).await.unwrap().id;
+    let free = db.create_player(l.id, "Free agent").await.unwrap().id;
     let _ = plain_id;
 
-    let (s, d, v, t, p) = (l.season, l.division, l.venue, l.home, l.home_players[0]);
-    let c = |path: &str| format!("/leagues/home/console{path}");
+    let (s, d, t) = (l.season, l.division, l.home());
+    let (v, p) = (l.venue_id(), l.home_players()[0]);
+    let c = |path: &str| l.console(path);
     let gets = vec![
         "/admin".to_owned(),
         "/admin/leagues/home/secretaries".into(),
@@ -1358,7 +1348,7 @@ async fn every_route_checks_the_role(db: Db) {
     let (d_s, free_s, p1_s, p_s) = (
         d.to_string(),
         free.to_string(),
-        l.home_players[1].to_string(),
+        l.home_players()[1].to_string(),
         p.to_string(),
     );
     let posts: Vec<(String, Vec<(&str, &str)>)> = vec![
@@ -1555,18 +1545,19 @@ async fn every_route_checks_the_role(db: Db) {
 /// whatever an address holds, the answer is never a 500: stray bytes,
 /// numbers too large for any column, markup, fields left out.
 async fn nothing_typed_yields_a_500(db: Db) {
-    let mut admin = admin(&db).await;
-    let l = league(&db, "home").await;
-    let mut sec = secretary(&db, &admin, l.league, "sec").await;
+    let app = TestApp::new(&db, home_league()).await;
+    let l = &app.league;
+    let mut admin = app.with_admin().await;
+    let mut sec = app.with_secretary().await;
     db.grant_role(
-        &NewRole::secretary(db.user_by_username("admin").await.unwrap().id, l.league),
+        &NewRole::secretary(db.user_by_username("admin").await.unwrap().id, l.id),
         None,
     )
     .await
     .unwrap();
     let kind = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "fine".into(),
                 name: "Fine".into(),
@@ -1576,8 +1567,9 @@ async fn nothing_typed_yields_a_500(db: Db) {
         )
         .await
         .unwrap();
-    let (s, d, v, t, p) = (l.season, l.division, l.venue, l.home, l.home_players[0]);
-    let c = |path: &str| format!("/leagues/home/console{path}");
+    let (s, d, t) = (l.season, l.division, l.home());
+    let (v, p) = (l.venue_id(), l.home_players()[0]);
+    let c = |path: &str| l.console(path);
     let posts = [
         "/admin".to_owned(),
         "/admin/leagues/home/secretaries".into(),
@@ -1705,15 +1697,16 @@ async fn nothing_typed_yields_a_500(db: Db) {
 /// The kinds a demo league starts with are the console's defaults, word for
 /// word: one list, not two that drift apart.
 async fn the_penalty_kinds_are_one_list(db: Db) {
-    let (mut sec, l) = setup(&db).await;
-    let list = console(&l, "/penalty-kinds");
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let list = l.console("/penalty-kinds");
     redirected(
         &sec.submit(&list, &format!("{list}/defaults"), &[]).await,
         &list,
     );
     let key = |k: &PenaltyKind| (k.code.clone(), k.name.clone(), k.effect, k.amount);
     let defaults: Vec<_> = db
-        .penalty_kinds(l.league)
+        .penalty_kinds(l.id)
         .await
         .unwrap()
         .iter()
@@ -1729,7 +1722,7 @@ async fn the_penalty_kinds_are_one_list(db: Db) {
     boneyard::demo::fill(&db, &options).await.unwrap();
     let mut formats = std::collections::HashSet::new();
     for league in db.leagues().await.unwrap() {
-        if league.id == l.league {
+        if league.id == l.id {
             continue;
         }
         let kinds = db.penalty_kinds(league.id).await.unwrap();
@@ -1753,17 +1746,18 @@ async fn the_penalty_kinds_are_one_list(db: Db) {
 /// another league's secretary, whether read or posted to with a good form
 /// token; the league's own secretary can read each one that reads.
 async fn every_console_and_admin_route_of_the_table_checks_the_role(db: Db) {
-    let mut admin = admin(&db).await;
-    let l = league(&db, "home").await;
-    let other = league(&db, "away").await;
-    let mut sec = secretary(&db, &admin, l.league, "sec").await;
-    let mut other_sec = secretary(&db, &admin, other.league, "othersec").await;
-    let (mut plain, _) = signed_in(&db, &admin, "plain").await;
-    let mut anonymous = Client::new(&db).await;
-    let role = db.league_roles(l.league).await.unwrap()[0].id;
+    let app = TestApp::new(&db, home_league()).await;
+    let l = &app.league;
+    let mut admin = app.with_admin().await;
+    let other = LeagueBuilder::home_and_away("away").build(&db).await;
+    let mut sec = app.with_secretary().await;
+    let mut other_sec = app.with_secretary_of(&other, "othersec").await;
+    let (mut plain, _) = app.with_account("plain").await;
+    let mut anonymous = app.anonymous().await;
+    let role = db.league_roles(l.id).await.unwrap()[0].id;
     let kind = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "late-card".into(),
                 name: "Result card late".into(),
@@ -1777,15 +1771,15 @@ async fn every_console_and_admin_route_of_the_table_checks_the_role(db: Db) {
         path.replace("{league}", "home")
             .replace("{season}", &l.season.to_string())
             .replace("{division}", &l.division.to_string())
-            .replace("{venue}", &l.venue.to_string())
-            .replace("{team}", &l.home.to_string())
-            .replace("{player}", &l.home_players[0].to_string())
+            .replace("{venue}", &l.venue_id().to_string())
+            .replace("{team}", &l.home().to_string())
+            .replace("{player}", &l.home_players()[0].to_string())
             .replace("{kind}", &kind.id.to_string())
             .replace("{role}", &role.to_string())
             .replace("{cup}", "1")
             .replace("{entrant}", "1")
             .replace("{request}", "1")
-            .replace("{fixture}", &l.fixture.to_string())
+            .replace("{fixture}", &l.fixture().to_string())
     };
     let restricted: Vec<String> = boneyard::web::routes::paths()
         .iter()

@@ -14,9 +14,10 @@ use boneyard::demo::{DemoOptions, fill};
 use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::score_record;
 
-use super::public::{expected_table, ok, rows, slug, tally, unescape};
+use super::public::{expected_table, tally};
 use crate::harness::client::{Client, Page};
 use crate::harness::forms::error_beside;
+use crate::harness::pages::{ok, rows, slug, unescape};
 use crate::harness::{LeagueBuilder, TestApp};
 use crate::support::on_both;
 

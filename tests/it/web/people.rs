@@ -13,16 +13,11 @@ use boneyard::db::*;
 use crate::harness::LeagueBuilder;
 use crate::harness::builder::{Built, PASSWORD, simulated_result};
 use crate::harness::client::{Client, Page};
+use crate::harness::pages::ok;
 use crate::support::on_both;
 use crate::web::ratings::{export_games, recompute};
 
 on_both!(a_person_in_two_leagues_is_linked_by_a_secretary_of_each);
-
-async fn ok(c: &mut Client, path: &str) -> Page {
-    let page = c.get(path).await;
-    assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
-    page
-}
 
 async fn league(db: &Db, short: &str, teams: &[&str], start: &str) -> Built {
     LeagueBuilder::new(short)

@@ -14,8 +14,10 @@ use boneyard::rules::score_record;
 use serde_json::json;
 
 use crate::harness::client::{Client, Page};
-use crate::harness::{LeagueBuilder, TestApp};
-use crate::support::{self, on_both, record};
+use crate::harness::pages::{ok, rows, slug};
+use crate::harness::results::record;
+use crate::harness::{Built, LeagueBuilder, TestApp};
+use crate::support::{self, on_both};
 
 on_both!(
     every_public_page_of_a_demo_league,
@@ -31,73 +33,6 @@ on_both!(
 
 // ---------------------------------------------------------------------------
 // Helpers
-
-/// The address form of a name, as the pages make it (written again here).
-pub(crate) fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.to_lowercase().chars() {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_owned()
-}
-
-pub(crate) fn unescape(s: &str) -> String {
-    s.replace("&#39;", "'")
-        .replace("&#34;", "\"")
-        .replace("&quot;", "\"")
-        .replace("&#60;", "<")
-        .replace("&lt;", "<")
-        .replace("&#62;", ">")
-        .replace("&gt;", ">")
-        .replace("&#38;", "&")
-        .replace("&amp;", "&")
-}
-
-/// The text of each cell of each body row of the first table whose opening
-/// tag starts with `table_start`.
-pub(crate) fn rows(page: &Page, table_start: &str) -> Vec<Vec<String>> {
-    let body = &page.body;
-    let start = body
-        .find(table_start)
-        .unwrap_or_else(|| panic!("no `{table_start}` in {body}"));
-    let end = start + body[start..].find("</table>").unwrap();
-    let table = &body[start..end];
-    let tbody = &table[table.find("<tbody>").unwrap()..];
-    let tbody = &tbody[..tbody.find("</tbody>").unwrap()];
-    tbody
-        .split("<tr")
-        .skip(1)
-        .map(|row| {
-            let marked = row.replace("</td>", "\u{1}").replace("</th>", "\u{1}");
-            let mut text = String::new();
-            let mut in_tag = true;
-            for ch in marked.chars() {
-                match ch {
-                    '<' => in_tag = true,
-                    '>' => in_tag = false,
-                    c if !in_tag => text.push(c),
-                    _ => {}
-                }
-            }
-            let mut cells: Vec<String> = text
-                .split('\u{1}')
-                .map(|s| unescape(&s.split_whitespace().collect::<Vec<_>>().join(" ")))
-                .collect();
-            cells.pop();
-            cells
-        })
-        .collect()
-}
-
-pub(crate) async fn ok(c: &mut Client, path: &str) -> Page {
-    let page = c.get(path).await;
-    assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
-    page
-}
 
 /// A board's result computed here: the engine on each stored record, the
 /// home side found by the board's home players' names.
@@ -646,17 +581,13 @@ fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
     }))
 }
 
-fn one_board(
-    l: &support::League,
-    home: PlayerId,
-    record: boneyard::rules::GameRecord,
-) -> MatchResult {
+fn one_board(l: &Built, home: PlayerId, record: boneyard::rules::GameRecord) -> MatchResult {
     let outcome = score_record(&record).unwrap();
     MatchResult {
         boards: vec![BoardResult {
             kind: BoardKind::Singles,
             home: vec![home],
-            away: vec![l.away_players[0]],
+            away: vec![l.away_players()[0]],
             games: vec![GameResult {
                 outcome: Some(GameOutcome {
                     totals: outcome.totals.map(i64::from),
@@ -673,23 +604,24 @@ fn one_board(
 }
 
 async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
-    let l = support::league(&db, "pub").await;
+    let app = TestApp::new(&db, LeagueBuilder::home_and_away("pub")).await;
+    let l = &app.league;
     let evil = "<script>alert(1)</script>";
-    let p = db.create_player(l.league, evil).await.unwrap().id;
-    db.register_player(l.league, l.season, l.home, p)
+    let p = db.create_player(l.id, evil).await.unwrap().id;
+    db.register_player(l.id, l.season, l.home(), p)
         .await
         .unwrap();
-    let away = l.away_names[0].clone();
+    let away = l.away_names()[0].clone();
     let rec = won_game(evil, &away);
     let outcome = score_record(&rec).unwrap();
     assert_eq!(outcome.totals, [61, 2]);
     assert_eq!(outcome.hands[1].disregarded, [2]);
-    db.write_result(l.league, l.fixture, &one_board(&l, p, rec), None)
+    db.write_result(l.id, l.fixture(), &one_board(l, p, rec), None)
         .await
         .unwrap();
 
-    let mut c = Client::new(&db).await;
-    let page = ok(&mut c, &format!("/leagues/pub/matches/{}", l.fixture)).await;
+    let mut c = app.anonymous().await;
+    let page = ok(&mut c, &format!("/leagues/pub/matches/{}", l.fixture())).await;
     assert!(!page.has("<script>"), "escaped: {}", page.body);
     let shown = if page.has("&#60;script&#62;") {
         "&#60;script&#62;alert(1)&#60;/script&#62;"
@@ -727,26 +659,27 @@ async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
     let slugged = format!("/leagues/pub/players/{p}-script-alert-1-script");
     let page = ok(&mut c, &slugged).await;
     assert!(!page.has("<script>") && page.has(shown));
-    let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-home", l.home)).await;
+    let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-home", l.home())).await;
     assert!(!page.has("<script>") && page.has(shown));
     let page = ok(&mut c, "/leagues/pub/2026-27/premier/fixtures").await;
     assert!(page.has("provisional: not yet confirmed"));
 }
 
 async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
-    let l = support::league(&db, "pub").await;
-    let (home, away) = (l.home_names[0].clone(), l.away_names[0].clone());
+    let app = TestApp::new(&db, LeagueBuilder::home_and_away("pub")).await;
+    let l = &app.league;
+    let (home, away) = (l.home_names()[0].clone(), l.away_names()[0].clone());
     db.write_result(
-        l.league,
-        l.fixture,
-        &one_board(&l, l.home_players[0], won_game(&home, &away)),
+        l.id,
+        l.fixture(),
+        &one_board(l, l.home_players()[0], won_game(&home, &away)),
         None,
     )
     .await
     .unwrap();
     let table = "/leagues/pub/2026-27/premier";
-    let mut c = Client::new(&db).await;
-    let season = db.season(l.league, l.season).await.unwrap();
+    let mut c = app.anonymous().await;
+    let season = db.season(l.id, l.season).await.unwrap();
     let row = |p: &BTreeMap<String, Line>, team: &str| p[team];
 
     // Entered: nothing counted.
@@ -756,12 +689,12 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
     assert!(page.has("1 result awaiting approval is not counted"));
     assert_eq!(
         shown,
-        expected_table(&db, l.league, &season, l.division, None).await
+        expected_table(&db, l.id, &season, l.division, None).await
     );
 
     // Approved: one board of nine won (the season's match format cannot be
     // read, so the default one applies), 61 pegs to 2.
-    db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+    db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
     let shown = shown_table(&ok(&mut c, table).await);
@@ -776,21 +709,18 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
 
     // A walkover in round 2 (home conceded): all nine boards to the away
     // team. Deductions: one counted, one voided.
-    let f2 =
-        support::new_fixture(&db, l.league, l.season, l.division, l.home, l.away, l.venue).await;
+    let f2 = l.add_fixture(&db, l.home(), l.away()).await;
     let walkover = FixtureChange {
         round: 2,
         starts_at: Some("2026-09-24T19:30:00Z".parse().unwrap()),
-        venue_id: Some(l.venue),
+        venue_id: Some(l.venue_id()),
         status: FixtureStatus::Walkover,
         conceded_by: Some(Side::Home),
     };
-    db.update_fixture(l.league, f2, &walkover, None)
-        .await
-        .unwrap();
+    db.update_fixture(l.id, f2, &walkover, None).await.unwrap();
     let kind = db
         .add_penalty_kind(
-            l.league,
+            l.id,
             &NewPenaltyKind {
                 code: "late-card".into(),
                 name: "Result card late".into(),
@@ -803,22 +733,20 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
     let penalty = |note: &str| NewPenalty {
         season_id: l.season,
         fixture_id: Some(f2),
-        team_id: Some(l.away),
+        team_id: Some(l.away()),
         player_id: None,
         kind_id: kind.id,
         amount: 2,
         note: note.into(),
     };
-    db.record_penalty(l.league, &penalty("Card ten days late"), None)
+    db.record_penalty(l.id, &penalty("Card ten days late"), None)
         .await
         .unwrap();
     let voided = db
-        .record_penalty(l.league, &penalty("Given in error"), None)
+        .record_penalty(l.id, &penalty("Given in error"), None)
         .await
         .unwrap();
-    db.void_penalty(l.league, voided.id, true, None)
-        .await
-        .unwrap();
+    db.void_penalty(l.id, voided.id, true, None).await.unwrap();
 
     let page = ok(&mut c, table).await;
     let shown = shown_table(&page);
@@ -832,7 +760,7 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
     );
     assert_eq!(
         shown,
-        expected_table(&db, l.league, &season, l.division, None).await
+        expected_table(&db, l.id, &season, l.division, None).await
     );
     assert!(
         page.has("pub Away: 2 points deducted, Result card late (round 2): Card ten days late")
@@ -852,7 +780,7 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
 
     // The team page lists the penalty with its reason; the match page says
     // walkover.
-    let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-away", l.away)).await;
+    let page = ok(&mut c, &format!("/leagues/pub/teams/{}-pub-away", l.away())).await;
     assert!(page.has("Card ten days late"));
     assert!(page.has("<del>") && page.has("<strong>withdrawn</strong>"));
     let page = ok(&mut c, &format!("/leagues/pub/matches/{f2}")).await;
@@ -861,13 +789,14 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
 }
 
 async fn unknown_and_other_leagues_records_are_not_found(db: Db) {
-    let a = support::league(&db, "aa").await;
-    let b = support::league(&db, "bb").await;
-    let mut c = Client::new(&db).await;
+    let app = TestApp::new(&db, LeagueBuilder::home_and_away("aa")).await;
+    let a = &app.league;
+    let b = LeagueBuilder::home_and_away("bb").build(&db).await;
+    let mut c = app.anonymous().await;
     for path in [
-        format!("/leagues/aa/teams/{}-aa-home", a.home),
-        format!("/leagues/aa/players/{}-aa-player-00", a.home_players[0]),
-        format!("/leagues/aa/matches/{}", a.fixture),
+        format!("/leagues/aa/teams/{}-aa-home", a.home()),
+        format!("/leagues/aa/players/{}-aa-player-00", a.home_players()[0]),
+        format!("/leagues/aa/matches/{}", a.fixture()),
         "/leagues/aa/2026-27/premier/fixtures".to_owned(),
         "/leagues/aa/live".to_owned(),
     ] {
@@ -881,13 +810,13 @@ async fn unknown_and_other_leagues_records_are_not_found(db: Db) {
         "/leagues/aa/2026-27/nope/fixtures".to_owned(),
         "/leagues/aa/teams/999999-nobody".to_owned(),
         "/leagues/aa/teams/nobody".to_owned(),
-        format!("/leagues/aa/teams/{}-bb-home", b.home),
-        format!("/leagues/aa/teams/{}", b.home),
+        format!("/leagues/aa/teams/{}-bb-home", b.home()),
+        format!("/leagues/aa/teams/{}", b.home()),
         "/leagues/aa/players/999999".to_owned(),
-        format!("/leagues/aa/players/{}-bb-player-00", b.home_players[0]),
+        format!("/leagues/aa/players/{}-bb-player-00", b.home_players()[0]),
         "/leagues/aa/matches/999999".to_owned(),
         "/leagues/aa/matches/first".to_owned(),
-        format!("/leagues/aa/matches/{}", b.fixture),
+        format!("/leagues/aa/matches/{}", b.fixture()),
     ] {
         let page = c.get(&path).await;
         assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}: {}", page.body);
@@ -1111,8 +1040,9 @@ async fn the_round_up_names_the_feats_the_records_hold(db: Db) {
 }
 
 async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
-    let l = support::league(&db, "nil").await;
-    let (home, away) = (l.home_names[0].clone(), l.away_names[0].clone());
+    let app = TestApp::new(&db, LeagueBuilder::home_and_away("nil")).await;
+    let l = &app.league;
+    let (home, away) = (l.home_names()[0].clone(), l.away_names()[0].clone());
     let eight = json!({"by": home, "points": 8});
     let nil = record(json!({
         "format": "fives-and-threes",
@@ -1127,15 +1057,15 @@ async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
         ]
     }));
     db.write_result(
-        l.league,
-        l.fixture,
-        &one_board(&l, l.home_players[0], nil),
+        l.id,
+        l.fixture(),
+        &one_board(l, l.home_players()[0], nil),
         None,
     )
     .await
     .unwrap();
     let path = "/leagues/nil/round-up/2026-09-07.txt";
-    let mut c = Client::new(&db).await;
+    let mut c = app.anonymous().await;
     // Entered, not approved: listed as provisional, no feats yet.
     let text = ok(&mut c, path).await;
     assert!(
@@ -1144,7 +1074,7 @@ async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
         text.body
     );
     assert!(text.has("FEATS\nNone this week."), "{}", text.body);
-    db.set_result_status(l.league, l.fixture, ResultStatus::Approved, "", None)
+    db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
     let text = ok(&mut c, path).await;

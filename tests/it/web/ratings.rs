@@ -14,8 +14,8 @@ use boneyard::league::match_format::MatchFormat;
 use crate::harness::LeagueBuilder;
 use crate::harness::builder::simulated_result;
 use crate::harness::client::{Client, Page};
+use crate::harness::pages::{ok, rows, slug};
 use crate::support::on_both;
-use crate::web::public::rows;
 
 on_both!(
     every_rating_shown_is_recomputed_from_the_results_exports,
@@ -24,12 +24,6 @@ on_both!(
     the_secretary_sets_the_games_a_rating_is_provisional_for,
     the_match_page_shows_each_boards_chances_from_the_ratings,
 );
-
-async fn ok(c: &mut Client, path: &str) -> Page {
-    let page = c.get(path).await;
-    assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
-    page
-}
 
 /// The method as the ratings page states it.
 const BETA: f64 = 25.0 / 6.0;
@@ -212,7 +206,7 @@ async fn every_rating_shown_is_recomputed_from_the_results_exports(db: Db) {
             &format!(
                 "/leagues/{}/{}/honours",
                 league.short_name,
-                crate::web::public::slug(&first.name)
+                slug(&first.name)
             ),
         )
         .await;

@@ -9,9 +9,11 @@ use boneyard::db::*;
 use boneyard::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 
-use crate::harness::client::{Client, admin};
-use crate::harness::forms::{error_beside, secretary};
-use crate::support::{League as Setup, league, on_both};
+use crate::harness::client::{Client, Page};
+use crate::harness::forms::{error_beside, preview_then};
+use crate::harness::pages::previewed;
+use crate::harness::{Built, LeagueBuilder, TestApp};
+use crate::support::on_both;
 
 on_both!(
     preview_saves_nothing_and_save_writes_the_season,
@@ -28,26 +30,29 @@ on_both!(
 /// A team name an iCalendar feed must escape.
 const AWKWARD: &str = "Crown, Anchor; Inn";
 
-/// The sample league, plus a second division of five teams (one with an
-/// awkward name) without fixtures, and its secretary signed in.
+/// The sample league ("sched", `LeagueBuilder::home_and_away`), plus a
+/// second division of five teams (one with an awkward name) without
+/// fixtures, and its secretary signed in.
 struct World {
-    l: Setup,
+    app: TestApp,
     division: DivisionId,
     teams: Vec<TeamId>,
     sec: Client,
 }
 
+impl World {
+    fn l(&self) -> &Built {
+        &self.app.league
+    }
+}
+
 async fn world(db: &Db) -> World {
-    let base = admin(db).await;
-    let l = league(db, "sched").await;
-    let division = db
-        .create_division(l.league, l.season, "Second", 1)
-        .await
-        .unwrap()
-        .id;
+    let builder = LeagueBuilder::home_and_away("sched").secretary("secretary");
+    let app = TestApp::new(db, builder).await;
+    let l = &app.league;
     let other_venue = db
         .create_venue(
-            l.league,
+            l.id,
             &NewVenue {
                 name: "The Bell, Lower Street".into(),
                 address: "2 Lower Street".into(),
@@ -57,25 +62,17 @@ async fn world(db: &Db) -> World {
         .await
         .unwrap()
         .id;
-    let mut teams = Vec::new();
-    for (i, name) in [AWKWARD, "Bell A", "Bell B", "Anchor", "Rose"]
+    // Alternately at the league's venue and the Bell.
+    let venues = [l.venue_id(), other_venue];
+    let teams: Vec<(&str, Option<VenueId>)> = [AWKWARD, "Bell A", "Bell B", "Anchor", "Rose"]
         .into_iter()
         .enumerate()
-    {
-        let venue = if i % 2 == 0 { l.venue } else { other_venue };
-        let team = db
-            .create_team(l.league, name, Some(venue))
-            .await
-            .unwrap()
-            .id;
-        db.enter_team(l.league, l.season, division, team)
-            .await
-            .unwrap();
-        teams.push(team);
-    }
-    let sec = secretary(db, &base, l.league, "secretary").await;
+        .map(|(i, name)| (name, Some(venues[i % 2])))
+        .collect();
+    let (division, teams) = l.add_division(db, "Second", 1, &teams).await;
+    let sec = app.with_secretary().await;
     World {
-        l,
+        app,
         division,
         teams,
         sec,
@@ -96,30 +93,14 @@ const FIELDS: [(&str, &str); 5] = [
 
 /// Sends the form with `FIELDS`: a preview, or a preview then a save of
 /// what it showed.
-async fn send(w: &mut World, action: &str) -> crate::harness::client::Page {
+async fn send(w: &mut World, action: &str) -> Page {
     let path = schedule_path(w);
-    let mut fields = FIELDS.to_vec();
-    fields.push(("action", "preview"));
-    let preview = w.sec.submit(&path, &path, &fields).await;
     if action == "preview" {
-        return preview;
+        let mut fields = FIELDS.to_vec();
+        fields.push(("action", "preview"));
+        return w.sec.submit(&path, &path, &fields).await;
     }
-    let shown = previewed(&preview);
-    let token = preview.csrf();
-    fields.pop();
-    fields.extend([
-        ("action", action),
-        ("previewed", shown.as_str()),
-        ("csrf", token.as_str()),
-    ]);
-    w.sec.post(&path, &fields).await
-}
-
-/// The fingerprint of the draft a page shows.
-fn previewed(page: &crate::harness::client::Page) -> String {
-    let marker = "name=\"previewed\" value=\"";
-    let start = page.body.find(marker).expect("a previewed field") + marker.len();
-    page.body[start..].split('"').next().unwrap().to_owned()
+    preview_then(&mut w.sec, &path, &FIELDS, action).await.1
 }
 
 /// The dates of the ten rounds: Thursdays from 3 September, 17 September
@@ -157,7 +138,7 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
     assert!(page.has("Crown, Anchor; Inn"), "{}", page.body);
     assert!(page.has("Save these fixtures"));
     assert!(
-        db.division_fixtures(w.l.league, w.division)
+        db.division_fixtures(w.l().id, w.division)
             .await
             .unwrap()
             .is_empty(),
@@ -181,7 +162,7 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
     assert!(stale.has("changed since the preview"), "{}", stale.body);
     assert!(stale.has("5 rounds, 10 matches"), "{}", stale.body);
     assert!(
-        db.division_fixtures(w.l.league, w.division)
+        db.division_fixtures(w.l().id, w.division)
             .await
             .unwrap()
             .is_empty(),
@@ -190,14 +171,14 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
 
     let page = send(&mut w, "save").await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let fixtures = db.division_fixtures(w.l().id, w.division).await.unwrap();
     assert_eq!(fixtures.len(), 20);
     let mut pairs: BTreeMap<(TeamId, TeamId), u32> = BTreeMap::new();
     for f in &fixtures {
         assert_ne!(f.home_team_id, f.away_team_id);
         assert!(w.teams.contains(&f.home_team_id) && w.teams.contains(&f.away_team_id));
         assert_eq!(f.status, FixtureStatus::Scheduled);
-        assert_eq!(f.season_id, w.l.season);
+        assert_eq!(f.season_id, w.l().season);
         let key = (
             f.home_team_id.min(f.away_team_id),
             f.home_team_id.max(f.away_team_id),
@@ -209,7 +190,7 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
         let hour = if date < "2026-10-25" { 18 } else { 19 };
         let expected: DateTime<Utc> = format!("{date}T{hour}:30:00Z").parse().unwrap();
         assert_eq!(f.starts_at, Some(expected), "round {}", f.round);
-        let home = db.team(w.l.league, f.home_team_id).await.unwrap();
+        let home = db.team(w.l().id, f.home_team_id).await.unwrap();
         assert_eq!(f.venue_id, home.venue_id);
     }
     assert_eq!(pairs.len(), 10);
@@ -220,14 +201,14 @@ async fn preview_saves_nothing_and_save_writes_the_season(db: Db) {
     }
     // The other division is untouched, and the save is audited.
     assert_eq!(
-        db.division_fixtures(w.l.league, w.l.division)
+        db.division_fixtures(w.l().id, w.l().division)
             .await
             .unwrap()
             .len(),
         1
     );
     let audit = db
-        .audit_entries(w.l.league, "division", w.division.0)
+        .audit_entries(w.l().id, "division", w.division.0)
         .await
         .unwrap();
     assert_eq!(audit.len(), 1);
@@ -245,38 +226,20 @@ async fn division_of_four(
     teams: [&str; 4],
     venue: VenueId,
 ) -> DivisionId {
-    let division = db
-        .create_division(w.l.league, w.l.season, name, position)
-        .await
-        .unwrap()
-        .id;
-    for (i, team) in teams.into_iter().enumerate() {
-        let at = (i == 0).then_some(venue);
-        let team = db.create_team(w.l.league, team, at).await.unwrap().id;
-        db.enter_team(w.l.league, w.l.season, division, team)
-            .await
-            .unwrap();
-    }
-    division
+    let teams: Vec<(&str, Option<VenueId>)> = teams
+        .into_iter()
+        .enumerate()
+        .map(|(i, team)| (team, (i == 0).then_some(venue)))
+        .collect();
+    w.l().add_division(db, name, position, &teams).await.0
 }
 
 /// Previews a division's season with `FIELDS`, then saves what it showed;
 /// returns the preview.
-async fn preview_and_save(w: &mut World, division: DivisionId) -> crate::harness::client::Page {
+async fn preview_and_save(w: &mut World, division: DivisionId) -> Page {
     let path = format!("/leagues/sched/schedule/{division}");
-    let mut fields = FIELDS.to_vec();
-    fields.push(("action", "preview"));
-    let preview = w.sec.submit(&path, &path, &fields).await;
+    let (preview, saved) = preview_then(&mut w.sec, &path, &FIELDS, "save").await;
     assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
-    let shown = previewed(&preview);
-    let token = preview.csrf();
-    fields.pop();
-    fields.extend([
-        ("action", "save"),
-        ("previewed", shown.as_str()),
-        ("csrf", token.as_str()),
-    ]);
-    let saved = w.sec.post(&path, &fields).await;
     assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
     preview
 }
@@ -285,7 +248,7 @@ async fn a_pub_shared_across_divisions_is_never_double_booked(db: Db) {
     let mut w = world(&db).await;
     let crown = db
         .create_venue(
-            w.l.league,
+            w.l().id,
             &NewVenue {
                 name: "The Crown".into(),
                 address: "3 Market Square".into(),
@@ -323,7 +286,7 @@ async fn a_pub_shared_across_divisions_is_never_double_booked(db: Db) {
     );
     let mut nights: BTreeMap<String, u32> = BTreeMap::new();
     for division in [third, fourth] {
-        for f in db.division_fixtures(w.l.league, division).await.unwrap() {
+        for f in db.division_fixtures(w.l().id, division).await.unwrap() {
             if f.venue_id == Some(crown) {
                 *nights.entry(f.starts_at.unwrap().to_string()).or_default() += 1;
             }
@@ -394,14 +357,14 @@ async fn a_second_save_is_refused_with_a_message(db: Db) {
     assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
     assert!(page.has("already has 20 fixtures"), "{}", page.body);
     assert_eq!(
-        db.division_fixtures(w.l.league, w.division)
+        db.division_fixtures(w.l().id, w.division)
             .await
             .unwrap()
             .len(),
         20
     );
     // A division with fixtures already (the sample one) is refused too.
-    let path = format!("/leagues/sched/schedule/{}", w.l.division);
+    let path = format!("/leagues/sched/schedule/{}", w.l().division);
     let mut fields = FIELDS.to_vec();
     fields.push(("action", "save"));
     let page = w.sec.submit(&path, &path, &fields).await;
@@ -409,7 +372,7 @@ async fn a_second_save_is_refused_with_a_message(db: Db) {
     assert!(page.has("already has 1 fixture:"), "{}", page.body);
     // The database refuses it too, whoever asks, and writes nothing.
     let again = NewFixture {
-        season_id: w.l.season,
+        season_id: w.l().season,
         division_id: w.division,
         round: 99,
         starts_at: None,
@@ -417,12 +380,12 @@ async fn a_second_save_is_refused_with_a_message(db: Db) {
         away_team_id: w.teams[1],
         venue_id: None,
     };
-    match db.create_fixtures(w.l.league, &[again], None).await {
+    match db.create_fixtures(w.l().id, &[again], None).await {
         Err(DbError::Refused(Refusal::DivisionScheduled { fixtures })) => assert_eq!(fixtures, 20),
         other => panic!("a second season was not refused: {other:?}"),
     }
     assert_eq!(
-        db.division_fixtures(w.l.league, w.division)
+        db.division_fixtures(w.l().id, w.division)
             .await
             .unwrap()
             .len(),
@@ -432,10 +395,10 @@ async fn a_second_save_is_refused_with_a_message(db: Db) {
 
 async fn only_the_league_secretary_may_generate_or_postpone(db: Db) {
     let mut w = world(&db).await;
-    let other = league(&db, "other").await;
-    let mut stranger_sec = secretary(&db, &w.sec, other.league, "othersec").await;
+    let other = LeagueBuilder::home_and_away("other").build(&db).await;
+    let mut stranger_sec = w.app.with_secretary_of(&other, "othersec").await;
     let path = schedule_path(&w);
-    let postpone = format!("/leagues/sched/fixtures/{}/postpone", w.l.fixture);
+    let postpone = format!("/leagues/sched/fixtures/{}/postpone", w.l().fixture());
 
     let mut anonymous = w.sec.stranger();
     for p in [&path, &postpone] {
@@ -473,17 +436,20 @@ async fn only_the_league_secretary_may_generate_or_postpone(db: Db) {
     assert_eq!(page.status, StatusCode::FORBIDDEN);
     // Nor may they reach this league's fixture through their own league.
     let page = stranger_sec
-        .get(&format!("/leagues/other/fixtures/{}/postpone", w.l.fixture))
+        .get(&format!(
+            "/leagues/other/fixtures/{}/postpone",
+            w.l().fixture()
+        ))
         .await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
 
     assert!(
-        db.division_fixtures(w.l.league, w.division)
+        db.division_fixtures(w.l().id, w.division)
             .await
             .unwrap()
             .is_empty()
     );
-    let f = db.fixture(w.l.league, w.l.fixture).await.unwrap();
+    let f = db.fixture(w.l().id, w.l().fixture()).await.unwrap();
     assert_eq!(f.status, FixtureStatus::Scheduled);
     // The secretary of this league may.
     assert_eq!(w.sec.get(&path).await.status, StatusCode::OK);
@@ -492,9 +458,9 @@ async fn only_the_league_secretary_may_generate_or_postpone(db: Db) {
 async fn postponing_onto_a_full_night_asks_first(db: Db) {
     let mut w = world(&db).await;
     assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
-    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let fixtures = db.division_fixtures(w.l().id, w.division).await.unwrap();
     // Two nights the one-table Bell hosts a match.
-    let bell = db.team(w.l.league, w.teams[1]).await.unwrap().venue_id;
+    let bell = db.team(w.l().id, w.teams[1]).await.unwrap().venue_id;
     let at_bell: Vec<&Fixture> = fixtures.iter().filter(|f| f.venue_id == bell).collect();
     let (moved, taken) = (at_bell[0], at_bell[1]);
     assert_ne!(moved.starts_at, taken.starts_at);
@@ -513,16 +479,16 @@ async fn postponing_onto_a_full_night_asks_first(db: Db) {
         page.body
     );
     let why = error_beside(&page, "clash_ok");
-    let home = db.team(w.l.league, taken.home_team_id).await.unwrap().name;
+    let home = db.team(w.l().id, taken.home_team_id).await.unwrap().name;
     assert!(why.contains("The Bell, Lower Street already has"), "{why}");
     assert!(why.contains(&home) && why.contains("1 table."), "{why}");
-    assert_eq!(db.fixture(w.l.league, moved.id).await.unwrap(), *moved);
+    assert_eq!(db.fixture(w.l().id, moved.id).await.unwrap(), *moved);
     // Asked again, the date is kept.
     let mut fields = fields.to_vec();
     fields.push(("clash_ok", "yes"));
     let page = w.sec.submit(&path, &path, &fields).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let after = db.fixture(w.l.league, moved.id).await.unwrap();
+    let after = db.fixture(w.l().id, moved.id).await.unwrap();
     assert_eq!(
         after.starts_at.unwrap().format("%Y-%m-%d").to_string(),
         night
@@ -532,7 +498,7 @@ async fn postponing_onto_a_full_night_asks_first(db: Db) {
 async fn postponing_moves_one_fixture_and_no_other(db: Db) {
     let mut w = world(&db).await;
     assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
-    let before = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let before = db.division_fixtures(w.l().id, w.division).await.unwrap();
     let moved = before[3].clone();
     let path = format!("/leagues/sched/fixtures/{}/postpone", moved.id);
 
@@ -551,7 +517,7 @@ async fn postponing_moves_one_fixture_and_no_other(db: Db) {
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let after = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let after = db.division_fixtures(w.l().id, w.division).await.unwrap();
     assert_eq!(after.len(), before.len());
     for f in &after {
         let old = before.iter().find(|b| b.id == f.id).unwrap();
@@ -565,7 +531,7 @@ async fn postponing_moves_one_fixture_and_no_other(db: Db) {
         }
     }
     let audit = db
-        .audit_entries(w.l.league, "fixture", moved.id.0)
+        .audit_entries(w.l().id, "fixture", moved.id.0)
         .await
         .unwrap();
     assert_eq!(audit.len(), 1);
@@ -581,7 +547,7 @@ async fn postponing_moves_one_fixture_and_no_other(db: Db) {
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let f = db.fixture(w.l.league, moved.id).await.unwrap();
+    let f = db.fixture(w.l().id, moved.id).await.unwrap();
     assert_eq!(f.status, FixtureStatus::Postponed);
     assert_eq!(f.starts_at, None);
 
@@ -606,13 +572,13 @@ async fn postponing_moves_one_fixture_and_no_other(db: Db) {
         .await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error_beside(&page, "time").contains("HH:MM"));
-    assert_eq!(db.fixture(w.l.league, moved.id).await.unwrap(), f);
+    assert_eq!(db.fixture(w.l().id, moved.id).await.unwrap(), f);
 
     // A void fixture is not moved from here: 409 with the reason.
     let void = before[5].clone();
     let void = db
         .update_fixture(
-            w.l.league,
+            w.l().id,
             void.id,
             &FixtureChange {
                 status: FixtureStatus::Void,
@@ -639,9 +605,9 @@ async fn postponing_moves_one_fixture_and_no_other(db: Db) {
         .await;
     assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
     assert!(page.has("This fixture is void"), "{}", page.body);
-    assert_eq!(db.fixture(w.l.league, void.id).await.unwrap(), void);
+    assert_eq!(db.fixture(w.l().id, void.id).await.unwrap(), void);
     assert_eq!(
-        db.audit_entries(w.l.league, "fixture", moved.id.0)
+        db.audit_entries(w.l().id, "fixture", moved.id.0)
             .await
             .unwrap()
             .len(),
@@ -711,7 +677,7 @@ fn utc(t: DateTime<Utc>) -> String {
 async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
     let mut w = world(&db).await;
     assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
-    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let fixtures = db.division_fixtures(w.l().id, w.division).await.unwrap();
     // One fixture loses its date, one is void.
     let undated = fixtures
         .iter()
@@ -719,7 +685,7 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
         .unwrap()
         .clone();
     db.update_fixture(
-        w.l.league,
+        w.l().id,
         undated.id,
         &FixtureChange {
             starts_at: None,
@@ -736,7 +702,7 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
         .unwrap()
         .clone();
     db.update_fixture(
-        w.l.league,
+        w.l().id,
         void.id,
         &FixtureChange {
             status: FixtureStatus::Void,
@@ -746,23 +712,23 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
     )
     .await
     .unwrap();
-    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let fixtures = db.division_fixtures(w.l().id, w.division).await.unwrap();
     let names: BTreeMap<TeamId, String> = db
-        .teams(w.l.league)
+        .teams(w.l().id)
         .await
         .unwrap()
         .into_iter()
         .map(|t| (t.id, t.name))
         .collect();
     let venues: BTreeMap<VenueId, String> = db
-        .venues(w.l.league)
+        .venues(w.l().id)
         .await
         .unwrap()
         .into_iter()
         .map(|v| (v.id, v.name))
         .collect();
 
-    let mut anonymous = Client::new(&db).await;
+    let mut anonymous = w.app.anonymous().await;
     for (path, wanted) in [
         (
             format!("/leagues/sched/calendar/division/{}.ics", w.division),
@@ -890,11 +856,11 @@ fn parsed_events(text: &str) -> BTreeMap<String, (String, u32, DateTime<Utc>, St
 async fn a_postponement_is_a_change_a_subscribed_calendar_takes(db: Db) {
     let mut w = world(&db).await;
     assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
-    let fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let fixtures = db.division_fixtures(w.l().id, w.division).await.unwrap();
     let moved = fixtures[2].clone();
     let uid = format!("fixture-{}@sched.boneyard", moved.id);
     let feed = format!("/leagues/sched/calendar/division/{}.ics", w.division);
-    let mut phone = Client::new(&db).await;
+    let mut phone = w.app.anonymous().await;
     let first = parsed_events(&phone.get(&feed).await.body);
     assert_eq!(first.len(), fixtures.len());
     let (status, sequence, start, _, _) = &first[&uid];
@@ -905,7 +871,7 @@ async fn a_postponement_is_a_change_a_subscribed_calendar_takes(db: Db) {
     // its date, with a higher sequence, so a subscribed calendar takes it.
     let path = format!("/leagues/sched/fixtures/{}/postpone", moved.id);
     // The date and time as the league's secretary types them: its clock.
-    let zone = db.league(w.l.league).await.unwrap().time_zone;
+    let zone = db.league(w.l().id).await.unwrap().time_zone;
     let old = moved.starts_at.unwrap();
     let date = |t: DateTime<Utc>| zone.local(t).format("%Y-%m-%d").to_string();
     let time = |t: DateTime<Utc>| zone.local(t).format("%H:%M").to_string();
@@ -923,7 +889,7 @@ async fn a_postponement_is_a_change_a_subscribed_calendar_takes(db: Db) {
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
     assert_eq!(
-        db.fixture(w.l.league, moved.id).await.unwrap().starts_at,
+        db.fixture(w.l().id, moved.id).await.unwrap().starts_at,
         Some(old),
         "the date kept"
     );
@@ -968,7 +934,7 @@ async fn a_postponement_is_a_change_a_subscribed_calendar_takes(db: Db) {
 async fn printouts_show_the_boards_and_the_draw(db: Db) {
     let mut w = world(&db).await;
     assert_eq!(send(&mut w, "save").await.status, StatusCode::SEE_OTHER);
-    let mut anonymous = Client::new(&db).await;
+    let mut anonymous = w.app.anonymous().await;
 
     let page = anonymous
         .get(&format!("/leagues/sched/print/team/{}", w.teams[0]))
@@ -985,7 +951,7 @@ async fn printouts_show_the_boards_and_the_draw(db: Db) {
 
     // The sample season's format: 6 singles and 3 pairs boards.
     let page = anonymous
-        .get(&format!("/leagues/sched/print/fixture/{}", w.l.fixture))
+        .get(&format!("/leagues/sched/print/fixture/{}", w.l().fixture()))
         .await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.has("sched Home v sched Away"), "{}", page.body);
@@ -1006,9 +972,9 @@ async fn printouts_show_the_boards_and_the_draw(db: Db) {
     ));
 
     // A fixture of another league is not found through this one.
-    let other = league(&db, "other").await;
+    let other = LeagueBuilder::home_and_away("other").build(&db).await;
     let page = anonymous
-        .get(&format!("/leagues/sched/print/fixture/{}", other.fixture))
+        .get(&format!("/leagues/sched/print/fixture/{}", other.fixture()))
         .await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
 }

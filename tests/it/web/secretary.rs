@@ -6,9 +6,12 @@ use axum::http::StatusCode;
 use boneyard::db::*;
 use boneyard::league::workflow::{Actor, Role};
 
-use crate::harness::client::{Page, admin};
-use crate::harness::forms::{error_beside, secretary, signed_in};
-use crate::support::{League as Fixture, league, on_both, sample_result};
+use crate::harness::client::Page;
+use crate::harness::forms::error_beside;
+use crate::harness::pages::previewed;
+use crate::harness::results::sample_result;
+use crate::harness::{LeagueBuilder, TestApp};
+use crate::support::on_both;
 
 on_both!(
     the_console_home_lists_what_needs_doing,
@@ -18,11 +21,10 @@ on_both!(
     teams_and_players_are_imported_from_a_csv_file,
 );
 
-async fn setup(db: &Db) -> (crate::harness::client::Client, Fixture) {
-    let admin = admin(db).await;
-    let l = league(db, "home").await;
-    let sec = secretary(db, &admin, l.league, "sec").await;
-    (sec, l)
+/// The test league, "home" (`LeagueBuilder::home_and_away`), with its
+/// secretary's account, "sec".
+fn home_league() -> LeagueBuilder {
+    LeagueBuilder::home_and_away("home").secretary("sec")
 }
 
 /// The text of the section with heading id `id` on the console's home.
@@ -36,7 +38,8 @@ fn section(page: &Page, id: &str) -> String {
 }
 
 async fn the_console_home_lists_what_needs_doing(db: Db) {
-    let (mut sec, l) = setup(&db).await;
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
     let home = "/leagues/home/console";
     // The fixture's date (10 September 2026) has passed with no result:
     // it is missing, with a link to enter it.
@@ -46,7 +49,7 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     assert!(missing.contains("Results missing (1)"), "{missing}");
     assert!(missing.contains("home Home v home Away"), "{missing}");
     assert!(
-        missing.contains(&format!("/leagues/home/matches/{}/card", l.fixture)),
+        missing.contains(&format!("/leagues/home/matches/{}/card", l.fixture())),
         "{missing}"
     );
     assert!(section(&page, "approvals").contains("(0)"));
@@ -54,9 +57,9 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     // Entered by a captain: no longer missing, awaiting approval instead.
     let user = db.user_by_username("sec").await.unwrap().id;
     db.submit_result(
-        l.league,
-        l.fixture,
-        &sample_result(&l),
+        l.id,
+        l.fixture(),
+        &sample_result(l),
         Actor {
             user,
             role: Role::Captain(Side::Home),
@@ -66,9 +69,9 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     .await
     .unwrap();
     db.add_fine(
-        l.league,
+        l.id,
         &NewFine {
-            team_id: Some(l.home),
+            team_id: Some(l.home()),
             player_id: None,
             penalty_id: None,
             amount_pence: 550,
@@ -91,10 +94,10 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     );
     assert!(page.has("1 unpaid, £5.50 in all."), "{}", page.body);
     // Disputed: listed as a dispute, with its note.
-    let (_, away_user) = signed_in(&db, &sec, "away").await;
+    let (_, away_user) = app.with_account("away").await;
     db.dispute_result(
-        l.league,
-        l.fixture,
+        l.id,
+        l.fixture(),
         1,
         "board 2 was ours",
         Actor {
@@ -110,24 +113,26 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     assert!(disputes.contains("board 2 was ours"), "{disputes}");
     assert!(section(&page, "approvals").contains("(0)"));
     // Other leagues' fixtures are not listed.
-    league(&db, "other").await;
+    LeagueBuilder::home_and_away("other").build(&db).await;
     let page = sec.get(home).await;
     assert!(!page.has("other Home"), "{}", page.body);
 }
 
 async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
-    let (mut sec, l) = setup(&db).await;
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
     let roster = format!(
         "/leagues/home/console/teams/{}/seasons/{}",
-        l.home, l.season
+        l.home(),
+        l.season
     );
     let paste = format!("{roster}/roster");
-    let before = db.players(l.league).await.unwrap().len();
+    let before = db.players(l.id).await.unwrap().len();
     // A player of the other team is refused; nothing is written.
     let names = format!(
         "1. Zoe New\n{}\n\n  {}  \nzoe NEW\n",
-        l.away_names[0],
-        l.home_names[0].to_uppercase()
+        l.away_names()[0],
+        l.home_names()[0].to_uppercase()
     );
     let page = sec
         .submit(&roster, &paste, &[("names", &names), ("action", "save")])
@@ -140,11 +145,11 @@ async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
     );
     assert!(error_beside(&page, "names").contains("1 line is refused"));
     assert!(page.has("refused: registered to home Away this season"));
-    assert_eq!(db.players(l.league).await.unwrap().len(), before);
+    assert_eq!(db.players(l.id).await.unwrap().len(), before);
     // Checked: each line says what saving will do; still nothing written.
     let names = format!(
         "1. Zoe New\n- Yan Other\n  {}  \nzoe NEW\n",
-        l.home_names[0].to_uppercase()
+        l.home_names()[0].to_uppercase()
     );
     let page = sec
         .submit(&roster, &paste, &[("names", &names), ("action", "check")])
@@ -154,7 +159,7 @@ async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
     assert!(page.has("registered already: nothing to do"));
     assert!(page.has("the same name as line 1: skipped"));
     assert!(page.has("Save: register these players"));
-    assert_eq!(db.players(l.league).await.unwrap().len(), before);
+    assert_eq!(db.players(l.id).await.unwrap().len(), before);
     // Saved: two made and registered, in one go, and the page says so.
     let page = sec
         .submit(&roster, &paste, &[("names", &names), ("action", "save")])
@@ -167,15 +172,15 @@ async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
         "{}",
         page.body
     );
-    let team = db.team_players(l.league, l.season, l.home).await.unwrap();
+    let team = db.team_players(l.id, l.season, l.home()).await.unwrap();
     let names: Vec<&str> = team.iter().map(|p| p.name.as_str()).collect();
     assert!(
         names.contains(&"Zoe New") && names.contains(&"Yan Other"),
         "{names:?}"
     );
-    assert_eq!(team.len(), l.home_players.len() + 2);
+    assert_eq!(team.len(), l.home_players().len() + 2);
     // An existing player with no team this season is matched, not copied.
-    db.create_player(l.league, "Xia Free").await.unwrap();
+    db.create_player(l.id, "Xia Free").await.unwrap();
     let page = sec
         .submit(
             &roster,
@@ -185,7 +190,7 @@ async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
     let xia: Vec<_> = db
-        .players(l.league)
+        .players(l.id)
         .await
         .unwrap()
         .into_iter()
@@ -193,7 +198,7 @@ async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
         .collect();
     assert_eq!(xia.len(), 1);
     assert!(
-        db.team_players(l.league, l.season, l.home)
+        db.team_players(l.id, l.season, l.home())
             .await
             .unwrap()
             .iter()
@@ -208,7 +213,8 @@ async fn a_roster_is_pasted_checked_then_saved_in_one_go(db: Db) {
 }
 
 async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
-    let (mut sec, l) = setup(&db).await;
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
     let schedule = format!("/leagues/home/schedule/{}", l.division);
     let discard = format!("{schedule}/discard");
     // The console's divisions page leads here.
@@ -224,7 +230,7 @@ async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
     // Thrown away, and made again.
     let page = sec.submit(&schedule, &discard, &[]).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    assert!(db.fixtures(l.league, l.season).await.unwrap().is_empty());
+    assert!(db.fixtures(l.id, l.season).await.unwrap().is_empty());
     let page = sec.get(&schedule).await;
     assert!(
         page.has("1 fixtures of Premier thrown away"),
@@ -242,23 +248,21 @@ async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
     ];
     let preview = sec.submit(&schedule, &schedule, &form).await;
     assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
-    let marker = "name=\"previewed\" value=\"";
-    let at = preview.body.find(marker).expect("a draft was shown") + marker.len();
-    let shown = preview.body[at..].split('"').next().unwrap().to_owned();
+    let shown = previewed(&preview);
     let mut save = form.to_vec();
     save.retain(|(k, _)| *k != "previewed" && *k != "action");
     save.push(("previewed", &shown));
     save.push(("action", "save"));
     let page = sec.submit(&schedule, &schedule, &save).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let made = db.fixtures(l.league, l.season).await.unwrap();
+    let made = db.fixtures(l.id, l.season).await.unwrap();
     assert_eq!(made.len(), 2);
     // Once a result is recorded, the season stays.
     let user = db.user_by_username("sec").await.unwrap().id;
     db.submit_result(
-        l.league,
+        l.id,
         made[0].id,
-        &sample_result(&l),
+        &sample_result(l),
         Actor::secretary(user),
         None,
     )
@@ -269,11 +273,12 @@ async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
     let page = sec.submit(&schedule, &discard, &[]).await;
     assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.body);
     assert!(page.has("Nothing was thrown away"));
-    assert_eq!(db.fixtures(l.league, l.season).await.unwrap().len(), 2);
+    assert_eq!(db.fixtures(l.id, l.season).await.unwrap().len(), 2);
 }
 
 async fn the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console(db: Db) {
-    let (mut sec, _l) = setup(&db).await;
+    let app = TestApp::new(&db, home_league()).await;
+    let mut sec = app.with_secretary().await;
     let anyone = sec.stranger().get("/leagues").await;
     assert_eq!(anyone.status, StatusCode::OK);
     assert!(anyone.has("href=\"/leagues/home\""), "{}", anyone.body);
@@ -285,7 +290,7 @@ async fn the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console(
         "{}",
         page.body
     );
-    let (mut other, _) = signed_in(&db, &sec, "other").await;
+    let (mut other, _) = app.with_account("other").await;
     assert!(!other.get("/leagues/home").await.has("/console"));
     // The public table shows the fixtures link to the secretary only.
     let table = "/leagues/home/2026-27/premier";
@@ -296,14 +301,15 @@ async fn the_leagues_are_listed_and_the_header_leads_a_secretary_to_the_console(
 }
 
 async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
-    let (mut sec, l) = setup(&db).await;
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
     let form = format!("/leagues/home/console/seasons/{}/import", l.season);
     let token = sec.get(&form).await.csrf();
-    let teams_before = db.teams(l.league).await.unwrap().len();
+    let teams_before = db.teams(l.id).await.unwrap().len();
     // Mistakes are each named with their row, and nothing is written.
     let bad = format!(
         "team,player,division,venue\nNew Crown,Ann New,Nowhere,\nPlough,{},,The Moon\n",
-        l.away_names[0]
+        l.away_names()[0]
     );
     let page = sec
         .post_multipart(
@@ -327,11 +333,11 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
         page.body
     );
     assert!(page.has("Row 3: the venue `The Moon`"), "{}", page.body);
-    assert_eq!(db.teams(l.league).await.unwrap().len(), teams_before);
+    assert_eq!(db.teams(l.id).await.unwrap().len(), teams_before);
     // A good file: checked, then saved in one go.
     let good = format!(
         "Team,Player,Venue\nNew Crown,Ann New,The home Arms\nnew crown,Bob New,\nhome home,{},\nhome Home,Cy New,\n",
-        l.home_names[0]
+        l.home_names()[0]
     );
     let check = sec
         .post_multipart(
@@ -349,7 +355,7 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
         "{}",
         check.body
     );
-    assert_eq!(db.teams(l.league).await.unwrap().len(), teams_before);
+    assert_eq!(db.teams(l.id).await.unwrap().len(), teams_before);
     let page = sec
         .post_multipart(
             &form,
@@ -366,17 +372,17 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
             .await
             .has("Imported into 2026/27: 1 new teams")
     );
-    let teams = db.teams(l.league).await.unwrap();
+    let teams = db.teams(l.id).await.unwrap();
     let crown = teams.iter().find(|t| t.name == "New Crown").expect("made");
-    assert_eq!(crown.venue_id, Some(l.venue));
-    let entries = db.team_entries(l.league, l.season).await.unwrap();
+    assert_eq!(crown.venue_id, Some(l.venue_id()));
+    let entries = db.team_entries(l.id, l.season).await.unwrap();
     assert!(
         entries
             .iter()
             .any(|e| e.team_id == crown.id && e.division_id == l.division)
     );
-    let crown_players = db.team_players(l.league, l.season, crown.id).await.unwrap();
+    let crown_players = db.team_players(l.id, l.season, crown.id).await.unwrap();
     assert_eq!(crown_players.len(), 2);
-    let home = db.team_players(l.league, l.season, l.home).await.unwrap();
-    assert_eq!(home.len(), l.home_players.len() + 1);
+    let home = db.team_players(l.id, l.season, l.home()).await.unwrap();
+    assert_eq!(home.len(), l.home_players().len() + 1);
 }

@@ -10,9 +10,10 @@ use boneyard::league::ical::unfold;
 use boneyard::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 
-use crate::harness::client::{Client, admin};
-use crate::harness::forms::{error_beside, secretary, value_of};
-use crate::support::{League as Setup, league, on_both};
+use crate::harness::client::{Client, Page};
+use crate::harness::forms::{error_beside, preview_then, value_of};
+use crate::harness::{Built, LeagueBuilder, TestApp};
+use crate::support::on_both;
 
 on_both!(
     london_kick_offs_keep_their_clock_time_across_the_october_change,
@@ -21,41 +22,33 @@ on_both!(
     unknown_zone_names_are_field_errors,
 );
 
-/// The sample league (Europe/London, the default) with a second division
-/// of four teams and no fixtures yet, its secretary signed in.
+/// The sample league (`LeagueBuilder::home_and_away`, Europe/London, the
+/// default) with a second division of four teams and no fixtures yet, its
+/// secretary ("SHORT-sec") and the administrator signed in.
 struct World {
-    l: Setup,
-    short: String,
+    app: TestApp,
     division: DivisionId,
     teams: Vec<TeamId>,
     admin: Client,
     sec: Client,
 }
 
-async fn world(db: &Db, short: &str) -> World {
-    let admin = admin(db).await;
-    let l = league(db, short).await;
-    let division = db
-        .create_division(l.league, l.season, "Second", 1)
-        .await
-        .unwrap()
-        .id;
-    let mut teams = Vec::new();
-    for name in ["Swan", "Plough", "Vine", "Lamb"] {
-        let team = db
-            .create_team(l.league, name, Some(l.venue))
-            .await
-            .unwrap()
-            .id;
-        db.enter_team(l.league, l.season, division, team)
-            .await
-            .unwrap();
-        teams.push(team);
+impl World {
+    fn l(&self) -> &Built {
+        &self.app.league
     }
-    let sec = secretary(db, &admin, l.league, &format!("{short}-sec")).await;
+}
+
+async fn world(db: &Db, short: &str) -> World {
+    let builder = LeagueBuilder::home_and_away(short).secretary(&format!("{short}-sec"));
+    let app = TestApp::new(db, builder).await;
+    let admin = app.with_admin().await;
+    let venue = Some(app.league.venue_id());
+    let teams = ["Swan", "Plough", "Vine", "Lamb"].map(|name| (name, venue));
+    let (division, teams) = app.league.add_division(db, "Second", 1, &teams).await;
+    let sec = app.with_secretary().await;
     World {
-        l,
-        short: short.to_owned(),
+        app,
         division,
         teams,
         admin,
@@ -79,11 +72,11 @@ const FIELDS: [(&str, &str); 5] = [
 ];
 
 fn schedule_path(w: &World) -> String {
-    format!("/leagues/{}/schedule/{}", w.short, w.division)
+    format!("/leagues/{}/schedule/{}", w.l().short, w.division)
 }
 
 /// The form with `FIELDS` previewed; the preview page.
-async fn preview(w: &mut World) -> crate::harness::client::Page {
+async fn preview(w: &mut World) -> Page {
     let path = schedule_path(w);
     let mut fields = FIELDS.to_vec();
     fields.push(("action", "preview"));
@@ -92,20 +85,10 @@ async fn preview(w: &mut World) -> crate::harness::client::Page {
 
 /// The form with `FIELDS` previewed, then what it showed saved.
 async fn generate(w: &mut World) {
-    let page = preview(w).await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    let marker = "name=\"previewed\" value=\"";
-    let start = page.body.find(marker).expect("a previewed field") + marker.len();
-    let shown = page.body[start..].split('"').next().unwrap().to_owned();
-    let token = page.csrf();
-    let mut fields = FIELDS.to_vec();
-    fields.extend([
-        ("action", "save"),
-        ("previewed", shown.as_str()),
-        ("csrf", token.as_str()),
-    ]);
-    let page = w.sec.post(&schedule_path(w), &fields).await;
-    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let path = schedule_path(w);
+    let (preview, saved) = preview_then(&mut w.sec, &path, &FIELDS, "save").await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
 }
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -114,7 +97,7 @@ fn at(s: &str) -> DateTime<Utc> {
 
 /// The division's fixtures by round: (round, kick-off, one fixture's id).
 async fn rounds(db: &Db, w: &World) -> Vec<(i64, Option<DateTime<Utc>>, FixtureId)> {
-    let mut fixtures = db.division_fixtures(w.l.league, w.division).await.unwrap();
+    let mut fixtures = db.division_fixtures(w.l().id, w.division).await.unwrap();
     fixtures.sort_by_key(|f| (f.round, f.id));
     let mut out: Vec<(i64, Option<DateTime<Utc>>, FixtureId)> = Vec::new();
     for f in fixtures {
@@ -170,11 +153,15 @@ async fn london_kick_offs_keep_their_clock_time_across_the_october_change(db: Db
     let page = w.sec.get(&schedule_path(&w)).await;
     assert!(page.has("Times are Europe/London time."), "{}", page.body);
     let fixtures = anyone
-        .get(&format!("/leagues/{}/2026-27/second/fixtures", w.short))
+        .get(&format!("/leagues/{}/2026-27/second/fixtures", w.l().short))
         .await;
     assert_eq!(fixtures.status, StatusCode::OK, "{}", fixtures.body);
     let card = anyone
-        .get(&format!("/leagues/{}/print/team/{}", w.short, w.teams[0]))
+        .get(&format!(
+            "/leagues/{}/print/team/{}",
+            w.l().short,
+            w.teams[0]
+        ))
         .await;
     assert_eq!(card.status, StatusCode::OK, "{}", card.body);
     assert!(card.has("Times are Europe/London time."), "{}", card.body);
@@ -198,7 +185,7 @@ async fn london_kick_offs_keep_their_clock_time_across_the_october_change(db: Db
         ),
     ] {
         let page = anyone
-            .get(&format!("/leagues/{}/matches/{fixture}", w.short))
+            .get(&format!("/leagues/{}/matches/{fixture}", w.l().short))
             .await;
         assert_eq!(page.status, StatusCode::OK, "{}", page.body);
         assert!(
@@ -207,7 +194,7 @@ async fn london_kick_offs_keep_their_clock_time_across_the_october_change(db: Db
             page.body
         );
         let sheet = anyone
-            .get(&format!("/leagues/{}/print/fixture/{fixture}", w.short))
+            .get(&format!("/leagues/{}/print/fixture/{fixture}", w.l().short))
             .await;
         assert_eq!(sheet.status, StatusCode::OK, "{}", sheet.body);
         assert!(
@@ -222,7 +209,8 @@ async fn london_kick_offs_keep_their_clock_time_across_the_october_change(db: Db
     let ics = anyone
         .get(&format!(
             "/leagues/{}/calendar/team/{}.ics",
-            w.short, w.teams[0]
+            w.l().short,
+            w.teams[0]
         ))
         .await;
     assert_eq!(ics.status, StatusCode::OK, "{}", ics.body);
@@ -245,7 +233,11 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
     let mut w = world(&db, "tzgap").await;
     // The sample fixture is at 19:30 UTC on 10 September: 20:30 in London,
     // and the form offers it as such.
-    let path = format!("/leagues/{}/fixtures/{}/postpone", w.short, w.l.fixture);
+    let path = format!(
+        "/leagues/{}/fixtures/{}/postpone",
+        w.l().short,
+        w.l().fixture()
+    );
     let page = w.sec.get(&path).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert_eq!(value_of(&page, "date"), "2026-09-10");
@@ -255,7 +247,7 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
 
     // 01:30 on 28 March 2027 does not happen in London: the clocks go from
     // 01:00 straight to 02:00. Refused beside the time; nothing moves.
-    let before = db.fixture(w.l.league, w.l.fixture).await.unwrap();
+    let before = db.fixture(w.l().id, w.l().fixture()).await.unwrap();
     let page = w
         .sec
         .submit(
@@ -282,9 +274,9 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
     assert!(why.contains("from 01:00 to 02:00"), "{why}");
     assert_eq!(value_of(&page, "date"), "2027-03-28");
     assert_eq!(value_of(&page, "time"), "01:30");
-    assert_eq!(db.fixture(w.l.league, w.l.fixture).await.unwrap(), before);
+    assert_eq!(db.fixture(w.l().id, w.l().fixture()).await.unwrap(), before);
     assert!(
-        db.audit_entries(w.l.league, "fixture", w.l.fixture.0)
+        db.audit_entries(w.l().id, "fixture", w.l().fixture().0)
             .await
             .unwrap()
             .is_empty()
@@ -304,7 +296,7 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let f = db.fixture(w.l.league, w.l.fixture).await.unwrap();
+    let f = db.fixture(w.l().id, w.l().fixture()).await.unwrap();
     assert_eq!(f.starts_at, Some(at("2027-03-28T18:30:00Z")));
 
     // 01:30 on 25 October 2026 happens twice: the first is taken.
@@ -321,7 +313,7 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let f = db.fixture(w.l.league, w.l.fixture).await.unwrap();
+    let f = db.fixture(w.l().id, w.l().fixture()).await.unwrap();
     assert_eq!(f.starts_at, Some(at("2026-10-25T00:30:00Z")));
 
     // A season whose kick-off the clocks skip on one of its dates is not
@@ -356,7 +348,7 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
     assert_eq!(value_of(&page, "kick_off"), "01:30");
     assert!(!page.has("Save these fixtures"), "{}", page.body);
     assert!(
-        db.division_fixtures(w.l.league, w.division)
+        db.division_fixtures(w.l().id, w.division)
             .await
             .unwrap()
             .is_empty()
@@ -366,7 +358,7 @@ async fn a_kick_off_the_clocks_skip_is_refused(db: Db) {
 async fn a_new_york_league_shows_its_own_times(db: Db) {
     let mut w = world(&db, "tzny").await;
     // The secretary moves the league to New York: the form shows the zone.
-    let form = format!("/leagues/{}/console/league", w.short);
+    let form = format!("/leagues/{}/console/league", w.l().short);
     let page = w.sec.get(&form).await;
     assert_eq!(value_of(&page, "time_zone"), "Europe/London");
     let page = w
@@ -383,7 +375,7 @@ async fn a_new_york_league_shows_its_own_times(db: Db) {
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
-    let league = db.league(w.l.league).await.unwrap();
+    let league = db.league(w.l().id).await.unwrap();
     assert_eq!(league.time_zone.name(), "America/New_York");
     assert_eq!(
         value_of(&w.sec.get(&form).await, "time_zone"),
@@ -394,7 +386,11 @@ async fn a_new_york_league_shows_its_own_times(db: Db) {
     // New York, and its pages say so.
     let mut anyone = w.sec.stranger();
     let page = anyone
-        .get(&format!("/leagues/{}/matches/{}", w.short, w.l.fixture))
+        .get(&format!(
+            "/leagues/{}/matches/{}",
+            w.l().short,
+            w.l().fixture()
+        ))
         .await;
     assert!(
         page.has("<time datetime=\"2026-09-10T15:30:00-04:00\">Thu 10 Sep 2026, 15:30</time>"),
@@ -415,10 +411,14 @@ async fn a_new_york_league_shows_its_own_times(db: Db) {
         ]
     );
     let fixtures = anyone
-        .get(&format!("/leagues/{}/2026-27/second/fixtures", w.short))
+        .get(&format!("/leagues/{}/2026-27/second/fixtures", w.l().short))
         .await;
     let card = anyone
-        .get(&format!("/leagues/{}/print/team/{}", w.short, w.teams[1]))
+        .get(&format!(
+            "/leagues/{}/print/team/{}",
+            w.l().short,
+            w.teams[1]
+        ))
         .await;
     for page in [&fixtures, &card] {
         assert_eq!(page.status, StatusCode::OK, "{}", page.body);
@@ -434,7 +434,8 @@ async fn a_new_york_league_shows_its_own_times(db: Db) {
     let ics = anyone
         .get(&format!(
             "/leagues/{}/calendar/team/{}.ics",
-            w.short, w.teams[1]
+            w.l().short,
+            w.teams[1]
         ))
         .await;
     let lines = unfold(&ics.body);
@@ -515,7 +516,7 @@ async fn unknown_zone_names_are_field_errors(db: Db) {
     assert!(db.league_by_short_name("nowhere").await.is_err());
 
     // The secretary's form too; the league keeps its zone.
-    let form = format!("/leagues/{}/console/league", w.short);
+    let form = format!("/leagues/{}/console/league", w.l().short);
     let page = w
         .sec
         .submit(
@@ -533,7 +534,7 @@ async fn unknown_zone_names_are_field_errors(db: Db) {
     assert!(error_beside(&page, "time_zone").contains("not a time zone"));
     assert_eq!(value_of(&page, "time_zone"), "Atlantis/Capital");
     assert_eq!(value_of(&page, "name"), "Bad zone");
-    let league = db.league(w.l.league).await.unwrap();
+    let league = db.league(w.l().id).await.unwrap();
     assert_eq!(league.time_zone.name(), "Europe/London");
     assert_eq!(league.name, "tzbad league");
 
@@ -549,13 +550,13 @@ async fn unknown_zone_names_are_field_errors(db: Db) {
         }
         other => panic!("an unknown zone was stored: {other:?}"),
     }
-    match db.update_league(w.l.league, &new, "", None).await {
+    match db.update_league(w.l().id, &new, "", None).await {
         Err(DbError::Refused(Refusal::Rule(why))) => {
             assert!(why.contains("not a time zone"), "{why}")
         }
         other => panic!("an empty zone was stored: {other:?}"),
     }
-    assert_eq!(db.league(w.l.league).await.unwrap(), league);
+    assert_eq!(db.league(w.l().id).await.unwrap(), league);
     let made = db.create_league(&new).await.unwrap();
     assert_eq!(made.time_zone.name(), "Europe/London");
 }
