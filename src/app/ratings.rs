@@ -15,8 +15,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use crate::db::generation::Follows;
-use crate::db::{Db, DbError, League, LeagueId};
-use crate::league::ratings::{Ratings, pool, rate_people};
+use crate::db::ratings::RatedPlayer;
+use crate::db::{Db, DbError, League, LeagueId, PlayerId};
+use crate::league::ratings::{Rating, Ratings, pool, rate_people};
+use crate::rules::Format;
 
 /// A league's ratings, with its setting for provisional ones.
 #[derive(Debug, Clone, Default)]
@@ -24,26 +26,71 @@ pub struct LeagueRatings {
     pub ratings: Ratings,
     /// Games before a rating is established.
     pub provisional_games: u32,
+    /// The league's players as the lists name them (with their latest
+    /// team), read with the games they are rated from.
+    pub players: HashMap<PlayerId, RatedPlayer>,
 }
 
-/// The ratings of each league, kept under the generation they were worked
-/// out at.
+impl LeagueRatings {
+    /// The league's players rated in `format`, best first.
+    pub fn ranked(&self, format: Format) -> Vec<(&RatedPlayer, Rating)> {
+        self.ratings
+            .list(format)
+            .into_iter()
+            .filter_map(|(p, r)| Some((self.players.get(&p)?, r)))
+            .collect()
+    }
+}
+
+/// A line of the installation's list.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub rating: Rating,
+    pub player: RatedPlayer,
+    pub league: League,
+    /// The league's games before a rating is established.
+    pub provisional_games: u32,
+}
+
+/// The installation's list of one rule family: its top lines, and how many
+/// are rated in all.
+#[derive(Debug, Clone, Default)]
+pub struct InstallationRatings {
+    pub lines: Vec<Ranked>,
+    pub rated: usize,
+}
+
+type Kept<K, V> = Mutex<HashMap<K, (i64, Arc<V>)>>;
+
+/// The ratings of each league, and the installation's lists, kept under
+/// the generation they were worked out at.
 #[derive(Debug, Default)]
 pub struct RatingCache {
-    kept: Mutex<HashMap<LeagueId, (i64, Arc<LeagueRatings>)>>,
+    kept: Kept<LeagueId, LeagueRatings>,
+    installation: Kept<Format, InstallationRatings>,
 }
 
 impl RatingCache {
     /// The ratings of `league` now: kept ones while its records have not
-    /// changed, else replayed from its games (one query).
+    /// changed, else replayed from its games.
     pub async fn of(&self, db: &Db, league: &League) -> Result<Arc<LeagueRatings>, DbError> {
         // Read before the games: a write in between leaves the kept copy
         // under the older number, so it is replayed again next time.
         let generation = db
             .page_generation(Some(&league.short_name), Follows::Records)
             .await?;
+        self.of_at(db, league, generation).await
+    }
+
+    /// [`RatingCache::of`], the league's generation read already.
+    async fn of_at(
+        &self,
+        db: &Db,
+        league: &League,
+        generation: i64,
+    ) -> Result<Arc<LeagueRatings>, DbError> {
         let provisional_games = u32::try_from(league.provisional_games).unwrap_or(10);
-        if let Some((at, kept)) = self.lock().get(&league.id)
+        if let Some((at, kept)) = lock(&self.kept).get(&league.id)
             && *at == generation
             && kept.provisional_games == provisional_games
         {
@@ -58,28 +105,73 @@ impl RatingCache {
         let (leagues, same) = pool(league.id, &linked);
         let games = db.rated_games(&leagues).await?;
         let mut ratings = rate_people(&games, &same);
+        let players: HashMap<PlayerId, RatedPlayer> = db
+            .rated_players(Some(league.id))
+            .await?
+            .into_iter()
+            .map(|p| (p.id, p))
+            .collect();
         if leagues.len() > 1 {
             // The league's own players: its lists rank them alone.
-            let ours: HashSet<_> = db
-                .players(league.id)
-                .await?
-                .into_iter()
-                .map(|p| p.id)
-                .collect();
-            ratings.retain_players(|p| ours.contains(&p));
+            ratings.retain_players(|p| players.contains_key(&p));
         }
         let fresh = Arc::new(LeagueRatings {
             ratings,
             provisional_games,
+            players,
         });
-        self.lock().insert(league.id, (generation, fresh.clone()));
+        lock(&self.kept).insert(league.id, (generation, fresh.clone()));
         Ok(fresh)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<LeagueId, (i64, Arc<LeagueRatings>)>> {
-        // A panic while holding it left only a map of copies behind.
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    /// The installation's list of `format`: every league's players on the
+    /// one scale, best first, a person linked across leagues once (as
+    /// their record in the first league), its top `most` lines. Kept while
+    /// no league's records change; worked out from each league's kept
+    /// ratings when one does.
+    pub async fn installation(
+        &self,
+        db: &Db,
+        format: Format,
+        most: usize,
+    ) -> Result<Arc<InstallationRatings>, DbError> {
+        let generations = db.record_generations().await?;
+        if let Some((at, kept)) = lock(&self.installation).get(&format)
+            && *at == generations.all
+        {
+            return Ok(kept.clone());
+        }
+        let mut all = Vec::new();
+        for league in db.leagues().await? {
+            let rated = self.of_at(db, &league, generations.of(league.id)).await?;
+            all.extend(rated.ranked(format).into_iter().map(|(p, r)| Ranked {
+                rating: r,
+                player: p.clone(),
+                league: league.clone(),
+                provisional_games: rated.provisional_games,
+            }));
+        }
+        all.sort_by(|a, b| {
+            b.rating
+                .rating
+                .total_cmp(&a.rating.rating)
+                .then(a.rating.uncertainty.total_cmp(&b.rating.uncertainty))
+                .then(a.league.id.cmp(&b.league.id))
+                .then(a.player.id.cmp(&b.player.id))
+        });
+        let mut seen = HashSet::new();
+        all.retain(|r| r.player.person_id.is_none_or(|person| seen.insert(person)));
+        let rated = all.len();
+        all.truncate(most);
+        let fresh = Arc::new(InstallationRatings { lines: all, rated });
+        lock(&self.installation).insert(format, (generations.all, fresh.clone()));
+        Ok(fresh)
     }
+}
+
+fn lock<K, V>(kept: &Kept<K, V>) -> std::sync::MutexGuard<'_, HashMap<K, (i64, Arc<V>)>> {
+    // A panic while holding it left only a map of copies behind.
+    kept.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A board's chance of each side winning a game, from the ratings.

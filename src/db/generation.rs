@@ -88,6 +88,27 @@ pub struct PageGenerations {
     pub fixtures: HashMap<FixtureId, i64>,
 }
 
+/// Every league's records generation at once (see
+/// [`Db::record_generations`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordGenerations {
+    /// The pages outside the leagues'.
+    pub all: i64,
+    installation: i64,
+    leagues: HashMap<LeagueId, i64>,
+}
+
+impl RecordGenerations {
+    /// `league`'s, as [`Db::page_generation`] reads it for
+    /// `Follows::Records`.
+    pub fn of(&self, league: LeagueId) -> i64 {
+        self.leagues
+            .get(&league)
+            .copied()
+            .unwrap_or(self.installation)
+    }
+}
+
 impl PageGenerations {
     /// The generation of a page that follows `follows`: a sum of numbers
     /// that only ever rise, so it changes whenever one of them does.
@@ -112,8 +133,11 @@ impl Db {
         fixtures: &[FixtureId],
     ) -> Result<PageGenerations> {
         let Some(short) = league else {
+            // Pages outside the leagues show no taps: a night of taps
+            // leaves them kept, as it does a league's other pages.
             let records: i64 = sql::query_scalar(
-                "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations",
+                "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
+                 WHERE scope >= 0",
             )
             .fetch_one(self)
             .await?;
@@ -152,6 +176,29 @@ impl Db {
             }
         }
         Ok(out)
+    }
+
+    /// The generation of every league's pages that follow its records
+    /// (`Follows::Records`), and of the pages outside the leagues, which
+    /// follow every league's: one query.
+    pub async fn record_generations(&self) -> Result<RecordGenerations> {
+        let rows: Vec<(i64, i64)> =
+            sql::query_as("SELECT scope, generation FROM page_generations WHERE scope >= 0")
+                .fetch_all(self)
+                .await?;
+        let installation = rows
+            .iter()
+            .find(|(scope, _)| *scope == INSTALLATION)
+            .map_or(0, |(_, g)| *g);
+        Ok(RecordGenerations {
+            all: rows.iter().map(|(_, g)| g).sum(),
+            leagues: rows
+                .into_iter()
+                .filter(|(scope, _)| *scope != INSTALLATION)
+                .map(|(scope, g)| (LeagueId(scope), installation + g))
+                .collect(),
+            installation,
+        })
     }
 
     /// The generation of one kind of page (see [`Db::page_generations`]).

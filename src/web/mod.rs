@@ -101,6 +101,21 @@ impl AppState {
     {
         self.inner.ratings.of(&self.inner.db, league).await
     }
+
+    /// The installation's rating list of `format` now, its top `most` lines.
+    pub async fn installation_ratings(
+        &self,
+        format: crate::rules::Format,
+        most: usize,
+    ) -> std::result::Result<
+        std::sync::Arc<crate::app::ratings::InstallationRatings>,
+        crate::db::DbError,
+    > {
+        self.inner
+            .ratings
+            .installation(&self.inner.db, format, most)
+            .await
+    }
 }
 
 /// How the app is reached: behind https (Secure cookies) or not.

@@ -3,15 +3,13 @@
 //! league of the installation for an association that hosts several.
 //! With the method written out, so anyone can check a figure.
 
-use std::collections::HashMap;
-
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
 
 use crate::app::ratings::LeagueRatings;
+use crate::db::League;
 use crate::db::ratings::RatedPlayer;
-use crate::db::{League, LeagueId, PlayerId};
 use crate::league::ratings::{
     BETA, INITIAL_RATING, INITIAL_UNCERTAINTY, Rating, UNCERTAINTY_TOLERANCE,
 };
@@ -122,7 +120,7 @@ pub async fn league_index(
         .copied()
         .or_else(|| seasons.last().map(|s| s.format))
         .unwrap_or(Format::FivesAndThrees);
-    league_page(&state, user, found, rated, format).await
+    league_page(user, found, rated, format)
 }
 
 /// `/leagues/{league}/ratings/{format}`.
@@ -134,27 +132,18 @@ pub async fn league_list(
     let found = find_league(state.db(), &league).await?;
     let format = parse_format(&format)?;
     let rated = state.ratings(&found).await?;
-    league_page(&state, user, found, rated, format).await
+    league_page(user, found, rated, format)
 }
 
-async fn league_page(
-    state: &AppState,
+fn league_page(
     user: MaybeUser,
     league: League,
     rated: std::sync::Arc<LeagueRatings>,
     format: Format,
 ) -> Result<Response> {
-    let players: HashMap<PlayerId, RatedPlayer> = state
-        .db()
-        .rated_players(Some(league.id))
-        .await?
-        .into_iter()
-        .map(|p| (p.id, p))
-        .collect();
-    let listed = rated.ratings.list(format);
+    let listed = rated.ranked(format);
     let lines = listed
         .iter()
-        .filter_map(|(p, r)| Some((players.get(p)?, r)))
         .enumerate()
         .map(|(i, (p, r))| line(i + 1, p, r, &league, rated.provisional_games, false))
         .collect();
@@ -189,38 +178,24 @@ pub async fn installation_list(
     Path(format): Path<String>,
 ) -> Result<Response> {
     let format = parse_format(&format)?;
-    let db = state.db();
-    let leagues = db.leagues().await?;
-    let players: HashMap<(LeagueId, PlayerId), RatedPlayer> = db
-        .rated_players(None)
-        .await?
-        .into_iter()
-        .map(|p| ((p.league_id, p.id), p))
-        .collect();
-    let mut all: Vec<(Rating, &RatedPlayer, &League, u32)> = Vec::new();
-    for league in &leagues {
-        let rated = state.ratings(league).await?;
-        for (p, r) in rated.ratings.list(format) {
-            if let Some(player) = players.get(&(league.id, p)) {
-                all.push((r, player, league, rated.provisional_games));
-            }
-        }
-    }
-    all.sort_by(|a, b| {
-        b.0.rating
-            .total_cmp(&a.0.rating)
-            .then(a.0.uncertainty.total_cmp(&b.0.uncertainty))
-            .then(a.2.id.cmp(&b.2.id))
-            .then(a.1.id.cmp(&b.1.id))
-    });
-    let mut seen = std::collections::HashSet::new();
-    all.retain(|(_, p, _, _)| p.person_id.is_none_or(|person| seen.insert(person)));
-    let rated = all.len();
-    let lines = all
+    let list = state
+        .installation_ratings(format, INSTALLATION_LINES)
+        .await?;
+    let rated = list.rated;
+    let lines = list
+        .lines
         .iter()
-        .take(INSTALLATION_LINES)
         .enumerate()
-        .map(|(i, (r, p, l, n))| line(i + 1, p, r, l, *n, true))
+        .map(|(i, r)| {
+            line(
+                i + 1,
+                &r.player,
+                &r.rating,
+                &r.league,
+                r.provisional_games,
+                true,
+            )
+        })
         .collect();
     Ok(html(&RatingsPage {
         ctx: user.ctx(),

@@ -308,14 +308,16 @@ async fn ratings_are_the_same_whichever_order_results_are_approved_in(db: Db) {
                 team(fixture.away_team_id),
                 i as u64 + 7,
             );
-            db.write_result(built.id, *f, &result, None).await.unwrap();
+            boneyard::app::results::write(&db, built.id, *f, &result, None)
+                .await
+                .unwrap();
             ids.push(*f);
         }
         if !forwards {
             ids.reverse();
         }
         for f in ids {
-            db.set_result_status(built.id, f, ResultStatus::Approved, "", None)
+            boneyard::app::results::set_status(&db, built.id, f, ResultStatus::Approved, "", None)
                 .await
                 .unwrap();
         }
@@ -330,6 +332,19 @@ async fn ratings_are_the_same_whichever_order_results_are_approved_in(db: Db) {
             .collect();
         assert!(named.len() >= 8, "{named:?}");
         lists.push(named);
+        // The installation's list follows every league's records: after
+        // each league's approvals it holds every league's players so far,
+        // each with the rating their league's list shows.
+        let all = ok(&mut c, "/ratings/fives-and-threes").await;
+        let mut everyone: Vec<(String, String)> =
+            rows(&all, "<table class=\"standings\" id=\"ratings\"")
+                .into_iter()
+                .map(|r| (r[1].clone(), r[4].clone()))
+                .collect();
+        let mut want: Vec<(String, String)> = lists.concat();
+        everyone.sort();
+        want.sort();
+        assert_eq!(everyone, want, "{}", all.body);
     }
     assert_eq!(lists[0], lists[1]);
 }
@@ -446,8 +461,10 @@ async fn the_match_page_shows_each_boards_chances_from_the_ratings(db: Db) {
             team(fixture.away_team_id),
             i as u64 + 31,
         );
-        db.write_result(built.id, *f, &result, None).await.unwrap();
-        db.set_result_status(built.id, *f, ResultStatus::Approved, "", None)
+        boneyard::app::results::write(&db, built.id, *f, &result, None)
+            .await
+            .unwrap();
+        boneyard::app::results::set_status(&db, built.id, *f, ResultStatus::Approved, "", None)
             .await
             .unwrap();
     }
@@ -544,7 +561,7 @@ async fn the_match_page_shows_each_boards_chances_from_the_ratings(db: Db) {
 
     // Once the result is in, the chances give way to it.
     let result = simulated_result(built.rules, &built.format, home, away, 99);
-    db.write_result(built.id, next, &result, None)
+    boneyard::app::results::write(&db, built.id, next, &result, None)
         .await
         .unwrap();
     let after = ok(&mut visitor, &at("")).await;
