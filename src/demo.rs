@@ -1205,9 +1205,9 @@ impl<'a> LeagueWriter<'a> {
             Fate::Scheduled => {}
             Fate::Played(status) => {
                 let m = self.play(f)?;
-                db.write_result(league, id, &m.result, None).await?;
+                crate::app::results::write(db, league, id, &m.result, None).await?;
                 if status != ResultStatus::Entered {
-                    db.set_result_status(league, id, status, "", None).await?;
+                    crate::app::results::set_status(db, league, id, status, "", None).await?;
                 }
                 db.update_fixture(league, id, &change(FixtureStatus::Played, None), None)
                     .await?;

@@ -81,14 +81,20 @@
     sending = true;
     var sent = state.taps.slice();
     render();
+    // A request the signal left hanging is given up after a while, so it
+    // cannot hold back every later sync (they wait while one is sending).
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort && setTimeout(function () { abort.abort(); }, 10000);
     fetch(D.sync, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": D.csrf },
-      body: JSON.stringify({ taps: sent })
+      body: JSON.stringify({ taps: sent }),
+      signal: abort ? abort.signal : undefined
     }).then(function (r) {
       return r.json().then(function (body) { return { status: r.status, body: body }; });
     }).then(function (res) {
+      clearTimeout(timer);
       sending = false;
       offline = false;
       var body = res.body;
@@ -123,6 +129,7 @@
       render();
       if (state.taps.length > state.saved) sync();
     }).catch(function () {
+      clearTimeout(timer);
       sending = false;
       offline = true;
       render();

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::db::pages::{BoardLine, FixtureLine, Score};
-use crate::db::{FixtureId, Season, SeasonId};
+use crate::db::{Db, DbError, Fixture, FixtureId, League, Season, SeasonId};
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::scores_from_boards;
 use crate::league::season::BadSeason;
@@ -16,6 +16,23 @@ pub fn match_formats(seasons: &[Season]) -> Result<HashMap<SeasonId, MatchFormat
         .iter()
         .map(|s| Ok((s.id, s.rules()?.format)))
         .collect()
+}
+
+/// The ruleset and match format a fixture is played under: its season's
+/// ruleset, and its cup's own match format or else its season's.
+pub async fn fixture_rules(
+    db: &Db,
+    league: &League,
+    season: &Season,
+    fixture: &Fixture,
+) -> Result<(crate::rules::Ruleset, MatchFormat), DbError> {
+    let rules = season.rules()?;
+    let own = match fixture.cup_id {
+        Some(cup) => db.cup(league.id, cup).await?.match_format,
+        None => None,
+    };
+    let format = rules.fixture_format(own.as_ref()).clone();
+    Ok((rules.ruleset, format))
 }
 
 /// The match format a fixture is played in: its cup's own, or its

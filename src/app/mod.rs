@@ -9,3 +9,4 @@ pub mod feats;
 pub mod formats;
 pub mod mail;
 pub mod ratings;
+pub mod results;

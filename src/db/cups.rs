@@ -28,7 +28,7 @@ use crate::league::cup::{
 };
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::scores_from_boards;
-use crate::league::workflow::Refusal;
+use crate::league::refusal::Refusal;
 use crate::rules::Format;
 
 /// The cup's season and entrant kind, its row locked on Postgres so that
@@ -1297,4 +1297,19 @@ fn slot_columns(slot: Option<Slot>) -> (Option<CupEntrantId>, Option<CupTieId>) 
         Some(Slot::WinnerOf(t)) => (None, Some(t)),
         None => (None, None),
     }
+}
+
+/// The match format cup `cup`'s ties are played in when it sets its own.
+pub(crate) async fn cup_format_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+) -> Result<Option<MatchFormat>> {
+    let text: Option<Option<String>> =
+        sql::query_scalar("SELECT match_format FROM cups WHERE league_id = $1 AND id = $2")
+            .bind(league)
+            .bind(cup)
+            .fetch_optional(&mut *tx)
+            .await?;
+    text.flatten().map(|t| parse_format(&t)).transpose()
 }

@@ -33,6 +33,9 @@ pub enum DbError {
     /// A copy of the database could not be taken or put in place.
     #[error("backup: {0}")]
     Backup(String),
+    /// A season whose stored rules cannot be read.
+    #[error(transparent)]
+    BadSeason(#[from] crate::league::season::BadSeason),
     /// A stored value could not be read back (bad JSON, unknown status).
     #[error("stored data is not readable: {0}")]
     Corrupt(String),

@@ -405,3 +405,25 @@ impl Db {
         Ok(after)
     }
 }
+
+/// Sets `fixture`'s status and the side that conceded it; the fixture
+/// after.
+pub(crate) async fn set_fixture_status(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    status: FixtureStatus,
+    conceded_by: Option<Side>,
+) -> Result<Fixture> {
+    sql::query_as::<FixtureRow>(&format!(
+        "UPDATE fixtures SET status = $3, conceded_by = $4 WHERE league_id = $1 AND id = $2 \
+         RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(fixture)
+    .bind(status.as_str())
+    .bind(conceded_by.map(Side::as_str))
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
+}

@@ -56,7 +56,6 @@ pub mod throttle;
 pub mod transfers;
 pub mod users;
 pub mod venues;
-mod workflow;
 
 pub use crate::domain::ids::*;
 pub use crate::domain::{FixtureStatus, ResultStatus, Side};

@@ -4,7 +4,7 @@
 //! the revision it was based on and is refused if another came first, so
 //! two phones keeping one board never mix their taps silently.
 
-use super::sql::{self};
+use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 
 use super::{Db, FixtureId, LeagueId, Result, UserId, json_text, now, parse_json};
@@ -337,4 +337,17 @@ impl Db {
         tx.commit().await?;
         Ok(out)
     }
+}
+
+/// Each board's pad revision of `fixture` (board, revision), in a write.
+pub(crate) async fn pad_revisions(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+) -> Result<Vec<(i64, i64)>> {
+    sql::query_as("SELECT board, revision FROM pad_boards WHERE league_id = $1 AND fixture_id = $2")
+        .bind(league)
+        .bind(fixture)
+        .fetch_all(&mut *tx)
+        .await
 }

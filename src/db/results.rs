@@ -20,10 +20,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::audit::{NewAudit, insert_audit};
 use super::{
-    Db, DbError, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side, UserId,
-    json_text, now, parse_json,
+    Db, DbError, Fixture, FixtureId, LeagueId, PlayerId, Result, ResultVersionId, SeasonId, Side,
+    TeamId, UserId, json_text, now, parse_json,
 };
 use crate::rules::{EndRecord, GameRecord, HandRecord, PenaltyRecord, PlayRecord};
 
@@ -901,460 +900,416 @@ fn plan(
 
 // ---------------------------------------------------------------------------
 
-/// What a new version's status is, beside its rows.
-#[derive(Debug, Default)]
-pub(super) struct VersionPlan {
-    /// `None`: `entered` for an entry, the copied version's for a restore.
-    pub status: Option<ResultStatus>,
+/// What a new version of a fixture's result is, beside its rows.
+pub(crate) struct NewVersion<'a> {
+    pub fixture: &'a Fixture,
+    /// Its number: one past the current version's.
+    pub number: i64,
+    pub status: ResultStatus,
     pub note: String,
-    /// The fixture is marked played in the same transaction.
-    pub mark_played: bool,
+    /// The version it copies, for a restore.
+    pub restored_from: Option<i64>,
+    pub by: Option<UserId>,
 }
 
-/// What a new version holds.
-pub(super) enum Source<'a> {
-    /// A result as entered or corrected.
-    Entered(&'a MatchResult),
-    /// A copy of an earlier version.
-    Restore(i64),
-    /// A result read from the score pads, with each board's pad revision
-    /// (board, revision) as the review showed them: refused if any pad has
-    /// changed since.
-    Pads(&'a MatchResult, &'a [(i64, i64)]),
+/// The current version of `fixture`'s result, or `None` before any.
+pub(crate) async fn current_version(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+) -> Result<Option<ResultVersion>> {
+    sql::query_as::<VersionRow>(&format!(
+        "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+         ORDER BY version DESC LIMIT 1"
+    ))
+    .bind(league)
+    .bind(fixture)
+    .fetch_optional(&mut *tx)
+    .await?
+    .map(ResultVersion::try_from)
+    .transpose()
+}
+
+/// Version number `n` of `fixture`'s result.
+pub(crate) async fn numbered_version(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    n: i64,
+) -> Result<ResultVersion> {
+    sql::query_as::<VersionRow>(&format!(
+        "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
+         AND version = $3"
+    ))
+    .bind(league)
+    .bind(fixture)
+    .bind(n)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DbError::not_found(format!("version {n} of fixture {fixture}'s result")))?
+    .try_into()
+}
+
+/// The result a stored version holds.
+pub(crate) async fn version_result(
+    tx: &mut Tx,
+    league: LeagueId,
+    version: ResultVersionId,
+) -> Result<MatchResult> {
+    let rows = fetch_version_rows(&mut (&mut *tx).on(), league, &[version]).await?;
+    assemble_one(rows, version)
+}
+
+/// Who may be named on `f`'s boards, with their names and sides: the
+/// players of its two teams on its date (transfers after it do not move a
+/// player out of this match), or a singles or pairs cup tie's two entrants
+/// (who may share a team).
+pub(crate) async fn fixture_roster(
+    tx: &mut Tx,
+    league: LeagueId,
+    f: &Fixture,
+) -> Result<HashMap<PlayerId, (String, Side)>> {
+    let entrants: Vec<super::cups::TiePlayer> = if f.cup_id.is_some() {
+        sql::query_as(super::cups::TIE_PLAYERS)
+            .bind(league)
+            .bind(f.id)
+            .fetch_all(&mut *tx)
+            .await?
+    } else {
+        Vec::new()
+    };
+    if !entrants.is_empty() {
+        return entrants
+            .into_iter()
+            .map(|e| Ok((e.player.id, (e.player.name.clone(), e.side()?))))
+            .collect();
+    }
+    Ok(super::transfers::roster_on_date(
+        &mut (&mut *tx).on(),
+        league,
+        f.season_id,
+        f.home_team_id,
+        f.away_team_id,
+        f.starts_at,
+    )
+    .await?
+    .into_iter()
+    .map(|(p, team)| {
+        let side = if team == f.home_team_id {
+            Side::Home
+        } else {
+            Side::Away
+        };
+        (p.id, (p.name, side))
+    })
+    .collect())
+}
+
+/// The sides of `f` whose captain `user` is this season.
+pub(crate) async fn captain_sides(
+    tx: &mut Tx,
+    league: LeagueId,
+    f: &Fixture,
+    user: UserId,
+) -> Result<Vec<Side>> {
+    let teams: Vec<Option<TeamId>> = sql::query_scalar(
+        "SELECT team_id FROM roles WHERE user_id = $1 AND kind = 'captain' \
+         AND league_id = $2 AND season_id = $3",
+    )
+    .bind(user)
+    .bind(league)
+    .bind(f.season_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(teams
+        .into_iter()
+        .flatten()
+        .filter_map(|team| {
+            if team == f.home_team_id {
+                Some(Side::Home)
+            } else if team == f.away_team_id {
+                Some(Side::Away)
+            } else {
+                None
+            }
+        })
+        .collect())
+}
+
+/// Writes `result` as the version `new` of its fixture, every row of it,
+/// after checking it against `roster` (who may be named, for which side);
+/// the earlier versions' rows stay. Not audited here: the use case writes
+/// the entry with the version before and after.
+pub(crate) async fn insert_version(
+    tx: &mut Tx,
+    league: LeagueId,
+    new: NewVersion<'_>,
+    result: &MatchResult,
+    roster: &HashMap<PlayerId, (String, Side)>,
+) -> Result<ResultVersion> {
+    let boards = plan(result, roster)?;
+    let version: ResultVersion = sql::query_as::<VersionRow>(&format!(
+        "INSERT INTO result_versions (league_id, fixture_id, version, status, status_note, \
+         format, options, restored_from, created_by, created_at) \
+         SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
+         WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
+    ))
+    .bind(league)
+    .bind(new.fixture.id)
+    .bind(new.number)
+    .bind(new.status.as_str())
+    .bind(new.note)
+    .bind(new.restored_from)
+    .bind(new.by)
+    .bind(now())
+    .bind(new.fixture.season_id)
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()?;
+
+    // Each kind of row of the whole result in one statement (or a
+    // few, past ROWS_A_STATEMENT rows): a match is thousands of rows,
+    // and a statement a row, or a game, made the demo's bulk load
+    // wait on round trips. Ids come back with each row's own key.
+    let board_rows: Vec<(i64, &BoardPlan)> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (i as i64 + 1, b))
+        .collect();
+    let board_ids: HashMap<i64, i64> = insert_rows_returning::<(i64, i64)>(
+        tx,
+        "INSERT INTO boards (version_id, number, kind, conceded_by) ",
+        board_rows
+            .iter()
+            .map(|(number, board)| {
+                vec![
+                    version.id.arg(),
+                    (*number).arg(),
+                    board.kind.as_str().arg(),
+                    board.conceded_by.map(Side::as_str).arg(),
+                ]
+            })
+            .collect(),
+        " RETURNING number, id",
+    )
+    .await?
+    .into_iter()
+    .collect();
+    let board_id = |number: i64| stored(&board_ids, number, "board");
+
+    let mut board_players = Vec::new();
+    let mut game_rows = Vec::new();
+    for (number, board) in &board_rows {
+        let id = board_id(*number)?;
+        let mut places = HashMap::new();
+        for &(side, player) in &board.players {
+            let place = places.entry(side).or_insert(0_i64);
+            *place += 1;
+            board_players.push((id, side, *place, player));
+        }
+        for (gi, game) in board.games.iter().enumerate() {
+            game_rows.push((id, gi as i64 + 1, game));
+        }
+    }
+    insert_rows(
+        tx,
+        "INSERT INTO board_players (board_id, side, position, player_id) ",
+        board_players
+            .iter()
+            .map(|&(board, side, position, player)| {
+                vec![
+                    board.arg(),
+                    side.as_str().arg(),
+                    position.arg(),
+                    player.arg(),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+
+    let game_ids: HashMap<(i64, i64), i64> = insert_rows_returning::<(i64, i64, i64)>(
+        tx,
+        "INSERT INTO games (board_id, number, format, options, draw_given, \
+         first_pose_player_id, total_0, total_1, winner_side, finished, \
+         next_pose_player_id, score_only) ",
+        game_rows
+            .iter()
+            .map(|&(board, number, game)| {
+                vec![
+                    board.arg(),
+                    number.arg(),
+                    game.format.clone().arg(),
+                    game.options.clone().arg(),
+                    game.draw_given.arg(),
+                    game.first_pose.arg(),
+                    game.totals[0].arg(),
+                    game.totals[1].arg(),
+                    game.winner.arg(),
+                    game.finished.arg(),
+                    game.next_pose.arg(),
+                    game.score_only.arg(),
+                ]
+            })
+            .collect(),
+        " RETURNING board_id, number, id",
+    )
+    .await?
+    .into_iter()
+    .map(|(board, number, id)| ((board, number), id))
+    .collect();
+
+    let mut seats = Vec::new();
+    let mut hand_rows = Vec::new();
+    let mut penalties = Vec::new();
+    for &(board, number, game) in &game_rows {
+        let id = stored(&game_ids, (board, number), "game")?;
+        for (pos, seat) in game.players.iter().enumerate() {
+            seats.push((id, pos as i64 + 1, seat));
+        }
+        for (hi, hand) in game.hands.iter().enumerate() {
+            hand_rows.push((id, hi as i64 + 1, hand));
+        }
+        for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
+            penalties.push((
+                id,
+                ni as i64 + 1,
+                *player,
+                kind.clone(),
+                *before_hand,
+                *minutes,
+            ));
+        }
+    }
+    insert_rows(
+        tx,
+        "INSERT INTO game_players (game_id, position, player_id, side, side_position, \
+         drawn_tile) ",
+        seats
+            .iter()
+            .map(|&(game, position, seat)| {
+                vec![
+                    game.arg(),
+                    position.arg(),
+                    seat.player.arg(),
+                    seat.side.arg(),
+                    seat.side_position.arg(),
+                    seat.drawn_tile.clone().arg(),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+    insert_rows(
+        tx,
+        "INSERT INTO game_penalties (game_id, number, player_id, kind, before_hand, \
+         minutes) ",
+        penalties
+            .iter()
+            .map(|(game, number, player, kind, before_hand, minutes)| {
+                vec![
+                    (*game).arg(),
+                    (*number).arg(),
+                    (*player).arg(),
+                    kind.clone().arg(),
+                    (*before_hand).arg(),
+                    (*minutes).arg(),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+
+    let hand_ids: HashMap<(i64, i64), i64> = insert_rows_returning::<(i64, i64, i64)>(
+        tx,
+        "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
+        hand_rows
+            .iter()
+            .map(|&(game, number, hand)| {
+                vec![
+                    game.arg(),
+                    number.arg(),
+                    hand.end_kind.arg(),
+                    hand.out.arg(),
+                    hand.left_given.arg(),
+                ]
+            })
+            .collect(),
+        " RETURNING game_id, number, id",
+    )
+    .await?
+    .into_iter()
+    .map(|(game, number, id)| ((game, number), id))
+    .collect();
+    let mut pips = Vec::new();
+    let mut plays = Vec::new();
+    for &(game, number, hand) in &hand_rows {
+        let id = stored(&hand_ids, (game, number), "hand")?;
+        pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
+        plays.extend(
+            hand.plays
+                .iter()
+                .enumerate()
+                .map(|(pi, &(player, points, out, muggins))| {
+                    (id, pi as i64 + 1, player, points, out, muggins)
+                }),
+        );
+    }
+    insert_rows(
+        tx,
+        "INSERT INTO hand_pips (hand_id, player_id, pips) ",
+        pips.iter()
+            .map(|&(hand, player, n)| vec![hand.arg(), player.arg(), n.arg()])
+            .collect(),
+    )
+    .await?;
+    insert_rows(
+        tx,
+        "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
+        plays
+            .iter()
+            .map(|&(hand, number, player, points, out, muggins)| {
+                vec![
+                    hand.arg(),
+                    number.arg(),
+                    player.arg(),
+                    points.arg(),
+                    out.arg(),
+                    muggins.arg(),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+
+    Ok(version)
+}
+
+/// Sets `version`'s status and note, as `by` at this moment.
+pub(crate) async fn set_version_status(
+    tx: &mut Tx,
+    league: LeagueId,
+    version: &ResultVersion,
+    status: ResultStatus,
+    note: &str,
+    by: Option<UserId>,
+) -> Result<ResultVersion> {
+    sql::query_as::<VersionRow>(&format!(
+        "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
+         status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
+    ))
+    .bind(league)
+    .bind(version.id)
+    .bind(status.as_str())
+    .bind(note)
+    .bind(by)
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
 }
 
 impl Db {
-    /// Writes a fixture's result as its next version, in one transaction:
-    /// version 1 is the entry, later ones are corrections (the earlier rows
-    /// stay). The new version's status is `entered`.
-    pub async fn write_result(
-        &self,
-        league: LeagueId,
-        fixture: FixtureId,
-        result: &MatchResult,
-        by: Option<UserId>,
-    ) -> Result<ResultVersion> {
-        self.write_version(league, fixture, Source::Entered(result), by, |_, _| {
-            Ok(VersionPlan::default())
-        })
-        .await
-    }
-
-    /// Makes an earlier version current again by writing a new version that
-    /// copies it, status included.
-    pub async fn restore_result(
-        &self,
-        league: LeagueId,
-        fixture: FixtureId,
-        version: i64,
-        by: Option<UserId>,
-    ) -> Result<ResultVersion> {
-        self.write_version(league, fixture, Source::Restore(version), by, |_, _| {
-            Ok(VersionPlan::default())
-        })
-        .await
-    }
-
-    /// Writes the fixture's next version in one transaction. `decide` is
-    /// asked, inside it, with the fixture and its current version as they
-    /// are now: it may refuse, and it says the new version's status and
-    /// note and whether the fixture is now marked played (see
-    /// `db::workflow`, where the result workflow's operations call this).
-    pub(super) async fn write_version(
-        &self,
-        league: LeagueId,
-        fixture: FixtureId,
-        source: Source<'_>,
-        by: Option<UserId>,
-        decide: impl FnOnce(&super::Fixture, Option<&ResultVersion>) -> Result<VersionPlan>,
-    ) -> Result<ResultVersion> {
-        let played = format!(
-            "UPDATE fixtures SET status = 'played' WHERE league_id = $1 AND id = $2 \
-             RETURNING {}",
-            super::fixtures::COLUMNS
-        );
-        let current_sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
-             ORDER BY version DESC LIMIT 1"
-        );
-        let version_sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
-             AND version = $3"
-        );
-        let insert_version = format!(
-            "INSERT INTO result_versions (league_id, fixture_id, version, status, status_note, \
-             format, options, restored_from, created_by, created_at) \
-             SELECT $1, $2, $3, $4, $5, s.format, s.options, $6, $7, $8 FROM seasons s \
-             WHERE s.league_id = $1 AND s.id = $9 RETURNING {VERSION_COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let f: super::Fixture = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
-        if let Source::Pads(_, shown) = &source {
-            // The pads' own writes read this fixture's row first (under
-            // a share lock on Postgres), so none lands between this
-            // read and the commit.
-            let now: Vec<(i64, i64)> = sql::query_as(
-                "SELECT board, revision FROM pad_boards WHERE league_id = $1 AND fixture_id = $2",
-            )
-            .bind(league)
-            .bind(fixture)
-            .fetch_all(&mut tx)
-            .await?;
-            let changed = crate::league::workflow::changed_pads(shown, &now);
-            if !changed.is_empty() {
-                return Err(
-                    crate::league::workflow::Refusal::PadsChanged { boards: changed }.into(),
-                );
-            }
-        }
-        // Who played for which side on the fixture's date: transfers
-        // after it do not move a player out of this match. A singles or
-        // pairs cup tie is its two entrants' (who may share a team).
-        let entrants: Vec<super::cups::TiePlayer> = if f.cup_id.is_some() {
-            sql::query_as(super::cups::TIE_PLAYERS)
-                .bind(league)
-                .bind(fixture)
-                .fetch_all(&mut tx)
-                .await?
-        } else {
-            Vec::new()
-        };
-        let roster: HashMap<PlayerId, (String, Side)> = if entrants.is_empty() {
-            super::transfers::roster_on_date(
-                &mut (&mut tx).on(),
-                league,
-                f.season_id,
-                f.home_team_id,
-                f.away_team_id,
-                f.starts_at,
-            )
-            .await?
-            .into_iter()
-            .map(|(p, team)| {
-                let side = if team == f.home_team_id {
-                    Side::Home
-                } else {
-                    Side::Away
-                };
-                (p.id, (p.name, side))
-            })
-            .collect()
-        } else {
-            entrants
-                .into_iter()
-                .map(|e| Ok((e.player.id, (e.player.name.clone(), e.side()?))))
-                .collect::<Result<_>>()?
-        };
-
-        let current: Option<ResultVersion> = sql::query_as::<VersionRow>(&current_sql)
-            .bind(league)
-            .bind(fixture)
-            .fetch_optional(&mut tx)
-            .await?
-            .map(ResultVersion::try_from)
-            .transpose()?;
-        let decided = decide(&f, current.as_ref())?;
-        let before = match &current {
-            Some(v) => Some(StoredResult {
-                version: v.clone(),
-                result: assemble_one(
-                    fetch_version_rows(&mut (&mut tx).on(), league, &[v.id]).await?,
-                    v.id,
-                )?,
-            }),
-            None => None,
-        };
-
-        let (result, status, restored_from, action) = match source {
-            Source::Entered(result) | Source::Pads(result, _) => {
-                let action = if current.is_some() {
-                    "correct"
-                } else {
-                    "enter"
-                };
-                (result.clone(), ResultStatus::Entered, None, action)
-            }
-            Source::Restore(n) => {
-                let old: ResultVersion = sql::query_as::<VersionRow>(&version_sql)
-                    .bind(league)
-                    .bind(fixture)
-                    .bind(n)
-                    .fetch_optional(&mut tx)
-                    .await?
-                    .ok_or_else(|| {
-                        DbError::not_found(format!("version {n} of fixture {fixture}'s result"))
-                    })?
-                    .try_into()?;
-                let result = assemble_one(
-                    fetch_version_rows(&mut (&mut tx).on(), league, &[old.id]).await?,
-                    old.id,
-                )?;
-                (result, old.status, Some(n), "restore")
-            }
-        };
-        let boards = plan(&result, &roster)?;
-        let status = decided.status.unwrap_or(status);
-
-        let next = current.as_ref().map_or(1, |v| v.version + 1);
-        let version: ResultVersion = sql::query_as::<VersionRow>(&insert_version)
-            .bind(league)
-            .bind(fixture)
-            .bind(next)
-            .bind(status.as_str())
-            .bind(decided.note)
-            .bind(restored_from)
-            .bind(by)
-            .bind(now())
-            .bind(f.season_id)
-            .fetch_one(&mut tx)
-            .await?
-            .try_into()?;
-
-        // Each kind of row of the whole result in one statement (or a
-        // few, past ROWS_A_STATEMENT rows): a match is thousands of rows,
-        // and a statement a row, or a game, made the demo's bulk load
-        // wait on round trips. Ids come back with each row's own key.
-        let board_rows: Vec<(i64, &BoardPlan)> = boards
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (i as i64 + 1, b))
-            .collect();
-        let board_ids: HashMap<i64, i64> = insert_rows_returning::<(i64, i64)>(
-            &mut tx,
-            "INSERT INTO boards (version_id, number, kind, conceded_by) ",
-            board_rows
-                .iter()
-                .map(|(number, board)| {
-                    vec![
-                        version.id.arg(),
-                        (*number).arg(),
-                        board.kind.as_str().arg(),
-                        board.conceded_by.map(Side::as_str).arg(),
-                    ]
-                })
-                .collect(),
-            " RETURNING number, id",
-        )
-        .await?
-        .into_iter()
-        .collect();
-        let board_id = |number: i64| stored(&board_ids, number, "board");
-
-        let mut board_players = Vec::new();
-        let mut game_rows = Vec::new();
-        for (number, board) in &board_rows {
-            let id = board_id(*number)?;
-            let mut places = HashMap::new();
-            for &(side, player) in &board.players {
-                let place = places.entry(side).or_insert(0_i64);
-                *place += 1;
-                board_players.push((id, side, *place, player));
-            }
-            for (gi, game) in board.games.iter().enumerate() {
-                game_rows.push((id, gi as i64 + 1, game));
-            }
-        }
-        insert_rows(
-            &mut tx,
-            "INSERT INTO board_players (board_id, side, position, player_id) ",
-            board_players
-                .iter()
-                .map(|&(board, side, position, player)| {
-                    vec![
-                        board.arg(),
-                        side.as_str().arg(),
-                        position.arg(),
-                        player.arg(),
-                    ]
-                })
-                .collect(),
-        )
-        .await?;
-
-        let game_ids: HashMap<(i64, i64), i64> = insert_rows_returning::<(i64, i64, i64)>(
-            &mut tx,
-            "INSERT INTO games (board_id, number, format, options, draw_given, \
-             first_pose_player_id, total_0, total_1, winner_side, finished, \
-             next_pose_player_id, score_only) ",
-            game_rows
-                .iter()
-                .map(|&(board, number, game)| {
-                    vec![
-                        board.arg(),
-                        number.arg(),
-                        game.format.clone().arg(),
-                        game.options.clone().arg(),
-                        game.draw_given.arg(),
-                        game.first_pose.arg(),
-                        game.totals[0].arg(),
-                        game.totals[1].arg(),
-                        game.winner.arg(),
-                        game.finished.arg(),
-                        game.next_pose.arg(),
-                        game.score_only.arg(),
-                    ]
-                })
-                .collect(),
-            " RETURNING board_id, number, id",
-        )
-        .await?
-        .into_iter()
-        .map(|(board, number, id)| ((board, number), id))
-        .collect();
-
-        let mut seats = Vec::new();
-        let mut hand_rows = Vec::new();
-        let mut penalties = Vec::new();
-        for &(board, number, game) in &game_rows {
-            let id = stored(&game_ids, (board, number), "game")?;
-            for (pos, seat) in game.players.iter().enumerate() {
-                seats.push((id, pos as i64 + 1, seat));
-            }
-            for (hi, hand) in game.hands.iter().enumerate() {
-                hand_rows.push((id, hi as i64 + 1, hand));
-            }
-            for (ni, (player, kind, before_hand, minutes)) in game.penalties.iter().enumerate() {
-                penalties.push((
-                    id,
-                    ni as i64 + 1,
-                    *player,
-                    kind.clone(),
-                    *before_hand,
-                    *minutes,
-                ));
-            }
-        }
-        insert_rows(
-            &mut tx,
-            "INSERT INTO game_players (game_id, position, player_id, side, side_position, \
-             drawn_tile) ",
-            seats
-                .iter()
-                .map(|&(game, position, seat)| {
-                    vec![
-                        game.arg(),
-                        position.arg(),
-                        seat.player.arg(),
-                        seat.side.arg(),
-                        seat.side_position.arg(),
-                        seat.drawn_tile.clone().arg(),
-                    ]
-                })
-                .collect(),
-        )
-        .await?;
-        insert_rows(
-            &mut tx,
-            "INSERT INTO game_penalties (game_id, number, player_id, kind, before_hand, \
-             minutes) ",
-            penalties
-                .iter()
-                .map(|(game, number, player, kind, before_hand, minutes)| {
-                    vec![
-                        (*game).arg(),
-                        (*number).arg(),
-                        (*player).arg(),
-                        kind.clone().arg(),
-                        (*before_hand).arg(),
-                        (*minutes).arg(),
-                    ]
-                })
-                .collect(),
-        )
-        .await?;
-
-        let hand_ids: HashMap<(i64, i64), i64> = insert_rows_returning::<(i64, i64, i64)>(
-            &mut tx,
-            "INSERT INTO hands (game_id, number, end_kind, out_player_id, left_given) ",
-            hand_rows
-                .iter()
-                .map(|&(game, number, hand)| {
-                    vec![
-                        game.arg(),
-                        number.arg(),
-                        hand.end_kind.arg(),
-                        hand.out.arg(),
-                        hand.left_given.arg(),
-                    ]
-                })
-                .collect(),
-            " RETURNING game_id, number, id",
-        )
-        .await?
-        .into_iter()
-        .map(|(game, number, id)| ((game, number), id))
-        .collect();
-        let mut pips = Vec::new();
-        let mut plays = Vec::new();
-        for &(game, number, hand) in &hand_rows {
-            let id = stored(&hand_ids, (game, number), "hand")?;
-            pips.extend(hand.pips.iter().map(|&(player, n)| (id, player, n)));
-            plays.extend(hand.plays.iter().enumerate().map(
-                |(pi, &(player, points, out, muggins))| {
-                    (id, pi as i64 + 1, player, points, out, muggins)
-                },
-            ));
-        }
-        insert_rows(
-            &mut tx,
-            "INSERT INTO hand_pips (hand_id, player_id, pips) ",
-            pips.iter()
-                .map(|&(hand, player, n)| vec![hand.arg(), player.arg(), n.arg()])
-                .collect(),
-        )
-        .await?;
-        insert_rows(
-            &mut tx,
-            "INSERT INTO plays (hand_id, number, player_id, points, out, muggins) ",
-            plays
-                .iter()
-                .map(|&(hand, number, player, points, out, muggins)| {
-                    vec![
-                        hand.arg(),
-                        number.arg(),
-                        player.arg(),
-                        points.arg(),
-                        out.arg(),
-                        muggins.arg(),
-                    ]
-                })
-                .collect(),
-        )
-        .await?;
-
-        let after = StoredResult {
-            version: version.clone(),
-            result,
-        };
-        insert_audit(
-            &mut tx,
-            NewAudit::new(Some(league), by, "result", fixture.0, action)
-                .before(before.as_ref())
-                .after(Some(&after)),
-        )
-        .await?;
-        if decided.mark_played {
-            let marked: super::Fixture = sql::query_as::<super::fixtures::FixtureRow>(&played)
-                .bind(league)
-                .bind(fixture)
-                .fetch_one(&mut tx)
-                .await?
-                .try_into()?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "fixture", fixture.0, "change")
-                    .before(Some(&f))
-                    .after(Some(&marked)),
-            )
-            .await?;
-        }
-        if let Some(cup) = f.cup_id {
-            super::cups::advance_cup(&mut tx, league, cup, by).await?;
-        }
-        tx.commit().await?;
-        Ok(version)
-    }
-
     /// The current version of a fixture's result, or `None` before any.
     pub async fn result(
         &self,
@@ -1433,58 +1388,6 @@ impl Db {
             .into_iter()
             .map(ResultVersion::try_from)
             .collect()
-    }
-
-    /// Confirms, disputes or approves the current version (with a note),
-    /// leaving an audit entry. For the workflow's steps, which check who
-    /// may and which version was seen, see `db::workflow`.
-    pub async fn set_result_status(
-        &self,
-        league: LeagueId,
-        fixture: FixtureId,
-        status: ResultStatus,
-        note: &str,
-        by: Option<UserId>,
-    ) -> Result<ResultVersion> {
-        let current_sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM result_versions WHERE league_id = $1 AND fixture_id = $2 \
-             ORDER BY version DESC LIMIT 1"
-        );
-        let update = format!(
-            "UPDATE result_versions SET status = $3, status_note = $4, status_by = $5, \
-             status_at = $6 WHERE league_id = $1 AND id = $2 RETURNING {VERSION_COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let f: super::Fixture = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
-        let before: ResultVersion = sql::query_as::<VersionRow>(&current_sql)
-            .bind(league)
-            .bind(fixture)
-            .fetch_optional(&mut tx)
-            .await?
-            .ok_or_else(|| DbError::not_found(format!("a result of fixture {fixture}")))?
-            .try_into()?;
-        let after: ResultVersion = sql::query_as::<VersionRow>(&update)
-            .bind(league)
-            .bind(before.id)
-            .bind(status.as_str())
-            .bind(note)
-            .bind(by)
-            .bind(now())
-            .fetch_one(&mut tx)
-            .await?
-            .try_into()?;
-        insert_audit(
-            &mut tx,
-            NewAudit::new(Some(league), by, "result", fixture.0, "status")
-                .before(Some(&before))
-                .after(Some(&after)),
-        )
-        .await?;
-        if let Some(cup) = f.cup_id {
-            super::cups::advance_cup(&mut tx, league, cup, by).await?;
-        }
-        tx.commit().await?;
-        Ok(after)
     }
 }
 

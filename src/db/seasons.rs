@@ -1,6 +1,6 @@
 //! Seasons (with their ruleset and match format) and their divisions.
 
-use super::sql;
+use super::sql::{self, Tx};
 use crate::league::refusal::Refusal;
 use crate::league::season::{BadSeason, SeasonRules};
 use chrono::{DateTime, Utc};
@@ -494,4 +494,17 @@ impl Db {
         }
         .ok_or_else(|| DbError::not_found(format!("division {id}")))
     }
+}
+
+/// Season `id` of `league`, in a transaction: as the write sees it.
+pub(crate) async fn season_in(tx: &mut Tx, league: LeagueId, id: SeasonId) -> Result<Season> {
+    sql::query_as::<SeasonRow>(&format!(
+        "SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2"
+    ))
+    .bind(league)
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+    .try_into()
 }

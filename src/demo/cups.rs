@@ -208,10 +208,17 @@ impl LeagueWriter<'_> {
                         ),
                     };
                     let m = play_match(&self.ruleset, &format.boards, &home, &away, self.rng)?;
-                    db.write_result(league, line.id, &m.result, None).await?;
+                    crate::app::results::write(db, league, line.id, &m.result, None).await?;
                     if played == Outcome::Approved {
-                        db.set_result_status(league, line.id, ResultStatus::Approved, "", None)
-                            .await?;
+                        crate::app::results::set_status(
+                            db,
+                            league,
+                            line.id,
+                            ResultStatus::Approved,
+                            "",
+                            None,
+                        )
+                        .await?;
                     }
                     db.update_fixture(league, line.id, &change(FixtureStatus::Played, None), None)
                         .await?;

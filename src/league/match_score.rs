@@ -84,30 +84,60 @@ pub fn scores_from_boards(boards: &[BoardLine], format: &MatchFormat) -> HashMap
             status: Some(b.status),
         });
         let number = usize::try_from(b.board).unwrap_or(0);
-        let games = match b.conceded_by {
-            // As a walkover does for every board: the games that win it.
-            Some(side) => {
-                let need = number
-                    .checked_sub(1)
-                    .and_then(|i| format.boards.get(i))
-                    .map_or(1, MatchFormat::games_to_win);
-                match side {
-                    Side::Home => [0, need],
-                    Side::Away => [need, 0],
-                }
-            }
-            None => [count(b.home_games), count(b.away_games)],
-        };
-        if let Some(side) = format.board_winner(number, games) {
+        let board = board_tally(
+            format,
+            number,
+            b.conceded_by,
+            [count(b.home_games), count(b.away_games)],
+        );
+        if let Some(side) = board.winner {
             score.boards[side] += 1;
         }
-        for (total, won) in score.games.iter_mut().zip(games) {
+        for (total, won) in score.games.iter_mut().zip(board.games) {
             *total += won;
         }
         score.pegs[0] += count(b.home_pegs);
         score.pegs[1] += count(b.away_pegs);
     }
     out
+}
+
+/// A board as the tables count it: the games each side won, home first,
+/// and the side (0 home, 1 away) it went to, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardTally {
+    pub games: [u32; 2],
+    pub winner: Option<usize>,
+}
+
+/// Board `number` (1-based) of `format`, whose games went `won` (home
+/// first): to the side [`MatchFormat::board_winner`] gives it to. A board
+/// conceded goes to the other side with the games that win it, as a
+/// walkover gives every board; the games played on it, if any, are not
+/// counted.
+pub fn board_tally(
+    format: &MatchFormat,
+    number: usize,
+    conceded_by: Option<Side>,
+    won: [u32; 2],
+) -> BoardTally {
+    let games = match conceded_by {
+        Some(side) => {
+            let need = number
+                .checked_sub(1)
+                .and_then(|i| format.boards.get(i))
+                .map_or(1, MatchFormat::games_to_win);
+            match side {
+                Side::Home => [0, need],
+                Side::Away => [need, 0],
+            }
+        }
+        None => won,
+    };
+    BoardTally {
+        games,
+        winner: format.board_winner(number, games),
+    }
 }
 
 /// The walkover score ([`MatchFormat::walkover`]); no pegs.

@@ -150,6 +150,22 @@ pub enum Refusal {
     SeasonArchived { season: String },
     #[error("Season `{season}` has results: its ruleset and match format are fixed.")]
     RulesFixed { season: String },
+    /// A captain's step in a season that was rolled over into the next.
+    #[error(
+        "This season is over: its results are kept as they are. Only a secretary can still correct one."
+    )]
+    SeasonClosed,
+    /// A result without every board the match format has (1-based).
+    #[error(
+        "{} missing: enter each board's players and games, or mark it not played with the side that conceded it.",
+        missing_words(.boards)
+    )]
+    BoardsMissing { boards: Vec<usize> },
+    #[error("The result has {sent} boards; this match has {format}.")]
+    TooManyBoards { sent: usize, format: usize },
+    /// A player on more boards of a kind than the match allows, in words.
+    #[error("{0}")]
+    LineUp(String),
     /// A result's board that cannot be stored as it is (1-based).
     #[error("Board {board}: {why}.")]
     Board { board: usize, why: BoardFault },
@@ -179,6 +195,20 @@ pub enum BoardFault {
     },
     #[error("{0} is on it twice")]
     Twice(String),
+}
+
+fn missing_words(boards: &[usize]) -> String {
+    match boards {
+        [one] => format!("Board {one} is"),
+        [rest @ .., last] => format!(
+            "Boards {} and {last} are",
+            rest.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        [] => String::new(),
+    }
 }
 
 fn pads_changed(boards: &[i64]) -> String {

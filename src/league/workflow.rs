@@ -8,6 +8,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::domain::{FixtureStatus, ResultStatus, Side, UserId};
+use crate::league::lineup::{BoardPlayers, clashes};
+use crate::league::match_format::MatchFormat;
 
 /// How far ahead of its date a fixture's result may be entered: a day, for
 /// clocks and time zones; more is a mistake (the wrong fixture chosen).
@@ -61,6 +63,9 @@ pub struct FixtureState {
     /// The season's result lock: days after the fixture in which its
     /// captains may still enter or correct the result.
     pub lock_days: Option<u32>,
+    /// The season is over (rolled over into the next): its results are
+    /// kept as they are, and only a secretary still corrects one.
+    pub season_closed: bool,
 }
 
 impl FixtureState {
@@ -137,6 +142,9 @@ pub struct Submitted {
 /// season's result lock; nobody may enter one more than a day before the
 /// fixture.
 pub fn submit(actor: Actor, fixture: FixtureState, now: DateTime<Utc>) -> Decision<Submitted> {
+    if fixture.season_closed && actor.role != Role::Secretary {
+        return Err(Refusal::SeasonClosed);
+    }
     if let Some(starts_at) = fixture.starts_at
         && starts_at > now + EARLIEST_ENTRY
     {
@@ -168,6 +176,63 @@ pub fn submit(actor: Actor, fixture: FixtureState, now: DateTime<Utc>) -> Decisi
             note: ENTERED_BY_SECRETARY,
             mark_played: fixture.status.is_open(),
         }),
+    }
+}
+
+/// A step of the other captain's (confirm, dispute) in a season that may
+/// be over: only a secretary still acts on a closed season's results.
+pub fn in_open_season(actor: Actor, season_closed: bool) -> Decision<()> {
+    if season_closed && actor.role != Role::Secretary {
+        return Err(Refusal::SeasonClosed);
+    }
+    Ok(())
+}
+
+/// A board of a submitted result, as the match format's check needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmittedBoard {
+    pub conceded: bool,
+    pub games: usize,
+    /// Both sides' player ids.
+    pub players: Vec<i64>,
+}
+
+/// A submitted result as its match format asks, whoever sends it (the
+/// card, the pads, any other way in): every board entered or conceded, no
+/// more boards than the format has, and no player on more boards of a
+/// kind than the match allows. `name` gives a player's name for the words.
+pub fn check_result(
+    format: &MatchFormat,
+    boards: &[SubmittedBoard],
+    name: impl Fn(i64) -> String,
+) -> Decision<()> {
+    if boards.len() > format.boards.len() {
+        return Err(Refusal::TooManyBoards {
+            sent: boards.len(),
+            format: format.boards.len(),
+        });
+    }
+    let missing: Vec<usize> = (0..format.boards.len())
+        .filter(|&i| boards.get(i).is_none_or(|b| !b.conceded && b.games == 0))
+        .map(|i| i + 1)
+        .collect();
+    if !missing.is_empty() {
+        return Err(Refusal::BoardsMissing { boards: missing });
+    }
+    let played: Vec<BoardPlayers> = boards
+        .iter()
+        .zip(&format.boards)
+        .enumerate()
+        .filter(|(_, (b, _))| !b.conceded)
+        .map(|(i, (b, spec))| BoardPlayers {
+            board: i + 1,
+            kind: spec.kind,
+            players: b.players.clone(),
+        })
+        .collect();
+    match clashes(format, &played).first() {
+        Some(clash) => Err(Refusal::LineUp(clash.words(&name(clash.player)))),
+        None => Ok(()),
     }
 }
 
@@ -379,6 +444,7 @@ mod tests {
             status,
             starts_at: Some("2026-09-10T19:30:00Z".parse().unwrap()),
             lock_days: None,
+            season_closed: false,
         }
     }
 
@@ -458,6 +524,7 @@ mod tests {
             status: FixtureStatus::Scheduled,
             starts_at: Some(starts_at),
             lock_days: None,
+            season_closed: false,
         };
         for actor in [home(), sec()] {
             let got = submit(actor, ahead, now());
@@ -481,6 +548,7 @@ mod tests {
     fn after_the_lock_only_a_secretary_enters_or_corrects() {
         let played = FixtureState {
             lock_days: Some(3),
+            season_closed: false,
             ..fixture(FixtureStatus::Played)
         };
         let since = played.locks_at().unwrap();
@@ -502,6 +570,7 @@ mod tests {
         // No lock, or an undated fixture, never locks.
         let open = FixtureState {
             lock_days: None,
+            season_closed: false,
             ..played
         };
         assert!(submit(home(), open, since + Duration::days(300)).is_ok());

@@ -70,7 +70,7 @@ impl IntoResponse for AppError {
             AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "Too large"),
             AppError::Db(DbError::Refused(r)) => refusal_status(r),
             AppError::Csrf => (StatusCode::FORBIDDEN, "Form expired"),
-            AppError::BadSeason(why) => {
+            AppError::BadSeason(why) | AppError::Db(DbError::BadSeason(why)) => {
                 tracing::error!(error = %why, "a season record cannot be read");
                 let page = ErrorPage {
                     ctx: Ctx::default(),

@@ -165,6 +165,7 @@ fn sort(
         status: f.status,
         starts_at: f.starts_at,
         lock_days,
+        season_closed: false,
     }
     .locks_at()
     .is_some_and(|since| Utc::now() > since);

@@ -299,18 +299,37 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<Pena
             }
             Op::Cup { tie, seed } => {
                 let (id, home, away) = s.cup[tie];
-                db.write_result(s.league, id, &simulated(s, home, away, seed), None)
-                    .await
-                    .unwrap();
-                db.set_result_status(s.league, id, ResultStatus::Approved, "", None)
-                    .await
-                    .unwrap();
+                boneyard::app::results::write(
+                    db,
+                    s.league,
+                    id,
+                    &simulated(s, home, away, seed),
+                    None,
+                )
+                .await
+                .unwrap();
+                boneyard::app::results::set_status(
+                    db,
+                    s.league,
+                    id,
+                    ResultStatus::Approved,
+                    "",
+                    None,
+                )
+                .await
+                .unwrap();
             }
             Op::Write { fixture, seed } => {
                 let (id, home, away) = s.fixtures[fixture];
-                db.write_result(s.league, id, &simulated(s, home, away, seed), None)
-                    .await
-                    .unwrap();
+                boneyard::app::results::write(
+                    db,
+                    s.league,
+                    id,
+                    &simulated(s, home, away, seed),
+                    None,
+                )
+                .await
+                .unwrap();
             }
             Op::Status { fixture, status } => {
                 let status = match status {
@@ -320,16 +339,22 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<Pena
                     _ => ResultStatus::Approved,
                 };
                 // Refused without a result yet: nothing to change.
-                let _ = db
-                    .set_result_status(s.league, s.fixtures[fixture].0, status, "", None)
-                    .await;
+                let _ = boneyard::app::results::set_status(
+                    db,
+                    s.league,
+                    s.fixtures[fixture].0,
+                    status,
+                    "",
+                    None,
+                )
+                .await;
             }
             Op::Restore { fixture, pick } => {
                 let id = s.fixtures[fixture].0;
                 let versions = db.result_versions(s.league, id).await.unwrap();
                 if !versions.is_empty() {
                     let version = versions[pick % versions.len()].version;
-                    db.restore_result(s.league, id, version, None)
+                    boneyard::app::results::restore_version(db, s.league, id, version, None)
                         .await
                         .unwrap();
                 }
@@ -666,15 +691,15 @@ proptest! {
 async fn the_player_table_page_ranks_players_and_lists_the_rest(db: Db) {
     let s = setup(&db).await;
     let (fixture, home, away) = s.fixtures[0];
-    db.write_result(s.league, fixture, &simulated(&s, home, away, 4), None)
+    boneyard::app::results::write(&db, s.league, fixture, &simulated(&s, home, away, 4), None)
         .await
         .unwrap();
-    db.set_result_status(s.league, fixture, ResultStatus::Approved, "", None)
+    boneyard::app::results::set_status(&db, s.league, fixture, ResultStatus::Approved, "", None)
         .await
         .unwrap();
     // Entered but not approved: not counted.
     let (other, home2, away2) = s.fixtures[1];
-    db.write_result(s.league, other, &simulated(&s, home2, away2, 5), None)
+    boneyard::app::results::write(&db, s.league, other, &simulated(&s, home2, away2, 5), None)
         .await
         .unwrap();
 

@@ -267,21 +267,15 @@ pub async fn link_codes(
     Ok(codes)
 }
 
-/// The ruleset and match format a fixture is played under: its season's
-/// ruleset, and its cup's own match format or else its season's.
+/// The ruleset and match format a fixture is played under
+/// ([`crate::app::formats::fixture_rules`]).
 pub async fn fixture_rules(
     app: &AppState,
     league: &League,
     season: &Season,
     fixture: &Fixture,
 ) -> Result<(Ruleset, MatchFormat)> {
-    let rules = season.rules()?;
-    let own = match fixture.cup_id {
-        Some(cup) => app.db().cup(league.id, cup).await?.match_format,
-        None => None,
-    };
-    let mf = rules.fixture_format(own.as_ref()).clone();
-    Ok((rules.ruleset, mf))
+    Ok(crate::app::formats::fixture_rules(app.db(), league, season, fixture).await?)
 }
 
 /// What a fixture's boards are played under, with the teams' registered

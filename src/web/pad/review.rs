@@ -338,17 +338,15 @@ pub async fn submit(
             "This match's result is already in: corrections go through the match card.".into(),
         ));
     }
-    let version = state
-        .db()
-        .submit_pads_result(
-            access.league.id,
-            access.fixture.id,
-            &result_of(&loaded),
-            &loaded.revisions,
-            access.actor(),
-            access.settings().lock_days,
-        )
-        .await;
+    let version = crate::app::results::submit_pads(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        &result_of(&loaded),
+        &loaded.revisions,
+        access.actor(),
+    )
+    .await;
     let version = match version {
         Ok(v) => v,
         Err(crate::db::DbError::Refused(

@@ -16,7 +16,7 @@ use crate::db::{
     StoredResult,
 };
 use crate::league::match_format::MatchFormat;
-use crate::league::match_score::walkover_score;
+use crate::league::match_score::{board_tally, walkover_score};
 use crate::rules::pose::first_poser;
 use crate::rules::{End, Format, Game, GameRecord, Opening, Outcome, PenaltyKind, score};
 
@@ -102,6 +102,8 @@ struct BoardView {
     games: Vec<GameView>,
     /// Games won by each side per the engine, home first.
     won: [u32; 2],
+    /// The side (0 home, 1 away) that took the board.
+    winner: Option<usize>,
     /// Who took the board, in words.
     verdict: String,
 }
@@ -305,9 +307,8 @@ fn result_view(
     let mut games = [0, 0];
     let mut pegs = [0, 0];
     let mut undecided = 0;
-    for (i, b) in boards.iter().enumerate() {
-        let need = format.boards.get(i).map_or(1, MatchFormat::games_to_win);
-        match board_winner(b.won, need) {
+    for b in &boards {
+        match b.winner {
             Some(side) => score[side] += 1,
             None => undecided += 1,
         }
@@ -341,12 +342,6 @@ fn result_view(
             .any(|b| b.games.iter().any(|g| g.has_plays && !g.score_only)),
         boards,
     }
-}
-
-/// The side (0 home, 1 away) that took a board: the games it needed, and
-/// more than the other side.
-fn board_winner(won: [u32; 2], need: u32) -> Option<usize> {
-    (0..2).find(|&s| won[s] >= need && won[s] > won[1 - s])
 }
 
 fn names(ids: &[PlayerId], roster: &HashMap<PlayerId, String>) -> Vec<String> {
@@ -399,17 +394,13 @@ fn board_view(
             view
         })
         .collect();
-    let need = format
-        .boards
-        .get(number - 1)
-        .map_or(1, MatchFormat::games_to_win);
+    let tally = board_tally(format, number, board.conceded_by, won);
+    let won = tally.games;
     if let Some(side) = board.conceded_by {
-        // As a walkover does for every board: the games that win it.
         let (conceding, taking) = match side {
             Side::Home => (0, 1),
             Side::Away => (1, 0),
         };
-        won[taking] = need;
         return BoardView {
             number,
             kind: board.kind.as_str(),
@@ -417,13 +408,18 @@ fn board_view(
             away: Vec::new(),
             games,
             won,
+            winner: tally.winner,
             verdict: format!(
                 "Not played: {} conceded the board, so it goes to {}.",
                 teams[conceding], teams[taking]
             ),
         };
     }
-    let verdict = match board_winner(won, need) {
+    let need = format
+        .boards
+        .get(number - 1)
+        .map_or(1, MatchFormat::games_to_win);
+    let verdict = match tally.winner {
         Some(side) => format!(
             "Board to {}, {} game{} to {}.",
             teams[side],
@@ -443,6 +439,7 @@ fn board_view(
         away: board.away.iter().map(link).collect(),
         games,
         won,
+        winner: tally.winner,
         verdict,
     }
 }

@@ -225,6 +225,7 @@ impl FixtureAccess {
             status: self.fixture.status,
             starts_at: self.fixture.starts_at,
             lock_days: self.settings().lock_days,
+            season_closed: false,
         };
         state.locks_at().filter(|since| chrono::Utc::now() > *since)
     }
@@ -239,15 +240,13 @@ pub async fn store_result(
     access: &FixtureAccess,
     result: &crate::db::MatchResult,
 ) -> Result<crate::db::ResultVersion, AppError> {
-    state
-        .db()
-        .submit_result(
-            access.league.id,
-            access.fixture.id,
-            result,
-            access.actor(),
-            access.settings().lock_days,
-        )
-        .await
-        .map_err(|e| access.refused(e))
+    crate::app::results::submit(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        result,
+        access.actor(),
+    )
+    .await
+    .map_err(|e| access.refused(e))
 }

@@ -13,6 +13,8 @@ use serde::Deserialize;
 use crate::db::{
     DbError, FixtureStatus, PlayerId, ResultStatus, ResultVersion, Side, StoredResult, UserId,
 };
+use crate::league::match_format::MatchFormat;
+use crate::league::match_score::board_tally;
 use crate::league::workflow::Refusal;
 
 use super::super::AppState;
@@ -96,17 +98,14 @@ pub async fn confirm(
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
     let shown = shown(&form.version)?;
-    let settings = access.settings().clone();
-    match state
-        .db()
-        .confirm_result(
-            access.league.id,
-            access.fixture.id,
-            shown,
-            access.actor(),
-            settings.approve_on_confirmation,
-        )
-        .await
+    match crate::app::results::confirm(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        shown,
+        access.actor(),
+    )
+    .await
     {
         Ok(v) => Ok(saved(&access, "confirmed", v.version)),
         Err(e) => refused(&state, &access, e).await,
@@ -119,16 +118,15 @@ pub async fn dispute(
     CsrfForm(form): CsrfForm<NoteForm>,
 ) -> Result<Response> {
     let shown = shown(&form.version)?;
-    match state
-        .db()
-        .dispute_result(
-            access.league.id,
-            access.fixture.id,
-            shown,
-            &form.note,
-            access.actor(),
-        )
-        .await
+    match crate::app::results::dispute(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        shown,
+        &form.note,
+        access.actor(),
+    )
+    .await
     {
         Ok(v) => Ok(saved(&access, "disputed", v.version)),
         Err(e) => refused(&state, &access, e).await,
@@ -142,17 +140,16 @@ pub async fn approve(
 ) -> Result<Response> {
     let shown = shown(&form.version)?;
     let shown_status = form.status.trim().parse::<crate::db::ResultStatus>().ok();
-    match state
-        .db()
-        .approve_result(
-            access.league.id,
-            access.fixture.id,
-            shown,
-            shown_status,
-            &form.note,
-            access.actor(),
-        )
-        .await
+    match crate::app::results::approve(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        shown,
+        shown_status,
+        &form.note,
+        access.actor(),
+    )
+    .await
     {
         Ok(v) if form.back == "approvals" => {
             let list = format!(
@@ -182,16 +179,15 @@ pub async fn restore(
         .parse()
         .map_err(|_| AppError::BadRequest("Choose the version to restore.".into()))?;
     let current = shown(&form.current)?;
-    match state
-        .db()
-        .restore_result_version(
-            access.league.id,
-            access.fixture.id,
-            n,
-            current,
-            access.actor(),
-        )
-        .await
+    match crate::app::results::restore(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        n,
+        current,
+        access.actor(),
+    )
+    .await
     {
         Ok(v) => Ok(saved(&access, "restored", v.version)),
         Err(e) => refused(&state, &access, e).await,
@@ -212,11 +208,15 @@ pub async fn walkover(
             ));
         }
     };
-    state
-        .db()
-        .record_walkover(access.league.id, access.fixture.id, side, access.actor())
-        .await
-        .map_err(|e| access.refused(e))?;
+    crate::app::results::walkover(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        side,
+        access.actor(),
+    )
+    .await
+    .map_err(|e| access.refused(e))?;
     Ok(Redirect::to(&access.path(&format!("/history?saved=walkover_{side}"))).into_response())
 }
 
@@ -225,11 +225,14 @@ pub async fn void(
     access: FixtureAccess,
     CsrfForm(_): CsrfForm<NoteForm>,
 ) -> Result<Response> {
-    state
-        .db()
-        .void_fixture(access.league.id, access.fixture.id, access.actor())
-        .await
-        .map_err(|e| access.refused(e))?;
+    crate::app::results::void(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        access.actor(),
+    )
+    .await
+    .map_err(|e| access.refused(e))?;
     Ok(Redirect::to(&access.path("/history?saved=void")).into_response())
 }
 
@@ -238,11 +241,14 @@ pub async fn reinstate(
     access: FixtureAccess,
     CsrfForm(_): CsrfForm<NoteForm>,
 ) -> Result<Response> {
-    state
-        .db()
-        .reinstate_fixture(access.league.id, access.fixture.id, access.actor())
-        .await
-        .map_err(|e| access.refused(e))?;
+    crate::app::results::reinstate(
+        state.db(),
+        access.league.id,
+        access.fixture.id,
+        access.actor(),
+    )
+    .await
+    .map_err(|e| access.refused(e))?;
     Ok(Redirect::to(&access.path("/history?saved=reinstated")).into_response())
 }
 
@@ -324,6 +330,7 @@ pub struct HistoryQuery {
 /// `version`, board by board, for the people who confirm and approve it.
 pub(crate) fn summary(
     stored: &StoredResult,
+    format: &MatchFormat,
     players: &HashMap<PlayerId, String>,
     names: &HashMap<UserId, String>,
     zone: crate::league::time::Zone,
@@ -345,13 +352,13 @@ pub(crate) fn summary(
             let mut won = [0, 0];
             let mut scores = Vec::new();
             if let Some(side) = b.conceded_by {
-                // Not played: the other side takes it, as in a walkover.
-                let (taker, text) = match side {
-                    Side::Home => (1, "not played, home conceded"),
-                    Side::Away => (0, "not played, away conceded"),
-                };
-                won[taker] = 1;
-                scores.push(text.to_owned());
+                scores.push(
+                    match side {
+                        Side::Home => "not played, home conceded",
+                        Side::Away => "not played, away conceded",
+                    }
+                    .to_owned(),
+                );
             }
             for g in &b.games {
                 // The record's side 0 is home when it holds a home player.
@@ -380,16 +387,16 @@ pub(crate) fn summary(
                     None => scores.push("not scored".into()),
                 }
             }
-            let winner = match won[0].cmp(&won[1]) {
-                std::cmp::Ordering::Greater => {
-                    boards_won[0] += 1;
-                    "home"
-                }
-                std::cmp::Ordering::Less => {
-                    boards_won[1] += 1;
-                    "away"
-                }
-                std::cmp::Ordering::Equal => "",
+            // As the tables count it: the games the board needs.
+            let tally = board_tally(format, i + 1, b.conceded_by, won);
+            let won = tally.games;
+            if let Some(side) = tally.winner {
+                boards_won[side] += 1;
+            }
+            let winner = match tally.winner {
+                Some(0) => "home",
+                Some(_) => "away",
+                None => "",
             };
             BoardSummary {
                 number: i + 1,
@@ -542,7 +549,12 @@ async fn history_page(
         .into_iter()
         .map(|p| (p.id, p.name))
         .collect();
-    let current = stored.as_ref().map(|s| summary(s, &players, &names, zone));
+    let (_, format) =
+        crate::web::pad::fixture_rules(state, &access.league, &access.season, &access.fixture)
+            .await?;
+    let current = stored
+        .as_ref()
+        .map(|s| summary(s, &format, &players, &names, zone));
     let last = stored.as_ref().map(|s| s.version.version);
     let current_status = stored.as_ref().map_or_else(
         || "no result yet".to_owned(),

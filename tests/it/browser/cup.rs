@@ -111,9 +111,15 @@ async fn a_bracket_reads_on_a_phone_and_a_desktop_and_prints_on_one_page() {
     let lines = db.fixture_lines(l, &FixtureScope::Cup(cup)).await.unwrap();
     for (i, line) in lines.iter().take(4).enumerate() {
         if i == 3 {
-            db.record_walkover(l, line.id, Side::Home, Actor::secretary(secretary))
-                .await
-                .unwrap();
+            boneyard::app::results::walkover(
+                &db,
+                l,
+                line.id,
+                Side::Home,
+                Actor::secretary(secretary),
+            )
+            .await
+            .unwrap();
             continue;
         }
         let players = db.cup_tie_players(l, line.id).await.unwrap().unwrap();
@@ -129,7 +135,7 @@ async fn a_bracket_reads_on_a_phone_and_a_desktop_and_prints_on_one_page() {
             &away,
             i as u64,
         );
-        db.submit_result(l, line.id, &result, Actor::secretary(secretary), None)
+        boneyard::app::results::submit(&db, l, line.id, &result, Actor::secretary(secretary))
             .await
             .unwrap();
     }

@@ -28,8 +28,8 @@ async fn concurrent_writers_lose_nothing(db: Db) {
         let (db, l, result) = (db.clone(), l.clone(), result.clone());
         tokio::spawn(async move {
             for fixture in fixtures {
-                db.write_result(l.id, fixture, &result, None).await?;
-                db.write_result(l.id, l.fixture(), &result, None).await?;
+                boneyard::app::results::write(&db, l.id, fixture, &result, None).await?;
+                boneyard::app::results::write(&db, l.id, l.fixture(), &result, None).await?;
                 // A reader in between, on the pool the writers do not use.
                 db.result(l.id, l.fixture()).await?;
             }

@@ -2,6 +2,7 @@
 //! transaction: all of it is written, or (refused) none of it.
 
 use boneyard::db::*;
+use boneyard::league::match_format::MatchFormat;
 use boneyard::league::settings::SeasonSettings;
 use boneyard::league::workflow::{Actor, Refusal};
 use boneyard::rules::Format;
@@ -26,18 +27,21 @@ async fn secretary(db: &Db, l: LeagueId, name: &str) -> UserId {
 }
 
 async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db) {
-    let l = LeagueBuilder::home_and_away("op1").build(&db).await;
+    // The match is `sample_result`'s shape: two singles boards and a pairs.
+    let l = LeagueBuilder::home_and_away("op1")
+        .boards(MatchFormat::with_boards(2, 1, 3))
+        .build(&db)
+        .await;
     let sec = secretary(&db, l.id, "op1-sec").await;
-    let v = db
-        .submit_result(
-            l.id,
-            l.fixture(),
-            &sample_result(&l),
-            Actor::secretary(sec),
-            None,
-        )
-        .await
-        .unwrap();
+    let v = boneyard::app::results::submit(
+        &db,
+        l.id,
+        l.fixture(),
+        &sample_result(&l),
+        Actor::secretary(sec),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         (v.version, v.status, v.status_note.as_str()),
         (1, ResultStatus::Approved, "entered by a secretary")
@@ -53,12 +57,12 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
     assert_eq!(fixture_audit.len(), 1);
     assert_eq!(fixture_audit[0].user_id, Some(sec));
     // A correction of a played fixture leaves its status alone.
-    db.submit_result(
+    boneyard::app::results::submit(
+        &db,
         l.id,
         l.fixture(),
         &sample_result(&l),
         Actor::secretary(sec),
-        None,
     )
     .await
     .unwrap();
@@ -72,17 +76,21 @@ async fn a_secretarys_submit_is_approved_and_the_fixture_played_in_one_go(db: Db
 }
 
 async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
-    let l = LeagueBuilder::home_and_away("op2").build(&db).await;
+    // The match is `sample_result`'s shape: two singles boards and a pairs.
+    let l = LeagueBuilder::home_and_away("op2")
+        .boards(MatchFormat::with_boards(2, 1, 3))
+        .build(&db)
+        .await;
     let sec = secretary(&db, l.id, "op2-sec").await;
     let home = db.create_user("op2-home", "hash").await.unwrap().id;
     let away = db.create_user("op2-away", "hash").await.unwrap().id;
     let home_captain = Actor::captain(home, Side::Home);
     let away_captain = Actor::captain(away, Side::Away);
     let result = sample_result(&l);
-    db.submit_result(l.id, l.fixture(), &result, home_captain, None)
+    boneyard::app::results::submit(&db, l.id, l.fixture(), &result, home_captain)
         .await
         .unwrap();
-    db.submit_result(l.id, l.fixture(), &result, home_captain, None)
+    boneyard::app::results::submit(&db, l.id, l.fixture(), &result, home_captain)
         .await
         .unwrap();
     let stale = |r: Result<ResultVersion>| {
@@ -95,28 +103,24 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
         )
     };
     assert!(stale(
-        db.confirm_result(l.id, l.fixture(), 1, away_captain, false)
+        boneyard::app::results::confirm(&db, l.id, l.fixture(), 1, away_captain).await
+    ));
+    assert!(stale(
+        boneyard::app::results::dispute(&db, l.id, l.fixture(), 1, "no", away_captain).await
+    ));
+    assert!(stale(
+        boneyard::app::results::approve(&db, l.id, l.fixture(), 1, None, "", Actor::secretary(sec))
             .await
     ));
     assert!(stale(
-        db.dispute_result(l.id, l.fixture(), 1, "no", away_captain)
-            .await
-    ));
-    assert!(stale(
-        db.approve_result(l.id, l.fixture(), 1, None, "", Actor::secretary(sec))
-            .await
-    ));
-    assert!(stale(
-        db.restore_result_version(l.id, l.fixture(), 1, 1, Actor::secretary(sec))
-            .await
+        boneyard::app::results::restore(&db, l.id, l.fixture(), 1, 1, Actor::secretary(sec)).await
     ));
     // Nothing was written by the refusals.
     let versions = db.result_versions(l.id, l.fixture()).await.unwrap();
     assert_eq!(versions.len(), 2);
     assert!(versions.iter().all(|v| v.status == ResultStatus::Entered));
     // The version seen is disputed, as the disputing captain's.
-    let v = db
-        .dispute_result(l.id, l.fixture(), 2, " wrong ", away_captain)
+    let v = boneyard::app::results::dispute(&db, l.id, l.fixture(), 2, " wrong ", away_captain)
         .await
         .unwrap();
     assert_eq!(
@@ -124,25 +128,31 @@ async fn every_step_checks_the_version_inside_its_transaction(db: Db) {
         (2, ResultStatus::Disputed, "wrong", Some(away))
     );
     assert!(v.status_at.is_some());
-    let v = db
-        .approve_result(l.id, l.fixture(), 2, None, "checked", Actor::secretary(sec))
-        .await
-        .unwrap();
+    let v = boneyard::app::results::approve(
+        &db,
+        l.id,
+        l.fixture(),
+        2,
+        None,
+        "checked",
+        Actor::secretary(sec),
+    )
+    .await
+    .unwrap();
     assert_eq!((v.status, v.status_by), (ResultStatus::Approved, Some(sec)));
-    let f = db
-        .record_walkover(l.id, l.fixture(), Side::Away, Actor::secretary(sec))
-        .await
-        .unwrap();
+    let f =
+        boneyard::app::results::walkover(&db, l.id, l.fixture(), Side::Away, Actor::secretary(sec))
+            .await
+            .unwrap();
     assert_eq!(
         (f.status, f.conceded_by),
         (FixtureStatus::Walkover, Some(Side::Away))
     );
     assert!(matches!(
-        db.void_fixture(l.id, l.fixture(), home_captain).await,
+        boneyard::app::results::void(&db, l.id, l.fixture(), home_captain).await,
         Err(DbError::Refused(Refusal::NotYours(_)))
     ));
-    let f = db
-        .void_fixture(l.id, l.fixture(), Actor::secretary(sec))
+    let f = boneyard::app::results::void(&db, l.id, l.fixture(), Actor::secretary(sec))
         .await
         .unwrap();
     assert_eq!((f.status, f.conceded_by), (FixtureStatus::Void, None));
@@ -217,7 +227,7 @@ async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
     };
     // With a result in, new rules are refused: the new name and settings
     // that came with them are not saved either.
-    db.write_result(l.id, l.fixture(), &sample_result(&l), None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &sample_result(&l), None)
         .await
         .unwrap();
     let update = SeasonUpdate {

@@ -224,12 +224,14 @@ fn six_nil(s: &Season, fixture: usize, mut result: MatchResult) -> MatchResult {
 async fn play(db: &Db, s: &Season, seed: u64) {
     let (l, f) = (s.league, &s.fixtures);
     let approve = |fixture: FixtureId| async move {
-        db.set_result_status(l, fixture, ResultStatus::Approved, "", None)
+        boneyard::app::results::set_status(db, l, fixture, ResultStatus::Approved, "", None)
             .await
             .unwrap();
     };
     let write = |fixture: usize, result: MatchResult| async move {
-        db.write_result(l, f[fixture], &result, None).await.unwrap();
+        boneyard::app::results::write(db, l, f[fixture], &result, None)
+            .await
+            .unwrap();
     };
     let first = if s.format == Format::HandsWon {
         six_nil(s, 0, simulated(s, 0, seed))
@@ -254,7 +256,9 @@ async fn play(db: &Db, s: &Season, seed: u64) {
     approve(f[3]).await;
     write(3, simulated(s, 3, seed + 6)).await;
     approve(f[3]).await;
-    db.restore_result(l, f[3], 1, None).await.unwrap();
+    boneyard::app::results::restore_version(db, l, f[3], 1, None)
+        .await
+        .unwrap();
     // 4: approved, then the fixture made void.
     write(4, simulated(s, 4, seed + 7)).await;
     approve(f[4]).await;

@@ -21,8 +21,7 @@ async fn match_result_reads_back_identical(db: Db) {
     let l = LeagueBuilder::home_and_away("rb").build(&db).await;
     assert!(db.result(l.id, l.fixture()).await.unwrap().is_none());
     let written = sample_result(&l);
-    let version = db
-        .write_result(l.id, l.fixture(), &written, None)
+    let version = boneyard::app::results::write(&db, l.id, l.fixture(), &written, None)
         .await
         .unwrap();
     assert_eq!(version.version, 1);
@@ -71,11 +70,10 @@ async fn correction_is_versioned_and_restorable(db: Db) {
     let first = sample_result(&l);
     let corrected = small_result(&l, 8);
 
-    db.write_result(l.id, l.fixture(), &first, None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &first, None)
         .await
         .unwrap();
-    let v2 = db
-        .write_result(l.id, l.fixture(), &corrected, Some(secretary))
+    let v2 = boneyard::app::results::write(&db, l.id, l.fixture(), &corrected, Some(secretary))
         .await
         .unwrap();
     assert_eq!(v2.version, 2);
@@ -109,8 +107,7 @@ async fn correction_is_versioned_and_restorable(db: Db) {
     assert_eq!(after.result, corrected);
 
     // Restore version 1: a new version 3 copying it.
-    let v3 = db
-        .restore_result(l.id, l.fixture(), 1, Some(secretary))
+    let v3 = boneyard::app::results::restore_version(&db, l.id, l.fixture(), 1, Some(secretary))
         .await
         .unwrap();
     assert_eq!(v3.version, 3);
@@ -142,7 +139,7 @@ async fn correction_is_versioned_and_restorable(db: Db) {
 
     // A version that does not exist cannot be restored.
     assert!(matches!(
-        db.restore_result(l.id, l.fixture(), 9, None).await,
+        boneyard::app::results::restore_version(&db, l.id, l.fixture(), 9, None).await,
         Err(DbError::NotFound(_))
     ));
 }
@@ -150,41 +147,55 @@ async fn correction_is_versioned_and_restorable(db: Db) {
 async fn status_changes_are_audited(db: Db) {
     let l = LeagueBuilder::home_and_away("st").build(&db).await;
     assert!(matches!(
-        db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
-            .await,
-        Err(DbError::NotFound(_))
-    ));
-    db.write_result(l.id, l.fixture(), &small_result(&l, 2), None)
-        .await
-        .unwrap();
-    let disputed = db
-        .set_result_status(
+        boneyard::app::results::set_status(
+            &db,
             l.id,
             l.fixture(),
-            ResultStatus::Disputed,
-            "board 1 was 3-0",
-            None,
+            ResultStatus::Approved,
+            "",
+            None
         )
+        .await,
+        Err(DbError::NotFound(_))
+    ));
+    boneyard::app::results::write(&db, l.id, l.fixture(), &small_result(&l, 2), None)
         .await
         .unwrap();
+    let disputed = boneyard::app::results::set_status(
+        &db,
+        l.id,
+        l.fixture(),
+        ResultStatus::Disputed,
+        "board 1 was 3-0",
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(disputed.status, ResultStatus::Disputed);
     assert_eq!(disputed.status_note, "board 1 was 3-0");
-    let approved = db
-        .set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
-        .await
-        .unwrap();
+    let approved = boneyard::app::results::set_status(
+        &db,
+        l.id,
+        l.fixture(),
+        ResultStatus::Approved,
+        "",
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(approved.version, 1);
     let current = db.result(l.id, l.fixture()).await.unwrap().unwrap();
     assert_eq!(current.version.status, ResultStatus::Approved);
 
     // A correction starts again as entered; restoring v1 brings back its
     // approval.
-    let v2 = db
-        .write_result(l.id, l.fixture(), &small_result(&l, 4), None)
+    let v2 = boneyard::app::results::write(&db, l.id, l.fixture(), &small_result(&l, 4), None)
         .await
         .unwrap();
     assert_eq!(v2.status, ResultStatus::Entered);
-    let v3 = db.restore_result(l.id, l.fixture(), 1, None).await.unwrap();
+    let v3 = boneyard::app::results::restore_version(&db, l.id, l.fixture(), 1, None)
+        .await
+        .unwrap();
     assert_eq!(v3.status, ResultStatus::Approved);
 
     let actions: Vec<String> = db
@@ -220,7 +231,7 @@ async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
     no_side.boards[2].games[0].record.sides[0].pop();
 
     // Written once good, so a refused correction must leave version 1.
-    db.write_result(l.id, l.fixture(), &good, None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &good, None)
         .await
         .unwrap();
     for (what, bad) in [
@@ -231,7 +242,7 @@ async fn results_that_cannot_be_stored_are_refused_whole(db: Db) {
         ("bad end", bad_end),
         ("no side", no_side),
     ] {
-        let err = db.write_result(l.id, l.fixture(), &bad, None).await;
+        let err = boneyard::app::results::write(&db, l.id, l.fixture(), &bad, None).await;
         assert!(
             matches!(
                 err,
@@ -277,7 +288,7 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
         Err(DbError::Refused(Refusal::Rule(_)))
     ));
 
-    db.write_result(l.id, l.fixture(), &small_result(&l, 2), None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &small_result(&l, 2), None)
         .await
         .unwrap();
     // The result keeps the ruleset it was scored under...
@@ -302,10 +313,10 @@ async fn season_results_and_player_games(db: Db) {
     let l = LeagueBuilder::home_and_away("sg").build(&db).await;
     let second = l.add_fixture(&db, l.away(), l.home()).await;
     let result = sample_result(&l);
-    db.write_result(l.id, l.fixture(), &small_result(&l, 2), None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &small_result(&l, 2), None)
         .await
         .unwrap();
-    db.write_result(l.id, l.fixture(), &result, None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &result, None)
         .await
         .unwrap();
     // Provisional results are there, but count for nothing yet.
@@ -321,7 +332,7 @@ async fn season_results_and_player_games(db: Db) {
     );
     assert!(db.player_games(l.id, l.season).await.unwrap().is_empty());
 
-    db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
+    boneyard::app::results::set_status(&db, l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
     let approved = db.season_results(l.id, l.season, true).await.unwrap();

@@ -146,8 +146,7 @@ async fn orphans_are_refused(db: Db) {
     // A result for another league's fixture is not found, and nothing of
     // the kind was written.
     assert!(matches!(
-        db.write_result(a.id, b.fixture(), &sample_result(&b), None)
-            .await,
+        boneyard::app::results::write(&db, a.id, b.fixture(), &sample_result(&b), None).await,
         Err(DbError::NotFound(_))
     ));
     assert!(db.result(b.id, b.fixture()).await.unwrap().is_none());
@@ -158,7 +157,7 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
     let b = LeagueBuilder::home_and_away("sb").build(&db).await;
     // Give both leagues one of everything.
     for l in [&a, &b] {
-        db.write_result(l.id, l.fixture(), &sample_result(l), None)
+        boneyard::app::results::write(&db, l.id, l.fixture(), &sample_result(l), None)
             .await
             .unwrap();
         let kind = db
@@ -336,14 +335,25 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         .map(drop)));
     let b_fine = db.fines(b.id).await.unwrap()[0].id;
     assert!(nf(db.set_fine_paid(l, b_fine, None, None).await.map(drop)));
-    assert!(nf(db
-        .set_result_status(l, b.fixture(), ResultStatus::Approved, "", None)
-        .await
-        .map(drop)));
-    assert!(nf(db
-        .restore_result(l, b.fixture(), 1, None)
-        .await
-        .map(drop)));
+    assert!(nf(boneyard::app::results::set_status(
+        &db,
+        l,
+        b.fixture(),
+        ResultStatus::Approved,
+        "",
+        None
+    )
+    .await
+    .map(drop)));
+    assert!(nf(boneyard::app::results::restore_version(
+        &db,
+        l,
+        b.fixture(),
+        1,
+        None
+    )
+    .await
+    .map(drop)));
     assert!(matches!(
         db.set_season_rules(
             l,

@@ -428,10 +428,19 @@ impl LeagueBuilder {
             if f < self.played {
                 let result =
                     simulated_result(self.rules, &format, &teams[home], &teams[away], f as u64);
-                db.write_result(league, id, &result, None).await.unwrap();
-                db.set_result_status(league, id, ResultStatus::Approved, "", None)
+                boneyard::app::results::write(db, league, id, &result, None)
                     .await
                     .unwrap();
+                boneyard::app::results::set_status(
+                    db,
+                    league,
+                    id,
+                    ResultStatus::Approved,
+                    "",
+                    None,
+                )
+                .await
+                .unwrap();
                 let fixture = db.fixture(league, id).await.unwrap();
                 let change = FixtureChange {
                     status: FixtureStatus::Played,

@@ -128,6 +128,23 @@ async fn a_board_not_played_goes_to_the_side_that_did_not_concede(db: Db) {
         public.body
     );
     assert!(public.has("Not played: Anchor conceded the board, so it goes to Crown."));
+    // The page the result is confirmed and approved from counts as the
+    // table does: each conceded board's games are those that win it.
+    let history = sec.get(&m.path("/history")).await;
+    assert!(
+        history.has(&format!("Boards {}-{} (home first)", want[0], want[1])),
+        "{}",
+        history.body
+    );
+    let need =
+        |i: usize| boneyard::league::match_format::MatchFormat::games_to_win(&m.format.boards[i]);
+    for games in [format!("0-{}", need(1)), format!("{}-0", need(2))] {
+        assert!(
+            history.has(&format!(r#"<span class="num">{games}</span>"#)),
+            "no board reads {games}: {}",
+            history.body
+        );
+    }
     let card = sec.get(&m.path("/card")).await;
     assert!(
         card.has("Not played: Anchor take the board"),

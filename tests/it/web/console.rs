@@ -383,7 +383,7 @@ async fn seasons_are_created_and_edited(db: Db) {
 async fn season_rules_are_fixed_once_there_are_results(db: Db) {
     let app = TestApp::new(&db, home_league()).await;
     let (mut sec, l) = (app.with_secretary().await, &app.league);
-    db.write_result(l.id, l.fixture(), &sample_result(l), None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &sample_result(l), None)
         .await
         .unwrap();
     let before = db.season(l.id, l.season).await.unwrap();
@@ -465,7 +465,7 @@ fn tag_of_exists(page: &Page, field: &str) -> bool {
 async fn season_settings_change_with_results_and_the_pages_follow(db: Db) {
     let app = TestApp::new(&db, home_league()).await;
     let (mut sec, l) = (app.with_secretary().await, &app.league);
-    db.write_result(l.id, l.fixture(), &sample_result(l), None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &sample_result(l), None)
         .await
         .unwrap();
     let edit = l.console(&format!("/seasons/{}", l.season));

@@ -41,7 +41,7 @@ async fn cup_league(db: &Db, short: &str, teams: &[&str]) -> TestApp {
         db,
         LeagueBuilder::new(short)
             .teams(teams)
-            .players(4)
+            .players(6)
             .fixtures(0)
             .starting_at("2026-09-10T18:30:00Z".parse().unwrap()),
     )
@@ -122,7 +122,7 @@ async fn play(db: &Db, app: &TestApp, line: &FixtureLine, seed: u64) -> Side {
         team_of(app, line.away_team_id),
         seed,
     );
-    db.submit_result(l.id, line.id, &result, secretary(db, app).await, None)
+    boneyard::app::results::submit(db, l.id, line.id, &result, secretary(db, app).await)
         .await
         .unwrap();
     let boards = db
@@ -239,7 +239,7 @@ async fn a_team_cup_is_played_through_to_a_winner(db: Db) {
 
     // A walkover decides one semi-final, a result the other.
     let sec_actor = secretary(&db, &app).await;
-    db.record_walkover(l.id, semis[0].id, Side::Away, sec_actor)
+    boneyard::app::results::walkover(&db, l.id, semis[0].id, Side::Away, sec_actor)
         .await
         .unwrap();
     let other = play(&db, &app, semis[1], 2).await;
@@ -381,7 +381,7 @@ async fn a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused(d
     let (one, two) = (tie_line(1), tie_line(2));
     let actor = secretary(&db, &app).await;
 
-    db.record_walkover(l.id, one.id, Side::Away, actor)
+    boneyard::app::results::walkover(&db, l.id, one.id, Side::Away, actor)
         .await
         .unwrap();
     let data = db.cup_data(l.id, cup).await.unwrap();
@@ -392,7 +392,7 @@ async fn a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused(d
         "tie 1's winner is in the final"
     );
     assert_eq!(final_tie.fixture_id, None, "its opponent is not known yet");
-    db.record_walkover(l.id, two.id, Side::Home, actor)
+    boneyard::app::results::walkover(&db, l.id, two.id, Side::Home, actor)
         .await
         .unwrap();
     let final_line = cup_lines(&db, &app, cup)
@@ -430,7 +430,7 @@ async fn a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused(d
         .find(|f| f.round == 2)
         .unwrap();
     play(&db, &app, &final_line, 9).await;
-    let refused = db.record_walkover(l.id, one.id, Side::Away, actor).await;
+    let refused = boneyard::app::results::walkover(&db, l.id, one.id, Side::Away, actor).await;
     match refused {
         Err(DbError::Refused(r)) => assert!(
             r.to_string().contains("tie 1 of the final")
@@ -452,7 +452,7 @@ async fn a_correction_that_changes_a_winner_moves_the_next_round_or_is_refused(d
     assert!(page.has("Correct that tie first"), "{}", page.body);
 
     // Nor can tie 2's winner be taken back by voiding its match.
-    let refused = db.void_fixture(l.id, two.id, actor).await;
+    let refused = boneyard::app::results::void(&db, l.id, two.id, actor).await;
     assert!(matches!(refused, Err(DbError::Refused(_))), "{refused:?}");
     // Every step is in the cup's audit trail.
     let audit = db.audit_entries(l.id, "cup", cup.0).await.unwrap();
@@ -504,7 +504,9 @@ async fn a_void_tie_is_reinstated_and_played_again(db: Db) {
     // A walkover against the winner, taken back: the played result counts
     // again.
     let actor = secretary(&db, &app).await;
-    db.record_walkover(l.id, tie.id, won, actor).await.unwrap();
+    boneyard::app::results::walkover(&db, l.id, tie.id, won, actor)
+        .await
+        .unwrap();
     let page = anyone.get(&bracket).await;
     assert!(page.has(&format!("Won by {loser}.")), "{}", page.body);
     let page = sec
@@ -519,7 +521,7 @@ async fn a_void_tie_is_reinstated_and_played_again(db: Db) {
     let page = anyone.get(&bracket).await;
     assert!(page.has(&format!("Won by {winner}.")), "{}", page.body);
     // A played fixture has nothing to take back; a captain may not.
-    let refused = db.reinstate_fixture(l.id, tie.id, actor).await;
+    let refused = boneyard::app::results::reinstate(&db, l.id, tie.id, actor).await;
     assert!(matches!(refused, Err(DbError::Refused(_))), "{refused:?}");
 }
 
@@ -597,10 +599,10 @@ async fn a_correction_racing_the_next_rounds_result_is_refused_or_saved_never_fa
     let actor = secretary(&db, &app).await;
     let lines = cup_lines(&db, &app, cup).await;
     let (one, two) = (lines[0].clone(), lines[1].clone());
-    db.record_walkover(l.id, one.id, Side::Away, actor)
+    boneyard::app::results::walkover(&db, l.id, one.id, Side::Away, actor)
         .await
         .unwrap();
-    db.record_walkover(l.id, two.id, Side::Away, actor)
+    boneyard::app::results::walkover(&db, l.id, two.id, Side::Away, actor)
         .await
         .unwrap();
     let final_line = cup_lines(&db, &app, cup)
@@ -622,8 +624,8 @@ async fn a_correction_racing_the_next_rounds_result_is_refused_or_saved_never_fa
             Side::Away
         };
         let (correction, submitted) = tokio::join!(
-            db.record_walkover(l.id, two.id, side, actor),
-            db.submit_result(l.id, final_line.id, &result, actor, None),
+            boneyard::app::results::walkover(&db, l.id, two.id, side, actor),
+            boneyard::app::results::submit(&db, l.id, final_line.id, &result, actor),
         );
         assert!(
             matches!(correction, Ok(_) | Err(DbError::Refused(_))),
@@ -792,25 +794,24 @@ async fn a_singles_tie_names_only_its_two_entrants(db: Db) {
 
     let actor = secretary(&db, &app).await;
     // Another player of the team is not the entrant.
-    let wrong = db
-        .submit_result(
-            l.id,
-            line.id,
-            &singles(&app, (crown, cy.0), (crown, bea.0)),
-            actor,
-            None,
-        )
-        .await;
+    let wrong = boneyard::app::results::submit(
+        &db,
+        l.id,
+        line.id,
+        &singles(&app, (crown, cy.0), (crown, bea.0)),
+        actor,
+    )
+    .await;
     assert!(
         matches!(wrong, Err(DbError::Refused(Refusal::Board { .. }))),
         "{wrong:?}"
     );
-    db.submit_result(
+    boneyard::app::results::submit(
+        &db,
         l.id,
         line.id,
         &singles(&app, (crown, ann.0), (crown, bea.0)),
         actor,
-        None,
     )
     .await
     .unwrap();

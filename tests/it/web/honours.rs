@@ -628,9 +628,16 @@ async fn a_cup_is_in_the_honours_once_its_final_is_decided(db: Db) {
         .unwrap()
         .expect("the final's result");
     assert_eq!(stored.version.status, ResultStatus::Entered);
-    db.set_result_status(league.id, final_match.id, ResultStatus::Approved, "", None)
-        .await
-        .unwrap();
+    boneyard::app::results::set_status(
+        &db,
+        league.id,
+        final_match.id,
+        ResultStatus::Approved,
+        "",
+        None,
+    )
+    .await
+    .unwrap();
     let names: HashMap<PlayerId, String> = db
         .players(league.id)
         .await

@@ -736,7 +736,7 @@ async fn a_stored_result_breaking_the_line_up_is_shown_to_the_secretary(db: Db) 
     let mut result =
         crate::harness::builder::simulated_result(m.rules, &m.format, &m.teams[0], &m.teams[1], 5);
     result.boards[1] = result.boards[0].clone();
-    db.write_result(m.id, m.fixtures[0], &result, None)
+    boneyard::app::results::write(&db, m.id, m.fixtures[0], &result, None)
         .await
         .unwrap();
     let mut secretary = app.with_secretary().await;
@@ -795,7 +795,13 @@ async fn a_postponement_racing_a_result_never_leaves_a_played_fixture_postponed(
         ];
         let (moved, stored) = tokio::join!(
             secretary.post(&path, &fields),
-            db.submit_result(m.id, f, &result, workflow::Actor::secretary(sec_id), None)
+            boneyard::app::results::submit(
+                &db,
+                m.id,
+                f,
+                &result,
+                workflow::Actor::secretary(sec_id)
+            )
         );
         stored.unwrap();
         let now = db.fixture(m.id, f).await.unwrap();

@@ -257,10 +257,10 @@ async fn a_person_in_two_leagues_is_linked_by_a_secretary_of_each(db: Db) {
         team(fx.away_team_id),
         99,
     );
-    db.write_result(south.id, fx.id, &result, None)
+    boneyard::app::results::write(&db, south.id, fx.id, &result, None)
         .await
         .unwrap();
-    db.set_result_status(south.id, fx.id, ResultStatus::Approved, "", None)
+    boneyard::app::results::set_status(&db, south.id, fx.id, ResultStatus::Approved, "", None)
         .await
         .unwrap();
     let later = recomputed(&mut visitor, &[&north, &south], &one).await;

@@ -616,7 +616,7 @@ async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
     let outcome = score_record(&rec).unwrap();
     assert_eq!(outcome.totals, [61, 2]);
     assert_eq!(outcome.hands[1].disregarded, [2]);
-    db.write_result(l.id, l.fixture(), &one_board(l, p, rec), None)
+    boneyard::app::results::write(&db, l.id, l.fixture(), &one_board(l, p, rec), None)
         .await
         .unwrap();
 
@@ -669,7 +669,8 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
     let app = TestApp::new(&db, LeagueBuilder::home_and_away("pub")).await;
     let l = &app.league;
     let (home, away) = (l.home_names()[0].clone(), l.away_names()[0].clone());
-    db.write_result(
+    boneyard::app::results::write(
+        &db,
         l.id,
         l.fixture(),
         &one_board(l, l.home_players()[0], won_game(&home, &away)),
@@ -694,7 +695,7 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
 
     // Approved: one board of nine won (the season's match format cannot be
     // read, so the default one applies), 61 pegs to 2.
-    db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
+    boneyard::app::results::set_status(&db, l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
     let shown = shown_table(&ok(&mut c, table).await);
@@ -1056,7 +1057,8 @@ async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
             {"plays": [{"by": home, "points": 4}]}
         ]
     }));
-    db.write_result(
+    boneyard::app::results::write(
+        &db,
         l.id,
         l.fixture(),
         &one_board(l, l.home_players()[0], nil),
@@ -1074,7 +1076,7 @@ async fn a_game_won_to_nil_is_a_feat_of_its_week(db: Db) {
         text.body
     );
     assert!(text.has("FEATS\nNone this week."), "{}", text.body);
-    db.set_result_status(l.id, l.fixture(), ResultStatus::Approved, "", None)
+    boneyard::app::results::set_status(&db, l.id, l.fixture(), ResultStatus::Approved, "", None)
         .await
         .unwrap();
     let text = ok(&mut c, path).await;

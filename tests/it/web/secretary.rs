@@ -4,6 +4,7 @@
 
 use axum::http::StatusCode;
 use boneyard::db::*;
+use boneyard::league::match_format::MatchFormat;
 use boneyard::league::workflow::{Actor, Role};
 
 use crate::harness::client::Page;
@@ -23,8 +24,12 @@ on_both!(
 
 /// The test league, "home" (`LeagueBuilder::home_and_away`), with its
 /// secretary's account, "sec".
+/// Two singles boards and a pairs board: the shape of `sample_result`,
+/// which the tests submit as a whole match.
 fn home_league() -> LeagueBuilder {
-    LeagueBuilder::home_and_away("home").secretary("sec")
+    LeagueBuilder::home_and_away("home")
+        .secretary("sec")
+        .boards(MatchFormat::with_boards(2, 1, 3))
 }
 
 /// The text of the section with heading id `id` on the console's home.
@@ -56,7 +61,8 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     assert!(page.has("No fine is unpaid."));
     // Entered by a captain: no longer missing, awaiting approval instead.
     let user = db.user_by_username("sec").await.unwrap().id;
-    db.submit_result(
+    boneyard::app::results::submit(
+        &db,
         l.id,
         l.fixture(),
         &sample_result(l),
@@ -64,7 +70,6 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
             user,
             role: Role::Captain(Side::Home),
         },
-        None,
     )
     .await
     .unwrap();
@@ -95,7 +100,8 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     assert!(page.has("1 unpaid, £5.50 in all."), "{}", page.body);
     // Disputed: listed as a dispute, with its note.
     let (_, away_user) = app.with_account("away").await;
-    db.dispute_result(
+    boneyard::app::results::dispute(
+        &db,
         l.id,
         l.fixture(),
         1,
@@ -259,12 +265,12 @@ async fn a_generated_season_is_thrown_away_until_a_result_is_recorded(db: Db) {
     assert_eq!(made.len(), 2);
     // Once a result is recorded, the season stays.
     let user = db.user_by_username("sec").await.unwrap().id;
-    db.submit_result(
+    boneyard::app::results::submit(
+        &db,
         l.id,
         made[0].id,
         &sample_result(l),
         Actor::secretary(user),
-        None,
     )
     .await
     .unwrap();

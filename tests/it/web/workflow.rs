@@ -11,6 +11,8 @@ use crate::harness::{LeagueBuilder, PASSWORD};
 use crate::support::on_both;
 
 on_both!(
+    the_workflow_refuses_a_result_the_match_format_forbids_however_it_arrives,
+    the_review_page_counts_each_board_as_the_table_does,
     confirms_raced_by_a_resubmit_land_on_the_version_seen,
     approvals_raced_by_a_resubmit_land_on_the_version_seen,
     a_captains_submit_racing_a_secretarys_is_never_approved_as_the_secretarys,
@@ -543,4 +545,132 @@ async fn an_approval_of_a_version_disputed_since_the_page_was_shown_is_refused(d
 
 async fn m_league(db: &Db) -> LeagueId {
     db.league_by_short_name("card").await.unwrap().id
+}
+
+/// The workflow's rules hold whoever calls it (the card, the pads, an
+/// import, a script), not only the card's form: a result that leaves a
+/// board out, or puts one player on two singles boards, is refused; a
+/// legal one is stored; and once the season is rolled over a captain can
+/// no longer submit, confirm or dispute, while its secretary still can.
+async fn the_workflow_refuses_a_result_the_match_format_forbids_however_it_arrives(db: Db) {
+    use boneyard::app::results as workflow;
+    use boneyard::league::match_format::MatchFormat;
+    use boneyard::league::refusal::Refusal;
+    use boneyard::league::workflow::Actor;
+
+    let app = crate::harness::TestApp::new(
+        &db,
+        LeagueBuilder::new("rules")
+            .boards(MatchFormat::with_boards(2, 1, 1))
+            .players(4)
+            .fixtures(2)
+            .starting_at(chrono::Utc::now() - chrono::Duration::days(8)),
+    )
+    .await;
+    let l = &app.league;
+    let (home, away) = (&l.teams[0], &l.teams[1]);
+    let home_user = db.user_by_username(&home.captain).await.unwrap().id;
+    let away_user = db.user_by_username(&away.captain).await.unwrap().id;
+    let home_captain = Actor::captain(home_user, Side::Home);
+    let away_captain = Actor::captain(away_user, Side::Away);
+    let legal = crate::harness::builder::simulated_result(l.rules, &l.format, home, away, 5);
+
+    // A board left out.
+    let mut short = legal.clone();
+    short.boards.pop();
+    let refused = workflow::submit(&db, l.id, l.fixtures[0], &short, home_captain).await;
+    assert!(
+        matches!(&refused, Err(DbError::Refused(Refusal::BoardsMissing { boards })) if boards == &[3]),
+        "{refused:?}"
+    );
+    // One player on both singles boards.
+    let mut twice = legal.clone();
+    twice.boards[1].home = twice.boards[0].home.clone();
+    let refused = workflow::submit(&db, l.id, l.fixtures[0], &twice, home_captain).await;
+    match &refused {
+        Err(DbError::Refused(Refusal::LineUp(words))) => {
+            assert!(words.contains(&home.players[0].1), "{words}")
+        }
+        other => panic!("a line-up clash was not refused: {other:?}"),
+    }
+    assert!(db.result(l.id, l.fixtures[0]).await.unwrap().is_none());
+
+    // The legal result is stored, entered by the home captain.
+    let entered = workflow::submit(&db, l.id, l.fixtures[0], &legal, home_captain)
+        .await
+        .unwrap();
+    assert_eq!(entered.status, ResultStatus::Entered);
+
+    // The season is rolled over: captains' steps are refused.
+    let next = boneyard::db::rollover::RollOver {
+        name: "Next".into(),
+        settings: Default::default(),
+        teams: Vec::new(),
+    };
+    db.roll_over(l.id, l.season, &next, None).await.unwrap();
+    let closed = |r: &Result<ResultVersion, DbError>| {
+        matches!(r, Err(DbError::Refused(Refusal::SeasonClosed)))
+    };
+    let confirm = workflow::confirm(&db, l.id, l.fixtures[0], 1, away_captain).await;
+    assert!(closed(&confirm), "{confirm:?}");
+    let dispute = workflow::dispute(&db, l.id, l.fixtures[0], 1, "wrong", away_captain).await;
+    assert!(closed(&dispute), "{dispute:?}");
+    let late = workflow::submit(&db, l.id, l.fixtures[1], &legal, home_captain).await;
+    assert!(closed(&late), "{late:?}");
+    // Its secretary still corrects it.
+    let secretary = Actor::secretary(db.user_by_username(&l.secretary).await.unwrap().id);
+    let approved = workflow::approve(&db, l.id, l.fixtures[0], 1, None, "", secretary)
+        .await
+        .unwrap();
+    assert_eq!(approved.status, ResultStatus::Approved);
+}
+
+/// The page a result is confirmed and approved from gives each board to
+/// the side the table gives it to: a conceded board with the games that
+/// win it, a board whose games are not all played to no one (it gave a
+/// best-of-three board 1-0 to the side ahead, and a conceded one 1-0).
+async fn the_review_page_counts_each_board_as_the_table_does(db: Db) {
+    use boneyard::app::results as workflow;
+    use boneyard::db::pages::FixtureScope;
+    use boneyard::league::match_format::MatchFormat;
+    use boneyard::league::match_score::scores_from_boards;
+    use boneyard::league::workflow::Actor;
+
+    let app = crate::harness::TestApp::new(
+        &db,
+        LeagueBuilder::new("tally")
+            .boards(MatchFormat::with_boards(2, 1, 3))
+            .players(4)
+            .starting_at(chrono::Utc::now() - chrono::Duration::days(8)),
+    )
+    .await;
+    let l = &app.league;
+    let mut result =
+        crate::harness::builder::simulated_result(l.rules, &l.format, &l.teams[0], &l.teams[1], 7);
+    // Board 1 stops after its first game; board 2 the home side concedes.
+    result.boards[0].games.truncate(1);
+    let board = &mut result.boards[1];
+    (board.games, board.home, board.away) = (Vec::new(), Vec::new(), Vec::new());
+    board.conceded_by = Some(Side::Home);
+    let secretary = Actor::secretary(db.user_by_username(&l.secretary).await.unwrap().id);
+    workflow::submit(&db, l.id, l.fixtures[0], &result, secretary)
+        .await
+        .unwrap();
+    let lines = db
+        .board_lines(l.id, &FixtureScope::One(l.fixtures[0]), true)
+        .await
+        .unwrap();
+    let score = scores_from_boards(&lines, &l.format)[&l.fixtures[0]];
+
+    let page = app.with_secretary().await.get(&l.path("/history")).await;
+    let boards = format!(
+        "Boards {}-{} (home first)",
+        score.boards[0], score.boards[1]
+    );
+    assert!(page.has(&boards), "not `{boards}`: {}", page.body);
+    // Board 1 is nobody's yet; board 2 is the away side's, two games to none.
+    assert!(page.has(r#"<span class="num">0-2</span>"#), "{}", page.body);
+    let first = page.body.split("<tbody>").nth(1).unwrap_or_default();
+    let row = first.split("</tr>").next().unwrap_or_default();
+    assert!(!row.contains("<strong>"), "board 1 is shown won: {row}");
 }
