@@ -54,6 +54,16 @@ impl PenaltyEffect {
         }
     }
 
+    /// The most one penalty of this effect may be, a kind's default amount
+    /// and a penalty's own alike: points or games, or pence for a fine
+    /// (£10,000).
+    pub fn most(self) -> i64 {
+        match self {
+            PenaltyEffect::Fine => 1_000_000,
+            _ => 1_000,
+        }
+    }
+
     /// `amount` of this effect in words: "2 league points deducted",
     /// "fine of £5.00", "warning".
     pub fn amount_words(self, amount: i64) -> String {

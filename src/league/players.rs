@@ -81,6 +81,11 @@ impl Tally {
         ratio(self.won, self.played)
     }
 
+    /// The win rate in whole percent ([`win_percent`]).
+    pub fn win_percent(&self) -> Option<u32> {
+        win_percent(self.won.into(), self.played.into())
+    }
+
     /// Pegs (or points) per game, 0 with none played.
     pub fn pegs_per_game(&self) -> f64 {
         ratio(self.pegs, self.played)
@@ -224,6 +229,23 @@ mod tests {
     }
 
     #[test]
+    fn a_win_rate_rounds_a_half_up_on_every_page() {
+        // 12.5% was 12% on the player table (a float's ties to even) and
+        // 13% on the player's page.
+        assert_eq!(win_percent(1, 8), Some(13));
+        assert_eq!(win_percent(2, 3), Some(67));
+        assert_eq!(win_percent(1, 3), Some(33));
+        assert_eq!(win_percent(5, 5), Some(100));
+        assert_eq!(win_percent(0, 0), None);
+        let totals = Tally {
+            played: 8,
+            won: 1,
+            ..Tally::default()
+        };
+        assert_eq!(totals.win_percent(), Some(13));
+    }
+
+    #[test]
     fn sums_games_per_player() {
         let t = tallies([
             (
@@ -360,4 +382,14 @@ mod tests {
         assert_eq!((bob.played, bob.won, bob.pegs, bob.forfeits), (1, 0, 0, 1));
         assert_eq!(bob.sets_6_0_won, 0);
     }
+}
+
+/// Games won as a share of games played in whole percent, a half rounded
+/// up (1 of 8 is 13%), as every page shows a win rate; none before a game.
+pub fn win_percent(won: i64, played: i64) -> Option<u32> {
+    if played <= 0 {
+        return None;
+    }
+    let won = won.clamp(0, played);
+    u32::try_from((won * 200 + played) / (2 * played)).ok()
 }

@@ -266,19 +266,30 @@ pub async fn record(
     };
     let amount = match kind.map(|k| k.effect) {
         Some(PenaltyEffect::Fine) if form.amount.trim().is_empty() => kind.map(|k| k.amount),
-        Some(PenaltyEffect::Fine) => parse_pence(&form.amount).or_else(|| {
-            errors.insert("amount", "Give the fine in pounds, like 5 or 2.50.".into());
-            None
-        }),
+        Some(PenaltyEffect::Fine) => parse_pence(&form.amount)
+            .filter(|a| *a <= PenaltyEffect::Fine.most())
+            .or_else(|| {
+                errors.insert(
+                    "amount",
+                    format!(
+                        "Give the fine in pounds, like 5 or 2.50, up to {}.",
+                        money(PenaltyEffect::Fine.most())
+                    ),
+                );
+                None
+            }),
         Some(_) if form.amount.trim().is_empty() => kind.map(|k| k.amount),
-        Some(_) => form
+        Some(effect) => form
             .amount
             .trim()
             .parse::<i64>()
             .ok()
-            .filter(|a| (0..=1000).contains(a))
+            .filter(|a| (0..=effect.most()).contains(a))
             .or_else(|| {
-                errors.insert("amount", "Give a whole number from 0 to 1000.".into());
+                errors.insert(
+                    "amount",
+                    format!("Give a whole number from 0 to {}.", effect.most()),
+                );
                 None
             }),
         None => None,

@@ -243,7 +243,7 @@ async fn players_table(
             team: line.and_then(|l| l.team_name.clone()).unwrap_or_default(),
             played: t.played,
             won: t.won,
-            win_rate: format!("{:.0}%", t.win_rate() * 100.0),
+            win_rate: format!("{}%", t.win_percent().unwrap_or(0)),
             per_game: per_game(t.pegs_per_game()),
             pegs: t.pegs,
             eights: t.eights,

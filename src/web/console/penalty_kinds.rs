@@ -73,7 +73,9 @@ impl KindForm {
         if effect.is_none() {
             errors.add("effect", "Choose one of the effects.");
         }
-        let amount = form::whole(errors, "amount", &self.amount, 0, 1_000_000);
+        // The effect's own limit, as a penalty of the kind is held to.
+        let most = effect.map_or(PenaltyEffect::Fine.most(), PenaltyEffect::most);
+        let amount = form::whole(errors, "amount", &self.amount, 0, most);
         Some(NewPenaltyKind {
             code,
             name,

@@ -274,7 +274,7 @@ pub(crate) async fn build(state: &AppState, league: &League, season: &Season) ->
                 player: Link::new(name.clone(), player_href(league, r.player, &name)),
                 team: line.and_then(|l| l.team_name.clone()).unwrap_or_default(),
                 detail: format!("won {} of {} {}", t.won, t.played, games(t.played)),
-                figure: format!("{:.0}%", t.win_rate() * 100.0),
+                figure: format!("{}%", t.win_percent().unwrap_or(0)),
             }
         })
         .collect();

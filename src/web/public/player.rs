@@ -110,11 +110,8 @@ struct GameView {
 
 /// A win rate in whole percent, or a dash before any game.
 fn rate(played: i64, won: i64) -> String {
-    if played == 0 {
-        "–".to_owned()
-    } else {
-        format!("{}%", (won * 100 + played / 2) / played)
-    }
+    crate::league::players::win_percent(won, played)
+        .map_or_else(|| "–".to_owned(), |p| format!("{p}%"))
 }
 
 pub async fn page(

@@ -1029,6 +1029,26 @@ async fn penalty_kinds_are_created_edited_and_defaulted(db: Db) {
     assert!(error_beside(&page, "amount").contains("whole number"));
     assert_eq!(value_of(&page, "code"), "Late Card");
     assert_eq!(value_of(&page, "name"), "Result card late");
+    // A kind's amount is held to its effect's limit, as a penalty of the
+    // kind is (a kind of 5000 league points could not be given as typed).
+    let page = sec
+        .submit(
+            &list,
+            &list,
+            &[
+                ("code", "late-card"),
+                ("name", "Result card late"),
+                ("effect", "league_points"),
+                ("amount", "5000"),
+            ],
+        )
+        .await;
+    refused(&page);
+    assert!(
+        error_beside(&page, "amount").contains("from 0 to 1000"),
+        "{}",
+        page.body
+    );
     let page = sec
         .submit(
             &list,

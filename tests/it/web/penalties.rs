@@ -199,6 +199,9 @@ async fn bad_penalty_input_is_shown_beside_its_field(db: Db) {
     assert!(page.has("Choose the team or player"));
     assert!(page.has("Give the fine in pounds"));
     assert!(page.has("value=\"lots\""));
+    // A fine is held to the limit a kind's default fine is.
+    let page = record(&mut c, &s, "pen", 1, "", "20000").await;
+    assert!(page.has("up to £10000.00"), "{}", page.body);
     // A player of another league is a form error, not a 500.
     let other = setup(&db, "other").await;
     let page = record(
