@@ -8,5 +8,6 @@ pub mod division_table;
 pub mod feats;
 pub mod formats;
 pub mod mail;
+pub mod people;
 pub mod ratings;
 pub mod results;

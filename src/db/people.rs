@@ -4,8 +4,8 @@
 //! its side at any time. Linking changes ratings in every league the person
 //! touches, so these writes raise the installation's page generation.
 
-use super::sql::{self};
-use crate::league::refusal::Refusal;
+use super::sql::{self, Tx};
+use crate::league::people::Record;
 use chrono::{DateTime, Utc};
 
 use super::{Db, DbError, LeagueId, LinkRequestId, PersonId, PlayerId, Result, UserId, now};
@@ -84,130 +84,6 @@ impl Db {
         sql::query_as(&sql).bind(league).fetch_all(self).await
     }
 
-    /// `league`'s secretary `by` says its `player` is `other` (a player of
-    /// another league).
-    pub async fn propose_link(
-        &self,
-        league: LeagueId,
-        player: PlayerId,
-        other: PlayerId,
-        by: UserId,
-    ) -> Result<LinkRequestId> {
-        let mut tx = self.write_everywhere().await?;
-        let ours: Option<(LeagueId, Option<PersonId>)> =
-            sql::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
-                .bind(player)
-                .fetch_optional(&mut tx)
-                .await?;
-        let theirs: Option<(LeagueId, Option<PersonId>)> =
-            sql::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
-                .bind(other)
-                .fetch_optional(&mut tx)
-                .await?;
-        let (Some((our_league, our_person)), Some((their_league, their_person))) = (ours, theirs)
-        else {
-            return Err(DbError::not_found("no such player"));
-        };
-        if our_league != league {
-            return Err(DbError::not_found("no such player in this league"));
-        }
-        if their_league == league {
-            return Err(Refusal::LinkSameLeague.into());
-        }
-        if our_person.is_some() && our_person == their_person {
-            return Err(Refusal::LinkedAlready.into());
-        }
-        let taken: Option<(i64,)> = sql::query_as(
-            "SELECT 1 FROM players p JOIN players o ON o.person_id = p.person_id \
-             WHERE p.id = $1 AND o.league_id = $2",
-        )
-        .bind(player)
-        .bind(their_league)
-        .fetch_optional(&mut tx)
-        .await?;
-        if taken.is_some() {
-            return Err(Refusal::LinkedElsewhere.into());
-        }
-        let (id,): (LinkRequestId,) = sql::query_as(
-            "INSERT INTO person_link_requests (player_id, other_player_id, requested_by, created_at) \
-             VALUES ($1, $2, $3, $4) RETURNING id",
-        )
-        .bind(player)
-        .bind(other)
-        .bind(by)
-        .bind(now())
-        .fetch_one(&mut tx)
-        .await?;
-        tx.commit().await?;
-        Ok(id)
-    }
-
-    /// A secretary of the other player's `league` confirms: the two records
-    /// become one person (joining the people either already belonged to).
-    /// Returns the proposal as it was.
-    pub async fn confirm_link(
-        &self,
-        league: LeagueId,
-        request: LinkRequestId,
-    ) -> Result<LinkRequest> {
-        let sql = format!("{REQUEST_SELECT} WHERE r.id = $1 AND o.league_id = $2");
-        let mut tx = self.write_everywhere().await?;
-        let found: Option<LinkRequest> = sql::query_as(&sql)
-            .bind(request)
-            .bind(league)
-            .fetch_optional(&mut tx)
-            .await?;
-        let found = found.ok_or_else(|| DbError::not_found("no such proposal to this league"))?;
-        let people: Vec<(Option<PersonId>,)> =
-            sql::query_as("SELECT person_id FROM players WHERE id IN ($1, $2)")
-                .bind(found.player_id)
-                .bind(found.other_player_id)
-                .fetch_all(&mut tx)
-                .await?;
-        let mut people: Vec<PersonId> = people.into_iter().filter_map(|(p,)| p).collect();
-        people.sort();
-        people.dedup();
-        let person = match people.first() {
-            Some(p) => *p,
-            None => {
-                let (id,): (PersonId,) =
-                    sql::query_as("INSERT INTO people (created_at) VALUES ($1) RETURNING id")
-                        .bind(now())
-                        .fetch_one(&mut tx)
-                        .await?;
-                id
-            }
-        };
-        // Both records, and every record of a person either was.
-        sql::query(
-            "UPDATE players SET person_id = $1 WHERE id IN ($2, $3) \
-             OR (person_id IS NOT NULL AND person_id IN ($4, $5))",
-        )
-        .bind(person)
-        .bind(found.player_id)
-        .bind(found.other_player_id)
-        .bind(people.first().copied().unwrap_or(person))
-        .bind(people.last().copied().unwrap_or(person))
-        .execute(&mut tx)
-        .await?;
-        let leagues: Vec<(LeagueId, i64)> = sql::query_as(
-            "SELECT league_id, COUNT(*) FROM players WHERE person_id = $1 \
-             GROUP BY league_id HAVING COUNT(*) > 1",
-        )
-        .bind(person)
-        .fetch_all(&mut tx)
-        .await?;
-        if !leagues.is_empty() {
-            return Err(Refusal::TwoRecordsOneLeague.into());
-        }
-        sql::query("DELETE FROM person_link_requests WHERE id = $1")
-            .bind(request)
-            .execute(&mut tx)
-            .await?;
-        tx.commit().await?;
-        Ok(found)
-    }
-
     /// Withdraws (the proposing league) or declines (the other league) a
     /// proposal. Returns it as it was.
     pub async fn drop_link_request(
@@ -262,4 +138,115 @@ impl Db {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// `player`'s league and person, as a link sees it.
+pub async fn player_record(tx: &mut Tx, player: PlayerId) -> Result<Option<Record>> {
+    let row: Option<(LeagueId, Option<PersonId>)> =
+        sql::query_as("SELECT league_id, person_id FROM players WHERE id = $1")
+            .bind(player)
+            .fetch_optional(tx)
+            .await?;
+    Ok(row.map(|(league, person)| Record { league, person }))
+}
+
+/// Whether `player`'s person has a record in `league`.
+pub async fn person_has_record_in(tx: &mut Tx, player: PlayerId, league: LeagueId) -> Result<bool> {
+    let found: Option<(i64,)> = sql::query_as(
+        "SELECT 1 FROM players p JOIN players o ON o.person_id = p.person_id \
+         WHERE p.id = $1 AND o.league_id = $2",
+    )
+    .bind(player)
+    .bind(league)
+    .fetch_optional(tx)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// A proposal that `player` is `other`, asked by `by`.
+pub async fn insert_link_request(
+    tx: &mut Tx,
+    player: PlayerId,
+    other: PlayerId,
+    by: UserId,
+) -> Result<LinkRequestId> {
+    let (id,): (LinkRequestId,) = sql::query_as(
+        "INSERT INTO person_link_requests (player_id, other_player_id, requested_by, created_at) \
+         VALUES ($1, $2, $3, $4) RETURNING id",
+    )
+    .bind(player)
+    .bind(other)
+    .bind(by)
+    .bind(now())
+    .fetch_one(tx)
+    .await?;
+    Ok(id)
+}
+
+/// Proposal `request` to `league` (whose player it names as the other).
+pub async fn link_request_to(
+    tx: &mut Tx,
+    request: LinkRequestId,
+    league: LeagueId,
+) -> Result<Option<LinkRequest>> {
+    let sql = format!("{REQUEST_SELECT} WHERE r.id = $1 AND o.league_id = $2");
+    sql::query_as(&sql)
+        .bind(request)
+        .bind(league)
+        .fetch_optional(tx)
+        .await
+}
+
+/// Makes `a` and `b` one person, joining the people either already
+/// belonged to (every record of them follows): the person they are now.
+pub async fn join_records(tx: &mut Tx, a: PlayerId, b: PlayerId) -> Result<PersonId> {
+    let people: Vec<(Option<PersonId>,)> =
+        sql::query_as("SELECT person_id FROM players WHERE id IN ($1, $2)")
+            .bind(a)
+            .bind(b)
+            .fetch_all(&mut *tx)
+            .await?;
+    let mut people: Vec<PersonId> = people.into_iter().filter_map(|(p,)| p).collect();
+    people.sort();
+    people.dedup();
+    let person = match people.first() {
+        Some(p) => *p,
+        None => {
+            let (id,): (PersonId,) =
+                sql::query_as("INSERT INTO people (created_at) VALUES ($1) RETURNING id")
+                    .bind(now())
+                    .fetch_one(&mut *tx)
+                    .await?;
+            id
+        }
+    };
+    sql::query(
+        "UPDATE players SET person_id = $1 WHERE id IN ($2, $3) \
+         OR (person_id IS NOT NULL AND person_id IN ($4, $5))",
+    )
+    .bind(person)
+    .bind(a)
+    .bind(b)
+    .bind(people.first().copied().unwrap_or(person))
+    .bind(people.last().copied().unwrap_or(person))
+    .execute(tx)
+    .await?;
+    Ok(person)
+}
+
+/// `person`'s records, counted by league.
+pub async fn records_by_league(tx: &mut Tx, person: PersonId) -> Result<Vec<(LeagueId, i64)>> {
+    sql::query_as("SELECT league_id, COUNT(*) FROM players WHERE person_id = $1 GROUP BY league_id")
+        .bind(person)
+        .fetch_all(tx)
+        .await
+}
+
+/// The proposal is answered.
+pub async fn delete_link_request(tx: &mut Tx, request: LinkRequestId) -> Result<()> {
+    sql::query("DELETE FROM person_link_requests WHERE id = $1")
+        .bind(request)
+        .execute(tx)
+        .await?;
+    Ok(())
 }

@@ -14,6 +14,7 @@ pub mod match_score;
 pub mod notices;
 pub mod pad;
 pub mod penalties;
+pub mod people;
 pub mod players;
 pub mod ratings;
 pub mod refusal;

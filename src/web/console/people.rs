@@ -171,8 +171,7 @@ async fn propose(
         errors.add("other", "Choose the player of the other league.");
         return show(&state, sec, player, &input.league, &input.other, errors).await;
     };
-    match db
-        .propose_link(sec.league.id, id, PlayerId(other), sec.user.id)
+    match crate::app::people::propose_link(db, sec.league.id, id, PlayerId(other), sec.user.id)
         .await
     {
         Ok(_) => {
@@ -217,7 +216,14 @@ async fn confirm(
     Path((_, request)): Path<(String, LinkRequestId)>,
     CsrfForm(_): CsrfForm<IgnoredAny>,
 ) -> Result<Response> {
-    let said = match state.db().confirm_link(sec.league.id, request).await {
+    let said = match crate::app::people::confirm_link(
+        state.db(),
+        sec.league.id,
+        request,
+        Some(sec.user.id),
+    )
+    .await
+    {
         Ok(r) => format!(
             "Linked: {} of {} is your {}; their ratings are now worked out over both leagues' games.",
             r.player_name, r.league_name, r.other_player_name

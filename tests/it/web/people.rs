@@ -194,6 +194,20 @@ async fn a_person_in_two_leagues_is_linked_by_a_secretary_of_each(db: Db) {
         .await;
     let said = ok(&mut s, confirmed.location.as_deref().unwrap()).await;
     assert!(said.has("Linked:"), "{}", said.body);
+    // Each league's log says what its secretary did.
+    let actions = |league: LeagueId| {
+        let db = db.clone();
+        async move {
+            db.audit_entries(league, "person_link", request.0)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.action, e.user_id.is_some()))
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(actions(north.id).await, [("propose".to_owned(), true)]);
+    assert_eq!(actions(south.id).await, [("confirm".to_owned(), true)]);
 
     // One rating for the person, from both leagues' games, on both pages.
     let one = HashMap::from([(bea.0, ann.0)]);
