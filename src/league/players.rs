@@ -216,6 +216,16 @@ pub fn apply_penalties<P: Ord + Clone, G: Ord + Clone>(
     }
 }
 
+/// Games won as a share of games played in whole percent, a half rounded
+/// up (1 of 8 is 13%), as every page shows a win rate; none before a game.
+pub fn win_percent(won: i64, played: i64) -> Option<u32> {
+    if played <= 0 {
+        return None;
+    }
+    let won = won.clamp(0, played);
+    u32::try_from((won * 200 + played) / (2 * played)).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,14 +392,4 @@ mod tests {
         assert_eq!((bob.played, bob.won, bob.pegs, bob.forfeits), (1, 0, 0, 1));
         assert_eq!(bob.sets_6_0_won, 0);
     }
-}
-
-/// Games won as a share of games played in whole percent, a half rounded
-/// up (1 of 8 is 13%), as every page shows a win rate; none before a game.
-pub fn win_percent(won: i64, played: i64) -> Option<u32> {
-    if played <= 0 {
-        return None;
-    }
-    let won = won.clamp(0, played);
-    u32::try_from((won * 200 + played) / (2 * played)).ok()
 }
