@@ -414,6 +414,21 @@ impl Ranking<'_> {
     }
 }
 
+/// The division's leaders from its table (`rows`, in order, play-offs
+/// applied): the first team and every team level with it on every rule,
+/// so two teams level on points but apart on the tie-breaks are not both
+/// leaders. None before a match is played.
+pub fn leaders(rows: &[Row]) -> &[Row] {
+    if rows.first().is_none_or(|r| r.played == 0) {
+        return &[];
+    }
+    let mut n = 1;
+    while n < rows.len() && rows[n - 1].separated_by == Some(Separation::Level) {
+        n += 1;
+    }
+    &rows[..n]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,6 +477,38 @@ mod tests {
         // changes nothing.
         assert_eq!(settle_by_playoffs(t.clone(), &[line(4, 1, 2, [4, 4])]), t);
         assert_eq!(settle_by_playoffs(t.clone(), &[line(4, 4, 1, [9, 0])]), t);
+    }
+
+    #[test]
+    fn the_leaders_are_those_level_with_the_first_on_every_rule() {
+        let f = MatchFormat::default_for(Format::FivesAndThrees);
+        assert!(leaders(&table(&TEAMS, &[], &[], &f, &TieBreaker::DEFAULT, None)).is_empty());
+        // Anchor and Bell level on everything: both lead.
+        let level = [
+            line(1, 1, 3, [5, 4]),
+            line(1, 2, 4, [5, 4]),
+            line(2, 1, 4, [5, 4]),
+            line(2, 2, 3, [5, 4]),
+            line(3, 1, 2, [4, 4]),
+            line(3, 3, 4, [6, 3]),
+        ];
+        let t = table(&TEAMS, &level, &[], &f, &TieBreaker::DEFAULT, None);
+        let teams = |rows: &[Row]| rows.iter().map(|r| r.team).collect::<Vec<_>>();
+        assert_eq!(teams(leaders(&t)), [1, 2]);
+        // Level on points, but Anchor lost a board fewer (one of its
+        // boards undecided): Anchor alone (the round-up named both, by
+        // points alone).
+        let apart = [
+            line(1, 1, 3, [5, 3]),
+            line(1, 2, 4, [5, 4]),
+            line(2, 1, 4, [5, 4]),
+            line(2, 2, 3, [5, 4]),
+            line(3, 1, 2, [4, 4]),
+            line(3, 3, 4, [6, 3]),
+        ];
+        let t = table(&TEAMS, &apart, &[], &f, &TieBreaker::DEFAULT, None);
+        assert_eq!(t[0].points, t[1].points);
+        assert_eq!(teams(leaders(&t)), [1]);
     }
 
     #[test]

@@ -816,9 +816,13 @@ async fn fixture_line(state: &AppState, league: &League, id: FixtureId) -> Resul
         .ok_or_else(|| AppError::NotFound(format!("Fixture {id}")))
 }
 
-/// A fixture that is played, a walkover or void is not moved from here.
-fn movable(line: &FixtureLine) -> bool {
-    line.status.is_open()
+/// Why the fixture cannot be given a new date, if it cannot: the
+/// workflow's own rule ([`crate::league::workflow::reschedule`]), which
+/// the postponement's transaction decides by again.
+fn not_movable(line: &FixtureLine) -> Option<String> {
+    crate::league::workflow::reschedule(line.status, FixtureStatus::Postponed)
+        .err()
+        .map(|why| why.to_string())
 }
 
 async fn postpone_form(
@@ -840,18 +844,11 @@ async fn postpone_form(
         clash_ok: String::new(),
     };
     let mut errors = Errors::default();
-    if !movable(&line) {
-        errors.add(FORM, not_movable(&line));
+    if let Some(why) = not_movable(&line) {
+        errors.add(FORM, why);
         return Ok(form::conflict(&postpone_page(sec, &line, form, errors)));
     }
     Ok(html(&postpone_page(sec, &line, form, errors)))
-}
-
-fn not_movable(line: &FixtureLine) -> String {
-    format!(
-        "This fixture is {}: only a scheduled or postponed fixture can be given a new date.",
-        line.status.as_str()
-    )
 }
 
 async fn postpone(
@@ -863,8 +860,8 @@ async fn postpone(
     let db = state.db();
     let line = fixture_line(&state, &sec.league, fixture).await?;
     let mut errors = Errors::default();
-    if !movable(&line) {
-        errors.add(FORM, not_movable(&line));
+    if let Some(why) = not_movable(&line) {
+        errors.add(FORM, why);
         return Ok(form::conflict(&postpone_page(sec, &line, input, errors)));
     }
     let status = match input.status.trim() {

@@ -300,10 +300,8 @@ async fn division_weeks(
                     .find(|e| e.team_id.0 == team)
                     .map_or("?", |e| e.team_name.as_str())
             };
-            let top = rows.first().map(|r| r.points);
-            let leaders = rows
+            let leaders = crate::league::standings::leaders(&rows)
                 .iter()
-                .filter(|r| Some(r.points) == top && r.played > 0)
                 .map(|r| {
                     format!(
                         "{}, {} point{} from {} match{}",
