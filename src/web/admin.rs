@@ -12,7 +12,7 @@ use serde::de::IgnoredAny;
 
 use crate::db::invitations::{Invited, NewInvitation};
 use crate::db::users::RoleHolder;
-use crate::db::{DbError, League, NewLeague, NewRole, RoleId, RoleKind};
+use crate::db::{League, NewLeague, NewRole, RoleId, RoleKind};
 use crate::league::time::{COMMON_ZONES, DEFAULT_ZONE};
 
 use super::AppState;
@@ -149,14 +149,7 @@ struct SecretariesPage {
 }
 
 async fn league_named(state: &AppState, short_name: &str) -> Result<League> {
-    if !form::is_slug(short_name) {
-        return Err(AppError::NotFound(format!("The league `{short_name}`")));
-    }
-    match state.db().league_by_short_name(short_name).await {
-        Ok(league) => Ok(league),
-        Err(DbError::NotFound(_)) => Err(AppError::NotFound(format!("The league `{short_name}`"))),
-        Err(e) => Err(e.into()),
-    }
+    super::auth::league_named(state.db(), short_name).await
 }
 
 async fn secretaries_page(

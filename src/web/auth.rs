@@ -272,6 +272,12 @@ pub async fn league_from_path(parts: &mut Parts, state: &AppState) -> Result<Lea
     let short = params
         .get("league")
         .ok_or_else(|| AppError::Internal("route without {league}".into()))?;
+    league_named(state.db(), short).await
+}
+
+/// The league whose short name is `short`, or the 404 page that names it:
+/// the one way every page finds the league its address names.
+pub async fn league_named(db: &crate::db::Db, short: &str) -> Result<League, AppError> {
     // Short names are lowercase letters, digits and dashes: anything else
     // (a NUL byte Postgres would refuse, say) names no league.
     if short.is_empty()
@@ -282,7 +288,7 @@ pub async fn league_from_path(parts: &mut Parts, state: &AppState) -> Result<Lea
     {
         return Err(AppError::NotFound(format!("The league `{short}`")));
     }
-    match state.db().league_by_short_name(short).await {
+    match db.league_by_short_name(short).await {
         Ok(league) => Ok(league),
         Err(crate::db::DbError::NotFound(_)) => {
             Err(AppError::NotFound(format!("The league `{short}`")))

@@ -190,13 +190,7 @@ async fn players_table(
     Query(q): Query<TableQuery>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = db
-        .league_by_short_name(&p.league)
-        .await
-        .map_err(|e| match e {
-            DbError::NotFound(_) => AppError::NotFound(format!("The league `{}`", p.league)),
-            other => other.into(),
-        })?;
+    let league = super::auth::league_named(db, &p.league).await?;
     let season_missing = || AppError::NotFound(format!("The season `{}`", p.season));
     let season_id: i64 = p.season.parse().map_err(|_| season_missing())?;
     let season = db

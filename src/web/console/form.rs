@@ -266,10 +266,3 @@ pub async fn account(db: &Db, username: &str) -> Result<Option<User>, AppError> 
         Err(e) => Err(e.into()),
     }
 }
-
-/// Whether `value` could be a short name (of a league) at all.
-pub fn is_slug(value: &str) -> bool {
-    let mut errors = Errors::default();
-    slug(&mut errors, "slug", value, 40);
-    errors.is_empty()
-}

@@ -37,14 +37,7 @@ pub struct MatchPath {
 }
 
 async fn league(state: &AppState, short: &str) -> Result<League> {
-    state
-        .db()
-        .league_by_short_name(short)
-        .await
-        .map_err(|e| match e {
-            DbError::NotFound(_) => AppError::NotFound(format!("The league `{short}`")),
-            other => other.into(),
-        })
+    crate::web::auth::league_named(state.db(), short).await
 }
 
 /// Every board of the league being played.

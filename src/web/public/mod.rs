@@ -135,9 +135,7 @@ impl CalendarLinks {
 
 /// The league of `short_name`, or the 404 page.
 async fn find_league(db: &Db, short_name: &str) -> Result<League> {
-    db.league_by_short_name(short_name)
-        .await
-        .map_err(|e| not_found(e, format!("The league `{short_name}`")))
+    super::auth::league_named(db, short_name).await
 }
 
 /// A record that is not there is a 404 that names it in the reader's words.

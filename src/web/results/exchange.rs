@@ -44,7 +44,7 @@ pub async fn export_games(
     Path((league, fixture)): Path<(String, i64)>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = db.league_by_short_name(&league).await?;
+    let league = crate::web::auth::league_named(db, &league).await?;
     let fixture = db.fixture(league.id, FixtureId(fixture)).await?;
     let stored = db
         .result(league.id, fixture.id)
@@ -184,7 +184,7 @@ pub async fn season_csv(
     Path((league, season)): Path<(String, i64)>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = db.league_by_short_name(&league).await?;
+    let league = crate::web::auth::league_named(db, &league).await?;
     let season = db.season(league.id, SeasonId(season)).await?;
     let formats = crate::app::formats::match_formats(std::slice::from_ref(&season))?;
     let scope = FixtureScope::Season(season.id);

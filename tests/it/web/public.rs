@@ -823,6 +823,24 @@ async fn unknown_and_other_leagues_records_are_not_found(db: Db) {
         assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}: {}", page.body);
         assert!(page.has("was not found"), "{path}: {}", page.body);
     }
+    // Every page finds its league one way: a name no league can have (a
+    // NUL byte Postgres refuses, capitals) is the same 404 everywhere,
+    // never a 500, whichever route group serves the page.
+    for league in ["nope", "No%00pe", "AA"] {
+        for rest in [
+            String::new(),
+            "/players-table/1".to_owned(),
+            "/screen".to_owned(),
+            format!("/matches/{}/screen", a.fixture()),
+            format!("/matches/{}/games.json", a.fixture()),
+            "/ratings".to_owned(),
+        ] {
+            let path = format!("/leagues/{league}{rest}");
+            let page = c.get(&path).await;
+            assert_eq!(page.status, StatusCode::NOT_FOUND, "{path}: {}", page.body);
+            assert!(page.has("was not found"), "{path}: {}", page.body);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
