@@ -197,7 +197,8 @@ pub enum BoardFault {
     Twice(String),
 }
 
-fn missing_words(boards: &[usize]) -> String {
+/// "Board 3 is", "Boards 3, 7 and 9 are": the boards a result lacks.
+pub fn missing_words(boards: &[usize]) -> String {
     match boards {
         [one] => format!("Board {one} is"),
         [rest @ .., last] => format!(

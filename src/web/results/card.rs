@@ -227,17 +227,7 @@ pub async fn save(
 
 /// "Boards 3, 7 and 9 are missing: ..." for a submit refused as incomplete.
 fn missing_notice(missing: &[usize]) -> String {
-    let list = match missing {
-        [one] => format!("Board {one} is"),
-        [rest @ .., last] => format!(
-            "Boards {} and {last} are",
-            rest.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        [] => String::new(),
-    };
+    let list = crate::league::refusal::missing_words(missing);
     format!(
         "{list} missing: enter each board's players and games, or mark it not played with the side that conceded it. Nothing was saved."
     )
