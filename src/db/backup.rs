@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Db, DbError, Result};
+use sqlx::Connection;
 
 impl Db {
     /// Writes a copy of the database to `path`, a file that must not exist
@@ -24,10 +25,18 @@ impl Db {
         };
         match self {
             Db::Sqlite(s) => {
+                // A connection of its own, not the one writer: in WAL mode
+                // the copy is a read of one snapshot, so the league's
+                // writes (a night of taps) go on while a big file is copied.
+                let options = (*s.read.connect_options())
+                    .clone()
+                    .pragma("query_only", "OFF");
+                let mut copier = sqlx::SqliteConnection::connect_with(&options).await?;
                 sqlx::query("VACUUM INTO $1")
                     .bind(target)
-                    .execute(&s.write)
+                    .execute(&mut copier)
                     .await?;
+                copier.close().await?;
                 Ok(())
             }
             Db::Postgres(_) => Err(DbError::Backup(
@@ -44,7 +53,6 @@ impl Db {
 /// database whose migrations are all ones this binary knows (an older copy
 /// is brought up to date when next opened). The newest migration it has.
 pub async fn check_copy(copy: &Path) -> std::result::Result<i64, String> {
-    use sqlx::Connection;
     if !copy.is_file() {
         return Err(format!("{} is not a file", copy.display()));
     }
