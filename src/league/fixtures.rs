@@ -75,6 +75,34 @@ pub struct FixtureRequest {
     pub booked: Vec<Booking>,
 }
 
+/// A saved fixture as a venue's nights count it: where and on which local
+/// night it is played, and whether it is void (a void fixture takes no
+/// table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hosted {
+    pub venue: Option<i64>,
+    pub night: Option<NaiveDate>,
+    pub void: bool,
+}
+
+/// The matches each venue hosts each night: one table each, a void
+/// fixture none, a fixture with no venue or date nowhere.
+pub fn venue_nights(fixtures: impl IntoIterator<Item = Hosted>) -> BTreeMap<(i64, NaiveDate), u32> {
+    let mut nights: BTreeMap<(i64, NaiveDate), u32> = BTreeMap::new();
+    for f in fixtures {
+        if let (false, Some(venue), Some(night)) = (f.void, f.venue, f.night) {
+            *nights.entry((venue, night)).or_default() += 1;
+        }
+    }
+    nights
+}
+
+/// Whether `matches` on one night are more than a venue's `tables`: the
+/// one capacity rule the fixture generator and a new date are held to.
+pub fn over_tables(matches: u64, tables: u32) -> bool {
+    matches > u64::from(tables)
+}
+
 /// Home matches of other divisions at a venue on one date.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Booking {
@@ -543,7 +571,7 @@ fn find_clashes(rounds: &[Round], req: &FixtureRequest) -> Vec<VenueClash> {
         for (venue, teams) in home {
             let tables = req.venue_tables.get(&venue).copied().unwrap_or(1);
             let booked = booked.get(&(venue, round.date)).copied().unwrap_or(0);
-            if teams.len() as u64 + u64::from(booked) > u64::from(tables) {
+            if over_tables(teams.len() as u64 + u64::from(booked), tables) {
                 clashes.push(VenueClash {
                     round: round.number,
                     date: round.date,
@@ -580,6 +608,33 @@ fn describe(c: &VenueClash) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_venue_night_counts_each_match_but_a_void_one() {
+        let night: NaiveDate = "2026-10-07".parse().unwrap();
+        let at = |venue, void| Hosted {
+            venue: Some(venue),
+            night: Some(night),
+            void,
+        };
+        let nights = venue_nights([
+            at(1, false),
+            at(1, false),
+            at(1, true),
+            at(2, false),
+            Hosted {
+                venue: None,
+                night: Some(night),
+                void: false,
+            },
+        ]);
+        assert_eq!(nights.get(&(1, night)), Some(&2));
+        assert_eq!(nights.get(&(2, night)), Some(&1));
+        assert_eq!(nights.len(), 2);
+        // Two tables take two matches; a third is one too many.
+        assert!(!over_tables(2, 2));
+        assert!(over_tables(3, 2));
+    }
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 

@@ -24,7 +24,10 @@ use crate::db::{
     Division, DivisionId, FixtureHistory, FixtureId, FixtureMoment, FixtureStatus, League,
     NewFixture, PlayerId, Season, TeamId, VenueId,
 };
-use crate::league::fixtures::{Booking, Draft, FixtureRequest, TeamSlot, VenueClash, generate};
+use crate::league::fixtures::{
+    Booking, Draft, FixtureRequest, Hosted, TeamSlot, VenueClash, generate, over_tables,
+    venue_nights,
+};
 use crate::league::ical::{self, Change, Event, EventState, FixtureFacts};
 use crate::league::match_format::BoardKind;
 use crate::league::sheet::{self, Example, HandBoxes, Seat};
@@ -462,18 +465,12 @@ fn bookings(
     division: DivisionId,
     venues: &BTreeSet<VenueId>,
 ) -> Vec<Booking> {
-    let mut nights: BTreeMap<(i64, NaiveDate), u32> = BTreeMap::new();
-    for f in lines {
-        if f.division_id == Some(division) || f.status == FixtureStatus::Void {
-            continue;
-        }
-        if let (Some(v), Some(at)) = (f.venue_id, f.starts_at)
-            && venues.contains(&v)
-        {
-            *nights.entry((v.0, zone.local(at).date())).or_default() += 1;
-        }
-    }
-    nights
+    let others = lines
+        .iter()
+        .filter(|f| f.division_id != Some(division))
+        .filter(|f| f.venue_id.is_some_and(|v| venues.contains(&v)))
+        .map(|f| hosted(zone, f));
+    venue_nights(others)
         .into_iter()
         .map(|((venue, date), matches)| Booking {
             venue,
@@ -758,6 +755,15 @@ fn postpone_page(
     }
 }
 
+/// A saved fixture as its venue's nights count it.
+fn hosted(zone: Zone, f: &FixtureLine) -> Hosted {
+    Hosted {
+        venue: f.venue_id.map(|v| v.0),
+        night: f.starts_at.map(|at| zone.local(at).date()),
+        void: f.status == FixtureStatus::Void,
+    }
+}
+
 /// What else the fixture's venue hosts on the local date of `at`, when
 /// that leaves no table for it: the other fixtures' names, and the tables.
 async fn venue_full(
@@ -771,20 +777,20 @@ async fn venue_full(
     };
     let db = state.db();
     let tables = db.venue(league.id, venue).await?.tables;
-    let day = league.time_zone.local(at).date();
+    let zone = league.time_zone;
+    let night = (venue.0, zone.local(at).date());
     let others: Vec<String> = db
         .fixture_lines(league.id, &FixtureScope::Season(line.season_id))
         .await?
         .iter()
-        .filter(|f| f.id != line.id && f.venue_id == Some(venue))
-        .filter(|f| f.status != FixtureStatus::Void)
-        .filter(|f| {
-            f.starts_at
-                .is_some_and(|t| league.time_zone.local(t).date() == day)
-        })
+        .filter(|f| f.id != line.id && venue_nights([hosted(zone, f)]).contains_key(&night))
         .map(|f| format!("{} v {}", f.home_label(), f.away_label()))
         .collect();
-    Ok((others.len() as i64 >= tables).then_some((others, tables)))
+    let full = over_tables(
+        others.len() as u64 + 1,
+        u32::try_from(tables).unwrap_or(u32::MAX),
+    );
+    Ok(full.then_some((others, tables)))
 }
 
 /// Where a fixture is listed for the secretary: its division's fixtures,
