@@ -267,17 +267,6 @@ pub async fn link_codes(
     Ok(codes)
 }
 
-/// The ruleset and match format a fixture is played under
-/// ([`crate::app::formats::fixture_rules`]).
-pub async fn fixture_rules(
-    app: &AppState,
-    league: &League,
-    season: &Season,
-    fixture: &Fixture,
-) -> Result<(Ruleset, MatchFormat)> {
-    Ok(crate::app::formats::fixture_rules(app.db(), league, season, fixture).await?)
-}
-
 /// What a fixture's boards are played under, with the teams' registered
 /// players: everything a replay needs.
 pub struct MatchRules {
@@ -294,7 +283,8 @@ impl MatchRules {
         season: &Season,
         fixture: &Fixture,
     ) -> Result<MatchRules> {
-        let (ruleset, format) = fixture_rules(app, league, season, fixture).await?;
+        let (ruleset, format) =
+            crate::app::formats::fixture_rules(app.db(), league, season, fixture).await?;
         let db = app.db();
         let roster = |players: Vec<crate::db::Player>| {
             players

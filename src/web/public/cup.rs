@@ -16,7 +16,7 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::super::views::bracket::{Bracket, bracket, describe, entrant_name};
 use super::{
-    Link, cup_href, find_league, league_href, not_found, season_href, slug, split_id_slug,
+    Link, cup_href, league_href, league_named, not_found, season_href, slug, split_id_slug,
 };
 
 #[derive(Deserialize)]
@@ -45,7 +45,7 @@ pub async fn page(
     Path(p): Path<CupPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The cup `{}`", p.cup));
     let (id, given) = split_id_slug(&p.cup).ok_or_else(unknown)?;
     let data = db

@@ -235,7 +235,7 @@ async fn resolve_all(
     p: &DivisionPath,
 ) -> Result<(League, Season, Division, Vec<Division>)> {
     let db = state.db();
-    let league = super::find_league(db, &p.league).await?;
+    let league = super::league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     let divisions = db.divisions(league.id, season.id).await?;

@@ -47,8 +47,8 @@ use super::super::players_table::{penalty, tally};
 use super::super::views::bracket::entrant_name;
 use super::super::views::words::and_list;
 use super::{
-    Link, cup_href, division_href, find_league, find_season, league_href, player_href, season_href,
-    team_href,
+    Link, cup_href, division_href, find_season, league_href, league_named, player_href,
+    season_href, team_href,
 };
 
 /// Places of the player table the honours name (more players when some
@@ -191,7 +191,7 @@ pub async fn text(State(state): State<AppState>, Path(p): Path<HonoursPath>) -> 
 
 async fn resolve(state: &AppState, p: &HonoursPath) -> Result<(League, Season)> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     Ok((league, season))

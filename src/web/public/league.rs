@@ -20,7 +20,7 @@ use super::super::error::Result;
 use super::super::links::honours_href;
 use super::super::page::{Ctx, html};
 use super::{
-    FixtureView, Link, division_href, find_league, find_season, fixture_views, league_href,
+    FixtureView, Link, division_href, find_season, fixture_views, league_href, league_named,
     season_href, today,
 };
 
@@ -69,7 +69,7 @@ pub async fn home(
     Path(p): Path<LeaguePath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let mut page = LeaguePage {
         ctx: user.ctx(),
@@ -186,7 +186,7 @@ pub async fn season(
     Path(p): Path<SeasonPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     let divisions = db.divisions(league.id, season.id).await?;
@@ -373,7 +373,7 @@ pub async fn live(
     Path(p): Path<LeaguePath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let (from, to) = today(league.time_zone);
     let lines = db

@@ -25,8 +25,8 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    ColsQuery, Link, PenaltyView, competition_link, datetime, find_league, league_href, match_href,
-    not_found, penalty_views, pending_words, player_href, season_href, team_href, when,
+    ColsQuery, Link, PenaltyView, competition_link, datetime, league_href, league_named,
+    match_href, not_found, penalty_views, pending_words, player_href, season_href, team_href, when,
 };
 
 #[derive(Deserialize)]
@@ -152,7 +152,7 @@ pub async fn page(
     Query(cols): Query<ColsQuery>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The match `{}`", p.fixture));
     let id: i64 = p.fixture.parse().map_err(|_| unknown())?;
     let line = db

@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, PenaltyLine, Score};
 use crate::db::{
-    Db, DbError, Division, FixtureId, FixtureStatus, League, ResultStatus, Season, SeasonId, Side,
+    DbError, Division, FixtureId, FixtureStatus, League, ResultStatus, Season, SeasonId, Side,
 };
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::fixture_score;
@@ -27,6 +27,7 @@ use crate::league::time::Zone;
 
 use crate::app::formats::line_format;
 
+use super::auth::league_named;
 use super::dates;
 use super::error::{AppError, Result};
 use super::links::{
@@ -132,11 +133,6 @@ impl CalendarLinks {
 
 // ---------------------------------------------------------------------------
 // Finding what an address names
-
-/// The league of `short_name`, or the 404 page.
-async fn find_league(db: &Db, short_name: &str) -> Result<League> {
-    super::auth::league_named(db, short_name).await
-}
 
 /// A record that is not there is a 404 that names it in the reader's words.
 fn not_found(e: DbError, what: String) -> AppError {

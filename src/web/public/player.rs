@@ -19,8 +19,8 @@ use super::super::page::{Ctx, html};
 use super::super::views::next_match::{NextMatch, next_match_of};
 use super::charts::{RatingChart, ordinal};
 use super::{
-    CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, find_league,
-    fixture_views, league_href, match_href, not_found, penalty_views, pending_words, player_href,
+    CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, fixture_views,
+    league_href, league_named, match_href, not_found, penalty_views, pending_words, player_href,
     season_href, slug, split_id_slug, team_href,
 };
 use crate::rules::Format;
@@ -122,7 +122,7 @@ pub async fn page(
     headers: axum::http::HeaderMap,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The player `{}`", p.player));
     let (id, given) = split_id_slug(&p.player).ok_or_else(unknown)?;
     let player = db

@@ -19,7 +19,7 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::{Link, find_league, league_href, player_href};
+use super::{Link, league_href, league_named, player_href};
 
 /// The installation's list shows its top players only: an association's
 /// leagues may hold thousands.
@@ -110,7 +110,7 @@ pub async fn league_index(
     Path(league): Path<String>,
 ) -> Result<Response> {
     let db = state.db();
-    let found = find_league(db, &league).await?;
+    let found = league_named(db, &league).await?;
     let rated = state.ratings(&found).await?;
     let seasons = db.seasons(found.id).await?;
     let format = rated
@@ -129,7 +129,7 @@ pub async fn league_list(
     user: MaybeUser,
     Path((league, format)): Path<(String, String)>,
 ) -> Result<Response> {
-    let found = find_league(state.db(), &league).await?;
+    let found = league_named(state.db(), &league).await?;
     let format = parse_format(&format)?;
     let rated = state.ratings(&found).await?;
     league_page(user, found, rated, format)

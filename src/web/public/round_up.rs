@@ -31,7 +31,7 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::{Link, day, division_href, find_league, league_href, match_href};
+use super::{Link, day, division_href, league_href, league_named, match_href};
 
 #[derive(Deserialize)]
 pub struct LeaguePath {
@@ -58,7 +58,7 @@ pub(crate) fn week_href(league: &League, monday: NaiveDate) -> String {
 /// when there is none).
 pub async fn latest(State(state): State<AppState>, Path(p): Path<LeaguePath>) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let zone = league.time_zone;
     let today = zone.local(Utc::now()).date();
     let (this_week, _, end) = zone.week(today);
@@ -125,7 +125,7 @@ pub async fn week(
     Path(p): Path<WeekPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let (date, plain) = match p.week.strip_suffix(".txt") {
         Some(date) => (date, true),
         None => (p.week.as_str(), false),

@@ -25,7 +25,7 @@ use super::super::error::Result;
 use super::super::page::{Ctx, html, invalid};
 use super::super::throttle;
 use super::round_up::{build_week, week_href};
-use super::{find_league, league_href};
+use super::{league_href, league_named};
 
 /// What an unsubscribe link says when its address is gone already.
 const NOT_ON_THE_LIST: &str =
@@ -90,7 +90,7 @@ pub async fn form(
     session: Session,
     Path(p): Path<LeaguePath>,
 ) -> Result<Response> {
-    let league = find_league(state.db(), &p.league).await?;
+    let league = league_named(state.db(), &p.league).await?;
     let mut page = page(&session, &league, "subscribe").await?;
     page.action = format!("{}/round-up/subscribe", league_href(&league));
     Ok(html(&page))
@@ -106,7 +106,7 @@ pub async fn subscribe(
     CsrfForm(input): CsrfForm<EmailForm>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let email = input.email.trim().to_owned();
     let mut page = page(&session, &league, "subscribe").await?;
     page.action = format!("{}/round-up/subscribe", league_href(&league));
@@ -173,7 +173,7 @@ pub async fn confirm_form(
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let mut page = page(&session, &league, "confirm").await?;
     match db
         .subscriber_to_confirm(league.id, &throttle::token_hash(&p.token))
@@ -204,7 +204,7 @@ pub async fn confirm(
     CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let page = page(&session, &league, "confirm").await?;
     match db
         .confirm_subscription(league.id, &throttle::token_hash(&p.token))
@@ -228,7 +228,7 @@ pub async fn unsubscribe_form(
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let mut page = page(&session, &league, "unsubscribe").await?;
     match db.subscriber_by_token(league.id, &p.token).await? {
         Some(s) => {
@@ -249,7 +249,7 @@ pub async fn unsubscribe(
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let email = db.unsubscribe(league.id, &p.token).await?;
     let page = page(&session, &league, "unsubscribe").await?;
     Ok(done(

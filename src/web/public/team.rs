@@ -20,8 +20,8 @@ use super::super::page::{Ctx, html};
 use super::charts::PositionChart;
 use super::division::DivisionData;
 use super::{
-    CalendarLinks, FixtureView, Link, PenaltyView, division_href, find_league, fixture_views,
-    league_href, not_found, penalty_views, player_href, season_href, slug, split_id_slug,
+    CalendarLinks, FixtureView, Link, PenaltyView, division_href, fixture_views, league_href,
+    league_named, not_found, penalty_views, player_href, season_href, slug, split_id_slug,
     team_href,
 };
 
@@ -60,7 +60,7 @@ pub async fn page(
     Path(p): Path<TeamPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = find_league(db, &p.league).await?;
+    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The team `{}`", p.team));
     let (id, given) = split_id_slug(&p.team).ok_or_else(unknown)?;
     let team = db

@@ -292,9 +292,13 @@ struct ReadBoard {
 
 impl Card {
     async fn read(state: &AppState, access: &FixtureAccess, fields: &Fields) -> Result<Card> {
-        let (ruleset, format) =
-            crate::web::pad::fixture_rules(state, &access.league, &access.season, &access.fixture)
-                .await?;
+        let (ruleset, format) = crate::app::formats::fixture_rules(
+            state.db(),
+            &access.league,
+            &access.season,
+            &access.fixture,
+        )
+        .await?;
         let final_scores = access.settings().final_scores;
         let db = state.db();
         // Who played for each team on the fixture's date (transfers).

@@ -549,9 +549,13 @@ async fn history_page(
         .into_iter()
         .map(|p| (p.id, p.name))
         .collect();
-    let (_, format) =
-        crate::web::pad::fixture_rules(state, &access.league, &access.season, &access.fixture)
-            .await?;
+    let (_, format) = crate::app::formats::fixture_rules(
+        state.db(),
+        &access.league,
+        &access.season,
+        &access.fixture,
+    )
+    .await?;
     let current = stored
         .as_ref()
         .map(|s| summary(s, &format, &players, &names, zone));
@@ -582,8 +586,8 @@ async fn history_page(
     };
     let lineup = match (&stored, access.is_secretary()) {
         (Some(s), true) => {
-            let (_, format) = crate::web::pad::fixture_rules(
-                state,
+            let (_, format) = crate::app::formats::fixture_rules(
+                state.db(),
                 &access.league,
                 &access.season,
                 &access.fixture,
