@@ -16,8 +16,12 @@ on_both!(scheduled_backups_keep_the_newest_sound_copies_while_writes_go_on);
 
 async fn scheduled_backups_keep_the_newest_sound_copies_while_writes_go_on(db: Db) {
     let built = LeagueBuilder::new("kept").build(&db).await;
+    // Named by the database too: the Postgres half, run beside this one,
+    // clears its own folder, and league ids of the two may be equal (it
+    // once deleted this folder while a copy was being written into it).
     let dir = std::env::temp_dir().join(format!(
-        "boneyard-backups-{}-{}",
+        "boneyard-backups-{}-{}-{}",
+        db.backend(),
         std::process::id(),
         built.id
     ));
