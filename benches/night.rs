@@ -383,7 +383,7 @@ async fn build_night(db: &Db, config: &Config) -> Night {
             starts_at: Some(kick_off),
             ..FixtureChange::from(fixture)
         };
-        db.update_fixture(league.id, fixture.id, &change, None)
+        boneyard::app::fixtures::change(db, league.id, fixture.id, &change, None)
             .await
             .expect("move the fixture to tonight");
         let roster = |team| async move {

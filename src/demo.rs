@@ -1209,8 +1209,14 @@ impl<'a> LeagueWriter<'a> {
                 if status != ResultStatus::Entered {
                     crate::app::results::set_status(db, league, id, status, "", None).await?;
                 }
-                db.update_fixture(league, id, &change(FixtureStatus::Played, None), None)
-                    .await?;
+                crate::app::fixtures::change(
+                    db,
+                    league,
+                    id,
+                    &change(FixtureStatus::Played, None),
+                    None,
+                )
+                .await?;
                 self.summary.results += 1;
                 self.summary.games += m.games;
                 self.summary.hands += m.hands;
@@ -1229,11 +1235,11 @@ impl<'a> LeagueWriter<'a> {
                     starts_at: f.fixture.starts_at.map(|t| t + Duration::days(16)),
                     ..change(FixtureStatus::Postponed, None)
                 };
-                db.update_fixture(league, id, &moved, None).await?;
+                crate::app::fixtures::change(db, league, id, &moved, None).await?;
             }
             Fate::Walkover(side) => {
                 let walkover = change(FixtureStatus::Walkover, Some(side));
-                db.update_fixture(league, id, &walkover, None).await?;
+                crate::app::fixtures::change(db, league, id, &walkover, None).await?;
                 let team = if side == Side::Home { f.home } else { f.away };
                 let penalty = NewPenalty {
                     season_id: season.id,
@@ -1248,8 +1254,14 @@ impl<'a> LeagueWriter<'a> {
                 self.penalty(&penalty, paid_at).await?;
             }
             Fate::Void => {
-                db.update_fixture(league, id, &change(FixtureStatus::Void, None), None)
-                    .await?;
+                crate::app::fixtures::change(
+                    db,
+                    league,
+                    id,
+                    &change(FixtureStatus::Void, None),
+                    None,
+                )
+                .await?;
             }
         }
         Ok(None)
@@ -1268,9 +1280,8 @@ impl<'a> LeagueWriter<'a> {
             .strip_prefix("Fine: ")
             .unwrap_or(&new.note)
             .to_owned();
-        let (_, fine) = db
-            .record_penalty_with_fine(league, new, Some(reason), None)
-            .await?;
+        let (_, fine) =
+            crate::app::penalties::record_with_fine(db, league, new, Some(reason), None).await?;
         self.summary.penalties += 1;
         if let Some(line) = fine {
             self.summary.fines += 1;

@@ -6,8 +6,11 @@
 pub mod cups;
 pub mod division_table;
 pub mod feats;
+pub mod fixtures;
 pub mod formats;
+pub mod invitations;
 pub mod mail;
+pub mod penalties;
 pub mod people;
 pub mod ratings;
 pub mod results;

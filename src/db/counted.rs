@@ -1,6 +1,6 @@
 //! What a figure counts, written once for every query that counts: the
 //! current version of a fixture's result, and the games a player's figures
-//! are made of. The player page, the player table and the round-up all
+//! are made of, and the fixtures still waiting for a result. The player page, the player table and the round-up all
 //! count through these, so a voided fixture cannot count on one and not
 //! on another.
 
@@ -19,6 +19,18 @@ pub(crate) const COUNTED_GAMES: &str = "f.status NOT IN ('void', 'walkover') \
      AND v.status = 'approved' AND g.finished = TRUE \
      AND v.version = (SELECT MAX(v2.version) \
      FROM result_versions v2 WHERE v2.fixture_id = v.fixture_id)";
+
+/// A fixture still waiting for its result, as a condition on `f`: still
+/// scheduled, with a date, no version of a result entered, in a season not
+/// closed (a season rolled over is kept as it is: nothing of it is missing
+/// any more). When such a fixture is overdue is `league::overdue`'s to say;
+/// the console's to-do list, the reminders and the late-result rule all
+/// read their fixtures through this.
+pub(crate) const AWAITING_RESULT: &str = "f.status = 'scheduled' AND f.starts_at IS NOT NULL \
+     AND NOT EXISTS (SELECT 1 FROM result_versions rv \
+     WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id) \
+     AND NOT EXISTS (SELECT 1 FROM seasons cs WHERE cs.id = f.season_id \
+     AND cs.league_id = f.league_id AND cs.closed_at IS NOT NULL)";
 
 #[cfg(test)]
 mod tests {

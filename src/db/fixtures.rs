@@ -1,13 +1,11 @@
 //! Fixtures: who plays whom, where and when, and how it stands.
 
 use super::sql::{self, Tx};
-use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::audit::{NewAudit, insert_audit};
 use super::{
-    CupId, Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, UserId, VenueId,
+    CupId, Db, DbError, DivisionId, FixtureId, LeagueId, Result, SeasonId, TeamId, VenueId,
 };
 
 pub use crate::domain::{FixtureStatus, Side};
@@ -141,13 +139,6 @@ impl TryFrom<FixtureRow> for Fixture {
 
 pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, cup_id, round, starts_at, \
                        home_team_id, away_team_id, venue_id, status, conceded_by";
-
-fn check_change(change: &FixtureChange) -> Result<()> {
-    if (change.status == FixtureStatus::Walkover) != change.conceded_by.is_some() {
-        return Err(Refusal::WalkoverSide.into());
-    }
-    Ok(())
-}
 
 /// Inserts a scheduled fixture: `$1` the league, then a [`NewFixture`]'s
 /// fields in order; returns a [`FixtureRow`].
@@ -317,93 +308,50 @@ impl Db {
         }
         Ok(out)
     }
+}
 
-    /// Changes a fixture (postpone, new date, walkover, void), with an audit
-    /// entry holding it before and after.
-    /// Gives a fixture a new date (or none) and a status of scheduled or
-    /// postponed, if [`crate::league::workflow::reschedule`] allows it on
-    /// the fixture as it is once locked: a result submitted meanwhile is
-    /// never left on a postponed fixture. One transaction, audited.
-    pub async fn reschedule_fixture(
-        &self,
-        league: LeagueId,
-        id: FixtureId,
-        starts_at: Option<DateTime<Utc>>,
-        status: FixtureStatus,
-        by: Option<UserId>,
-    ) -> Result<Fixture> {
-        let update = format!(
-            "UPDATE fixtures SET starts_at = $3, status = $4 WHERE league_id = $1 AND id = $2 \
-             RETURNING {COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let before: Fixture = lock_fixture(&mut tx, league, id).await?;
-        crate::league::workflow::reschedule(before.status, status)?;
-        check_change(&FixtureChange {
-            starts_at,
-            status,
-            ..FixtureChange::from(&before)
-        })?;
-        let after: Fixture = sql::query_as::<FixtureRow>(&update)
-            .bind(league)
-            .bind(id)
-            .bind(starts_at)
-            .bind(status.as_str())
-            .fetch_one(&mut tx)
-            .await?
-            .try_into()?;
-        insert_audit(
-            &mut tx,
-            NewAudit::new(Some(league), by, "fixture", id.0, "change")
-                .before(Some(&before))
-                .after(Some(&after)),
-        )
-        .await?;
-        if let Some(cup) = after.cup_id {
-            super::cups::advance_cup(&mut tx, league, cup, by).await?;
-        }
-        tx.commit().await?;
-        Ok(after)
-    }
+/// Gives `fixture` a new date (or none) and `status`; the fixture after.
+pub(crate) async fn set_fixture_date(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    starts_at: Option<DateTime<Utc>>,
+    status: FixtureStatus,
+) -> Result<Fixture> {
+    sql::query_as::<FixtureRow>(&format!(
+        "UPDATE fixtures SET starts_at = $3, status = $4 WHERE league_id = $1 AND id = $2 \
+         RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(fixture)
+    .bind(starts_at)
+    .bind(status.as_str())
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
+}
 
-    pub async fn update_fixture(
-        &self,
-        league: LeagueId,
-        id: FixtureId,
-        change: &FixtureChange,
-        by: Option<UserId>,
-    ) -> Result<Fixture> {
-        check_change(change)?;
-        let update = format!(
-            "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
-             conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let before: Fixture = lock_fixture(&mut tx, league, id).await?;
-        let after: Fixture = sql::query_as::<FixtureRow>(&update)
-            .bind(league)
-            .bind(id)
-            .bind(change.round)
-            .bind(change.starts_at)
-            .bind(change.venue_id)
-            .bind(change.status.as_str())
-            .bind(change.conceded_by.map(Side::as_str))
-            .fetch_one(&mut tx)
-            .await?
-            .try_into()?;
-        insert_audit(
-            &mut tx,
-            NewAudit::new(Some(league), by, "fixture", id.0, "change")
-                .before(Some(&before))
-                .after(Some(&after)),
-        )
-        .await?;
-        if let Some(cup) = after.cup_id {
-            super::cups::advance_cup(&mut tx, league, cup, by).await?;
-        }
-        tx.commit().await?;
-        Ok(after)
-    }
+/// Writes every field of `change` to `fixture`; the fixture after.
+pub(crate) async fn write_fixture_change(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    change: &FixtureChange,
+) -> Result<Fixture> {
+    sql::query_as::<FixtureRow>(&format!(
+        "UPDATE fixtures SET round = $3, starts_at = $4, venue_id = $5, status = $6, \
+         conceded_by = $7 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(fixture)
+    .bind(change.round)
+    .bind(change.starts_at)
+    .bind(change.venue_id)
+    .bind(change.status.as_str())
+    .bind(change.conceded_by.map(Side::as_str))
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
 }
 
 /// Sets `fixture`'s status and the side that conceded it; the fixture

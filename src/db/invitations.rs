@@ -3,7 +3,6 @@
 //! shown once, to whoever made it.
 
 use super::sql::{self, Tx};
-use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
@@ -227,108 +226,125 @@ impl Db {
             .fetch_all(self)
             .await
     }
+}
 
-    /// Takes up an invitation: makes the account with the password the
-    /// person chose, grants the role (and, for a captain, ties the account
-    /// to the captain named), and closes the link, in one transaction. A
-    /// link used or expired meanwhile is [`DbError::Conflict`]; a username
-    /// taken is [`DbError::Unique`].
-    pub async fn accept_invitation(
-        &self,
-        token: &str,
-        username: &str,
-        password_hash: &str,
-    ) -> Result<(User, Role)> {
-        let hash = token_hash(token);
-        let find = format!("SELECT {COLUMNS} FROM invitations WHERE token_hash = $1");
-        let user_sql = "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
-                        RETURNING id, username, password_hash, created_at";
-        let grant = format!(
-            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, player_id, granted_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {ROLE_COLUMNS}"
-        );
-        let close = "UPDATE invitations SET used_at = $2, user_id = $3 \
-                     WHERE token_hash = $1 AND used_at IS NULL";
-        let link_captain = "UPDATE team_captains SET user_id = $5 WHERE league_id = $1 \
-                            AND season_id = $2 AND team_id = $3 AND player_id = $4";
-        let mut tx = self.write_everywhere().await?;
-        let at = now();
-        let inv: Invitation = sql::query_as(&find)
-            .bind(&hash)
-            .fetch_optional(&mut tx)
-            .await?
-            .ok_or_else(|| DbError::not_found("invitation"))?;
-        if !inv.open(at) {
-            return Err(Refusal::LinkSpent.into());
-        }
-        let user: User = sql::query_as(user_sql)
-            .bind(username)
-            .bind(password_hash)
-            .bind(at)
-            .fetch_one(&mut tx)
-            .await?;
-        let captain = inv.kind == "captain";
-        let role: Role = sql::query_as(&grant)
-            .bind(user.id)
-            .bind(&inv.kind)
-            .bind(inv.league_id)
-            .bind(inv.season_id)
-            .bind(inv.team_id)
-            .bind(if captain { None } else { inv.player_id })
-            .bind(at)
-            .fetch_one(&mut tx)
-            .await?;
-        // A captain named on the roster: the account is theirs.
-        if captain && inv.player_id.is_some() {
-            let linked = sql::query(link_captain)
-                .bind(inv.league_id)
-                .bind(inv.season_id)
-                .bind(inv.team_id)
-                .bind(inv.player_id)
-                .bind(user.id)
-                .execute(&mut tx)
-                .await?
-                .rows_affected();
-            if linked == 0 {
-                return Err(Refusal::CaptainGone.into());
-            }
-        }
-        let closed = sql::query(close)
-            .bind(&hash)
-            .bind(at)
-            .bind(user.id)
-            .execute(&mut tx)
-            .await?
-            .rows_affected();
-        if closed == 0 {
-            return Err(Refusal::LinkSpent.into());
-        }
-        // The link went to this address and was opened: it is theirs,
-        // unless another account holds it already.
-        if let Some(email) = &inv.email {
-            sql::query(
-                "UPDATE users SET email = $2, email_verified_at = $3 WHERE id = $1 \
-                 AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($2))",
-            )
-            .bind(user.id)
-            .bind(email)
-            .bind(at)
-            .execute(&mut tx)
-            .await?;
-        }
-        insert_audit(
-            &mut tx,
-            NewAudit::new(
-                Some(inv.league_id),
-                Some(user.id),
-                "role",
-                role.id.0,
-                "grant",
-            )
+/// The invitation whose link carries `token`, if any.
+pub(crate) async fn invitation_by_token(tx: &mut Tx, token: &str) -> Result<Option<Invitation>> {
+    sql::query_as(&format!(
+        "SELECT {COLUMNS} FROM invitations WHERE token_hash = $1"
+    ))
+    .bind(token_hash(token))
+    .fetch_optional(&mut *tx)
+    .await
+}
+
+/// A new account; a username taken is [`DbError::Unique`].
+pub(crate) async fn insert_account(
+    tx: &mut Tx,
+    username: &str,
+    password_hash: &str,
+    at: DateTime<Utc>,
+) -> Result<User> {
+    sql::query_as(
+        "INSERT INTO users (username, password_hash, created_at) VALUES ($1, $2, $3) \
+         RETURNING id, username, password_hash, created_at",
+    )
+    .bind(username)
+    .bind(password_hash)
+    .bind(at)
+    .fetch_one(&mut *tx)
+    .await
+}
+
+/// Grants `user` the role `inv` names (a captain's role is of the team,
+/// not of a player), audited as the user's own.
+pub(crate) async fn grant_invited_role(
+    tx: &mut Tx,
+    inv: &Invitation,
+    user: UserId,
+    at: DateTime<Utc>,
+) -> Result<Role> {
+    let captain = inv.kind == "captain";
+    let role: Role = sql::query_as(&format!(
+        "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, player_id, granted_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {ROLE_COLUMNS}"
+    ))
+    .bind(user)
+    .bind(&inv.kind)
+    .bind(inv.league_id)
+    .bind(inv.season_id)
+    .bind(inv.team_id)
+    .bind(if captain { None } else { inv.player_id })
+    .bind(at)
+    .fetch_one(&mut *tx)
+    .await?;
+    insert_audit(
+        tx,
+        NewAudit::new(Some(inv.league_id), Some(user), "role", role.id.0, "grant")
             .after(Some(&role)),
-        )
-        .await?;
-        tx.commit().await?;
-        Ok((user, role))
-    }
+    )
+    .await?;
+    Ok(role)
+}
+
+/// Ties `user` to the captain `inv` named on the roster; whether that
+/// player is still the team's captain (a row was changed).
+pub(crate) async fn tie_captain_account(
+    tx: &mut Tx,
+    inv: &Invitation,
+    user: UserId,
+) -> Result<bool> {
+    Ok(sql::query(
+        "UPDATE team_captains SET user_id = $5 WHERE league_id = $1 \
+         AND season_id = $2 AND team_id = $3 AND player_id = $4",
+    )
+    .bind(inv.league_id)
+    .bind(inv.season_id)
+    .bind(inv.team_id)
+    .bind(inv.player_id)
+    .bind(user)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        > 0)
+}
+
+/// Marks the link of `token` used by `user`; whether it was still unused.
+pub(crate) async fn close_invitation(
+    tx: &mut Tx,
+    token: &str,
+    user: UserId,
+    at: DateTime<Utc>,
+) -> Result<bool> {
+    Ok(sql::query(
+        "UPDATE invitations SET used_at = $2, user_id = $3 \
+         WHERE token_hash = $1 AND used_at IS NULL",
+    )
+    .bind(token_hash(token))
+    .bind(at)
+    .bind(user)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        > 0)
+}
+
+/// Gives `user` the verified address `email`, unless another account
+/// holds it already.
+pub(crate) async fn claim_address(
+    tx: &mut Tx,
+    user: UserId,
+    email: &str,
+    at: DateTime<Utc>,
+) -> Result<()> {
+    sql::query(
+        "UPDATE users SET email = $2, email_verified_at = $3 WHERE id = $1 \
+         AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($2))",
+    )
+    .bind(user)
+    .bind(email)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }

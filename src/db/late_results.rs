@@ -1,15 +1,15 @@
 //! Late results (issue 26): each league's rule, the fixtures it makes late
-//! and not yet penalised, and the one-click penalty that settles one.
+//! and not yet penalised (the one-click penalty that settles one is
+//! `app::penalties::apply_late_result`).
 
-use super::sql;
-use crate::league::refusal::Refusal;
+use super::counted::AWAITING_RESULT;
+use super::sql::{self, Tx};
 use chrono::{DateTime, Duration, Utc};
 
 use super::mail::FixtureFacts;
-use super::penalties::insert_penalty;
-use super::{Db, Fine, FixtureId, LeagueId, NewPenalty, Penalty, PenaltyKindId, Result, UserId};
+use super::{Db, FixtureId, LeagueId, PenaltyKindId, Result, UserId};
 use crate::db::audit::{NewAudit, insert_audit};
-use crate::league::late_results::{LateResultRule, penalty_note};
+use crate::league::late_results::LateResultRule;
 use crate::league::time::Zone;
 
 /// A fixture late by its league's rule with no penalty of the rule's kind.
@@ -49,12 +49,9 @@ fn late_sql(scope: &str) -> String {
          FROM late_result_rules r JOIN leagues l ON l.id = r.league_id \
          JOIN penalty_kinds k ON k.league_id = r.league_id AND k.id = r.kind_id \
          JOIN fixtures f ON f.league_id = r.league_id \
-         JOIN seasons s ON s.id = f.season_id AND s.league_id = f.league_id AND s.closed_at IS NULL \
          JOIN teams h ON h.id = f.home_team_id JOIN teams a ON a.id = f.away_team_id \
          LEFT JOIN venues v ON v.id = f.venue_id \
-         WHERE f.status = 'scheduled' AND f.starts_at IS NOT NULL AND f.starts_at < $1 \
-         AND NOT EXISTS (SELECT 1 FROM result_versions x \
-                         WHERE x.league_id = f.league_id AND x.fixture_id = f.id) \
+         WHERE {AWAITING_RESULT} AND f.starts_at < $1 \
          AND NOT EXISTS (SELECT 1 FROM penalties p WHERE p.league_id = f.league_id \
                          AND p.fixture_id = f.id AND p.kind_id = r.kind_id) \
          {scope} ORDER BY f.starts_at, f.id"
@@ -158,50 +155,21 @@ impl Db {
         };
         Ok(late(rows, now))
     }
+}
 
-    /// Records the proposed penalty of `kind` for `fixture`, against its
-    /// home team with the kind's amount, audited, in one transaction that
-    /// checks the fixture is still late and unpenalised under a rule of that
-    /// kind: a second click, a result entered meanwhile or a rule changed
-    /// since is [`DbError::Conflict`] and records nothing.
-    pub async fn apply_late_result_penalty(
-        &self,
-        league: LeagueId,
-        fixture: FixtureId,
-        kind: PenaltyKindId,
-        by: Option<UserId>,
-        now: DateTime<Utc>,
-    ) -> Result<(Penalty, Option<Fine>, LateResult)> {
-        let sql = late_sql("AND r.league_id = $2 AND f.id = $3");
-        let mut tx = self.write(league).await?;
-        // Two secretaries clicking at once take the fixture in turn.
-        let _ = super::fixtures::lock_fixture(&mut tx, league, fixture).await?;
-        let rows: Vec<LateRow> = sql::query_as(&sql)
-            .bind(now - Duration::days(1))
-            .bind(league)
-            .bind(fixture)
-            .fetch_all(&mut tx)
-            .await?;
-        let Some(found) = late(rows, now).pop().filter(|l| l.kind_id == kind) else {
-            return Err(Refusal::NoLongerLate.into());
-        };
-        let amount: (i64,) =
-            sql::query_as("SELECT amount FROM penalty_kinds WHERE league_id = $1 AND id = $2")
-                .bind(league)
-                .bind(found.kind_id)
-                .fetch_one(&mut tx)
-                .await?;
-        let new = NewPenalty {
-            season_id: found.fixture.season_id,
-            fixture_id: Some(fixture),
-            team_id: Some(found.fixture.home_team_id),
-            player_id: None,
-            kind_id: found.kind_id,
-            amount: amount.0,
-            note: penalty_note(found.days_late),
-        };
-        let (penalty, fine) = insert_penalty(&mut tx, league, &new, None, by).await?;
-        tx.commit().await?;
-        Ok((penalty, fine, found))
-    }
+/// `fixture` as the late-result rule sees it on `now`, if it is late under
+/// the league's rule and not yet penalised under it.
+pub(crate) async fn late_result(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    now: DateTime<Utc>,
+) -> Result<Option<LateResult>> {
+    let rows: Vec<LateRow> = sql::query_as(&late_sql("AND r.league_id = $2 AND f.id = $3"))
+        .bind(now - Duration::days(1))
+        .bind(league)
+        .bind(fixture)
+        .fetch_all(&mut *tx)
+        .await?;
+    Ok(late(rows, now).pop())
 }

@@ -36,11 +36,6 @@ pub struct NewLeague {
 const COLUMNS: &str =
     "id, name, short_name, rules_summary, contact, time_zone, created_at, provisional_games";
 
-/// The zone named `name`, or why it cannot be stored.
-fn zone(name: &str) -> Result<Zone> {
-    Zone::parse(name).map_err(|e| Refusal::Rule(e.to_string()).into())
-}
-
 impl Db {
     /// A league in the default time zone ([`Zone::LONDON`]).
     pub async fn create_league(&self, new: &NewLeague) -> Result<League> {
@@ -50,7 +45,7 @@ impl Db {
     /// A league whose kick-offs are in `time_zone`, an IANA name; another
     /// name is [`DbError::Invalid`].
     pub async fn create_league_in(&self, new: &NewLeague, time_zone: &str) -> Result<League> {
-        let zone = zone(time_zone)?;
+        let zone = Zone::parse(time_zone).map_err(Refusal::from)?;
         let sql = format!(
             "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
@@ -77,7 +72,7 @@ impl Db {
         time_zone: &str,
         kinds: &[super::NewPenaltyKind],
     ) -> Result<League> {
-        let zone = zone(time_zone)?;
+        let zone = Zone::parse(time_zone).map_err(Refusal::from)?;
         let sql = format!(
             "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
@@ -143,7 +138,7 @@ impl Db {
         time_zone: &str,
         provisional_games: Option<u32>,
     ) -> Result<League> {
-        let zone = zone(time_zone)?;
+        let zone = Zone::parse(time_zone).map_err(Refusal::from)?;
         let sql = format!(
             "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5, \
              time_zone = $6, provisional_games = COALESCE($7, provisional_games) \

@@ -9,6 +9,7 @@
 //! writes take turns already), so several app servers send each message
 //! once.
 
+use super::counted::AWAITING_RESULT;
 use super::sql::{self, Tx};
 use chrono::{DateTime, Duration, Utc};
 
@@ -687,17 +688,19 @@ impl Db {
         Ok(out)
     }
 
-    /// Fixtures of every league due a reminder: scheduled, started before
-    /// `no_result_before` and without a result; or with a current result
-    /// entered (not confirmed) before `unconfirmed_before`; none from
-    /// before `horizon`. With their captains.
+    /// Fixtures of every league due a reminder: awaiting a result and
+    /// started before `no_result_before`; or with a current result entered
+    /// (not confirmed) before `unconfirmed_before`; none from before
+    /// `horizon`, none of a closed season (nothing of it can be entered or
+    /// confirmed by a captain). With their captains.
     pub async fn overdue_fixtures(
         &self,
         no_result_before: DateTime<Utc>,
         unconfirmed_before: DateTime<Utc>,
         horizon: DateTime<Utc>,
     ) -> Result<Vec<Overdue>> {
-        let sql = "SELECT l.id AS league_id, l.short_name AS league_short, l.name AS league_name, \
+        let sql = format!(
+            "SELECT l.id AS league_id, l.short_name AS league_short, l.name AS league_name, \
              l.time_zone, s.settings AS season_settings, f.id, f.season_id, f.home_team_id, f.away_team_id, h.name AS home, a.name AS away, \
              f.starts_at, v.name AS venue, cur.version \
              FROM fixtures f JOIN leagues l ON l.id = f.league_id \
@@ -707,11 +710,12 @@ impl Db {
              LEFT JOIN result_versions cur ON cur.fixture_id = f.id AND cur.league_id = f.league_id \
                AND cur.version = (SELECT MAX(x.version) FROM result_versions x \
                                   WHERE x.fixture_id = f.id AND x.league_id = f.league_id) \
-             WHERE (f.status = 'scheduled' AND cur.id IS NULL AND f.starts_at < $1 \
-                    AND f.starts_at > $3) \
-                OR (cur.status = 'entered' AND cur.created_at < $2 AND cur.created_at > $3) \
-             ORDER BY f.id";
-        let rows: Vec<OverdueRow> = sql::query_as(sql)
+             WHERE ({AWAITING_RESULT} AND f.starts_at < $1 AND f.starts_at > $3) \
+                OR (cur.status = 'entered' AND cur.created_at < $2 AND cur.created_at > $3 \
+                    AND s.closed_at IS NULL) \
+             ORDER BY f.id"
+        );
+        let rows: Vec<OverdueRow> = sql::query_as(&sql)
             .bind(no_result_before)
             .bind(unconfirmed_before)
             .bind(horizon)

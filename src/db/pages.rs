@@ -9,6 +9,7 @@
 //! those, and the walkovers, into the league core's
 //! [`MatchLine`](crate::league::standings::MatchLine)s.
 
+use super::counted::AWAITING_RESULT;
 use super::sql::{self, Arg, Bind};
 use std::collections::BTreeMap;
 
@@ -44,8 +45,8 @@ pub enum FixtureScope {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     },
-    /// Results missing: still scheduled, due before `before`, and no
-    /// result version at all.
+    /// Fixtures awaiting a result (`counted::AWAITING_RESULT`) that started
+    /// before `before`; which of them are overdue is `league::overdue`'s.
     Missing { before: DateTime<Utc> },
     /// Fixtures not void starting in `[from, to)`.
     Between {
@@ -96,14 +97,7 @@ impl FixtureScope {
                 "((f.starts_at >= $2 AND f.starts_at < $3) \
                  OR {RESULT_STATUS} IN ('entered', 'confirmed', 'disputed'))"
             ),
-            // A season rolled over is kept as it is: nothing of it is
-            // missing any more.
-            FixtureScope::Missing { .. } => "f.status = 'scheduled' AND f.starts_at < $2 \
-                 AND NOT EXISTS (SELECT 1 FROM result_versions rv \
-                 WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id) \
-                 AND NOT EXISTS (SELECT 1 FROM seasons cs WHERE cs.id = f.season_id \
-                 AND cs.league_id = f.league_id AND cs.closed_at IS NOT NULL)"
-                .into(),
+            FixtureScope::Missing { .. } => format!("{AWAITING_RESULT} AND f.starts_at < $2"),
             FixtureScope::Between { .. } => {
                 "f.starts_at >= $2 AND f.starts_at < $3 AND f.status <> 'void'".into()
             }

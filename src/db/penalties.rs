@@ -3,7 +3,7 @@
 //! marked paid, each with an audit entry.
 
 use super::sql::{self, Tx};
-use crate::league::refusal::Refusal;
+use crate::league::penalties::fine_reason_for;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -141,13 +141,7 @@ pub(crate) async fn insert_penalty(
     if kind.effect != PenaltyEffect::Fine {
         return Ok((penalty, None));
     }
-    let reason = fine_reason.unwrap_or_else(|| {
-        if new.note.is_empty() {
-            kind.name.clone()
-        } else {
-            format!("{}: {}", kind.name, new.note)
-        }
-    });
+    let reason = fine_reason.unwrap_or_else(|| fine_reason_for(&kind.name, &new.note));
     let fine = sql::query_as::<Fine>(&format!(
         "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
          created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
@@ -167,13 +161,6 @@ pub(crate) async fn insert_penalty(
     )
     .await?;
     Ok((penalty, Some(fine)))
-}
-
-fn exactly_one(team: Option<TeamId>, player: Option<PlayerId>) -> Result<()> {
-    if team.is_some() == player.is_some() {
-        return Err(Refusal::PenaltyTarget.into());
-    }
-    Ok(())
 }
 
 impl Db {
@@ -207,37 +194,6 @@ impl Db {
             .bind(league)
             .fetch_all(self)
             .await
-    }
-
-    /// Records a penalty; for a kind whose effect is a fine, its line in
-    /// the fines ledger too, in the same transaction (owed, with the kind's
-    /// name and the note as its reason).
-    pub async fn record_penalty(
-        &self,
-        league: LeagueId,
-        new: &NewPenalty,
-        by: Option<UserId>,
-    ) -> Result<Penalty> {
-        Ok(self
-            .record_penalty_with_fine(league, new, None, by)
-            .await?
-            .0)
-    }
-
-    /// [`Db::record_penalty`], giving back the fine line it wrote, if any;
-    /// `fine_reason` replaces the reason made from the kind and the note.
-    pub async fn record_penalty_with_fine(
-        &self,
-        league: LeagueId,
-        new: &NewPenalty,
-        fine_reason: Option<String>,
-        by: Option<UserId>,
-    ) -> Result<(Penalty, Option<Fine>)> {
-        exactly_one(new.team_id, new.player_id)?;
-        let mut tx = self.write(league).await?;
-        let out = insert_penalty(&mut tx, league, new, fine_reason, by).await?;
-        tx.commit().await?;
-        Ok(out)
     }
 
     pub async fn penalty(&self, league: LeagueId, id: PenaltyId) -> Result<Penalty> {
@@ -298,38 +254,6 @@ impl Db {
         .await?;
         tx.commit().await?;
         Ok(after)
-    }
-
-    /// A new line in the fines ledger, unpaid.
-    pub async fn add_fine(
-        &self,
-        league: LeagueId,
-        new: &NewFine,
-        by: Option<UserId>,
-    ) -> Result<Fine> {
-        exactly_one(new.team_id, new.player_id)?;
-        let sql = format!(
-            "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let fine = sql::query_as::<Fine>(&sql)
-            .bind(league)
-            .bind(new.team_id)
-            .bind(new.player_id)
-            .bind(new.penalty_id)
-            .bind(new.amount_pence)
-            .bind(&new.reason)
-            .bind(now())
-            .fetch_one(&mut tx)
-            .await?;
-        insert_audit(
-            &mut tx,
-            NewAudit::new(Some(league), by, "fine", fine.id.0, "record").after(Some(&fine)),
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(fine)
     }
 
     /// The league's fines ledger, oldest first.
@@ -434,4 +358,45 @@ impl Db {
         tx.commit().await?;
         Ok(after)
     }
+}
+
+/// A new line in the fines ledger, unpaid, audited.
+pub(crate) async fn insert_fine(
+    tx: &mut Tx,
+    league: LeagueId,
+    new: &NewFine,
+    by: Option<UserId>,
+) -> Result<Fine> {
+    let fine = sql::query_as::<Fine>(&format!(
+        "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
+    ))
+    .bind(league)
+    .bind(new.team_id)
+    .bind(new.player_id)
+    .bind(new.penalty_id)
+    .bind(new.amount_pence)
+    .bind(&new.reason)
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await?;
+    insert_audit(
+        tx,
+        NewAudit::new(Some(league), by, "fine", fine.id.0, "record").after(Some(&fine)),
+    )
+    .await?;
+    Ok(fine)
+}
+
+/// The amount of `league`'s penalty kind `kind`, if it has that kind.
+pub(crate) async fn kind_amount(
+    tx: &mut Tx,
+    league: LeagueId,
+    kind: PenaltyKindId,
+) -> Result<Option<i64>> {
+    sql::query_scalar("SELECT amount FROM penalty_kinds WHERE league_id = $1 AND id = $2")
+        .bind(league)
+        .bind(kind)
+        .fetch_optional(&mut *tx)
+        .await
 }

@@ -191,7 +191,8 @@ impl LeagueWriter<'_> {
             match outcome(i, n) {
                 Outcome::Unplayed => {}
                 Outcome::Walkover => {
-                    db.update_fixture(
+                    crate::app::fixtures::change(
+                        db,
                         league,
                         line.id,
                         &change(FixtureStatus::Walkover, Some(Side::Away)),
@@ -220,8 +221,14 @@ impl LeagueWriter<'_> {
                         )
                         .await?;
                     }
-                    db.update_fixture(league, line.id, &change(FixtureStatus::Played, None), None)
-                        .await?;
+                    crate::app::fixtures::change(
+                        db,
+                        league,
+                        line.id,
+                        &change(FixtureStatus::Played, None),
+                        None,
+                    )
+                    .await?;
                 }
             }
         }

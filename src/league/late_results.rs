@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::overdue::days_overdue;
 use super::time::Zone;
 use crate::domain::ids::PenaltyKindId;
 
@@ -20,12 +21,10 @@ pub struct LateResultRule {
 
 impl LateResultRule {
     /// The days a fixture played at `starts` is late by on `now`, counted in
-    /// whole local dates; `None` while it is not late yet.
+    /// whole local dates as for every overdue match; `None` while it is not
+    /// late yet.
     pub fn days_late(&self, zone: Zone, starts: DateTime<Utc>, now: DateTime<Utc>) -> Option<u32> {
-        let played = zone.local(starts).date();
-        let today = zone.local(now).date();
-        let days = u32::try_from((today - played).num_days()).ok()?;
-        (days >= self.days).then_some(days)
+        days_overdue(zone, starts, now).filter(|d| *d >= self.days)
     }
 
     /// A wait the rule may have: 1 to [`MAX_DAYS`].

@@ -12,6 +12,7 @@ pub mod lineup;
 pub mod match_format;
 pub mod match_score;
 pub mod notices;
+pub mod overdue;
 pub mod pad;
 pub mod penalties;
 pub mod people;

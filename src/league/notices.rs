@@ -6,6 +6,7 @@
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use serde::Deserialize;
 
+use super::overdue::overdue_from;
 use super::time::Zone;
 use crate::domain::{FixtureStatus, ResultStatus, Side, UserId, VenueId};
 
@@ -234,16 +235,16 @@ fn fixture_notices(
 pub const REMINDER_HORIZON: Duration = Duration::days(14);
 
 /// Whether a fixture that started at `starts` and has no result is due a
-/// reminder at `now`: from `remind_at` (local) the morning after.
+/// reminder at `now`: from `remind_at` (local) the morning after, the
+/// first day it is overdue.
 pub fn missing_result_due(
     zone: Zone,
     starts: DateTime<Utc>,
     remind_at: NaiveTime,
     now: DateTime<Utc>,
 ) -> bool {
-    let next_day = zone.local(starts).date() + Duration::days(1);
     let morning_after = zone
-        .instant(next_day, remind_at)
+        .instant(overdue_from(zone, starts), remind_at)
         .unwrap_or(starts + Duration::days(1));
     now >= morning_after
 }

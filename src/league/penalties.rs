@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::refusal::Refusal;
 use crate::domain::text_enum;
 use crate::rules::Format;
 
@@ -87,6 +88,24 @@ pub fn money(pence: i64) -> String {
     let sign = if pence < 0 { "-" } else { "" };
     let p = pence.unsigned_abs();
     format!("{sign}£{}.{:02}", p / 100, p % 100)
+}
+
+/// The reason a fine line of a penalty gives in the ledger: the kind's
+/// name, with the penalty's note when it has one.
+pub fn fine_reason_for(kind: &str, note: &str) -> String {
+    if note.is_empty() {
+        kind.to_owned()
+    } else {
+        format!("{kind}: {note}")
+    }
+}
+
+/// A penalty or fine is against a team or a player: exactly one of them.
+pub fn one_target<T, P>(team: Option<T>, player: Option<P>) -> Result<(), Refusal> {
+    if team.is_some() == player.is_some() {
+        return Err(Refusal::PenaltyTarget);
+    }
+    Ok(())
 }
 
 fn plural(n: i64, one: &str, many: &str) -> String {
@@ -216,6 +235,22 @@ pub fn repeat_warnings<P: Eq + std::hash::Hash + Copy, K: Eq + std::hash::Hash +
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_penalty_is_against_a_team_or_a_player() {
+        assert_eq!(one_target(Some(1), None::<i64>), Ok(()));
+        assert_eq!(one_target(None::<i64>, Some(2)), Ok(()));
+        assert_eq!(one_target(Some(1), Some(2)), Err(Refusal::PenaltyTarget));
+        assert_eq!(
+            one_target(None::<i64>, None::<i64>),
+            Err(Refusal::PenaltyTarget)
+        );
+        assert_eq!(fine_reason_for("Late card", ""), "Late card");
+        assert_eq!(
+            fine_reason_for("Late card", "ten days"),
+            "Late card: ten days"
+        );
+    }
 
     #[test]
     fn the_codes_are_unique_and_each_format_has_its_in_game_kinds() {

@@ -220,3 +220,10 @@ fn pads_changed(boards: &[i64]) -> String {
         list.join(", ")
     )
 }
+
+/// A time zone name that is not one is refused in the zone rule's words.
+impl From<super::time::UnknownZone> for Refusal {
+    fn from(e: super::time::UnknownZone) -> Refusal {
+        Refusal::Rule(e.to_string())
+    }
+}

@@ -108,6 +108,14 @@ pub fn reschedule(now: FixtureStatus, to: FixtureStatus) -> Decision<()> {
     Ok(())
 }
 
+/// A walkover names the side that conceded, and nothing else does.
+pub fn walkover_side(status: FixtureStatus, conceded_by: Option<Side>) -> Decision<()> {
+    if (status == FixtureStatus::Walkover) != conceded_by.is_some() {
+        return Err(Refusal::WalkoverSide);
+    }
+    Ok(())
+}
+
 /// The boards (1-based) whose pad revision is not the one the review
 /// showed: `shown` and `now` list (board, revision), a board with no pad
 /// being revision 0.
@@ -480,6 +488,18 @@ mod tests {
         FixtureStatus::Walkover,
         FixtureStatus::Void,
     ];
+
+    #[test]
+    fn only_a_walkover_names_a_conceding_side() {
+        use FixtureStatus::*;
+        assert_eq!(walkover_side(Walkover, Some(Side::Away)), Ok(()));
+        assert_eq!(walkover_side(Walkover, None), Err(Refusal::WalkoverSide));
+        assert_eq!(
+            walkover_side(Played, Some(Side::Home)),
+            Err(Refusal::WalkoverSide)
+        );
+        assert_eq!(walkover_side(Void, None), Ok(()));
+    }
 
     #[test]
     fn a_captain_submits_an_entered_version_and_an_open_fixture_is_played() {

@@ -140,11 +140,7 @@ async fn accept(
         return Ok(invalid(&page));
     }
     let hash = hash_password(form.password).await?;
-    match state
-        .db()
-        .accept_invitation(&token, &page.username, &hash)
-        .await
-    {
+    match crate::app::invitations::accept(state.db(), &token, &page.username, &hash).await {
         Ok((user, role)) => {
             start_session(&session, user.id).await?;
             let league = state.db().league(inv.league_id).await?;

@@ -313,7 +313,7 @@ pub async fn record(
         note: form.note.trim().to_owned(),
     };
     // The penalty and, for a fine, its line in the ledger: one transaction.
-    match db.record_penalty(league, &new, Some(sec.user.id)).await {
+    match crate::app::penalties::record(db, league, &new, Some(sec.user.id)).await {
         Ok(_) => {}
         // A team, player or fixture of another league or season: a form
         // error, never a 500.

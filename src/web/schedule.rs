@@ -925,9 +925,15 @@ async fn postpone(
         );
     }
     if let (true, Some(status)) = (errors.is_empty(), status) {
-        match db
-            .reschedule_fixture(sec.league.id, fixture, starts_at, status, Some(sec.user.id))
-            .await
+        match crate::app::fixtures::reschedule(
+            db,
+            sec.league.id,
+            fixture,
+            starts_at,
+            status,
+            Some(sec.user.id),
+        )
+        .await
         {
             Ok(_) => {
                 return Ok(form::done(

@@ -27,6 +27,7 @@ on_both!(
     a_sign_in_link_works_once,
     a_postponement_reaches_both_captains,
     a_reminder_is_sent_once_however_many_passes,
+    no_reminder_goes_out_for_a_match_of_a_closed_season,
     messages_wait_while_the_smtp_server_is_down_and_go_once_it_is_back,
     two_workers_never_send_one_message_twice,
     an_operation_the_workflow_refuses_notifies_nobody,
@@ -569,6 +570,40 @@ async fn a_reminder_is_sent_once_however_many_passes(db: Db) {
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.has("No result yet for Crown v Anchor"));
     assert!(page.has("anchor@example.org"));
+}
+
+/// A closed season is kept as it is: its captains can no longer enter a
+/// result, so they are not asked to (the console's to-do list and the
+/// late-result rule already left closed seasons out).
+async fn no_reminder_goes_out_for_a_match_of_a_closed_season(db: Db) {
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let played = chrono::Utc::now() - chrono::Duration::days(2);
+    let open = LeagueBuilder::new("open")
+        .teams(&["Crown", "Anchor"])
+        .players(4)
+        .starting_at(played)
+        .build(&db)
+        .await;
+    let closed = LeagueBuilder::new("closed")
+        .teams(&["Bell", "Swan"])
+        .players(4)
+        .starting_at(played)
+        .build(&db)
+        .await;
+    db.close_season(closed.id, closed.season).await.unwrap();
+    confirmed(&db, &smtp, &open.teams[0].captain, "crown@example.org").await;
+    confirmed(&db, &smtp, &closed.teams[0].captain, "bell@example.org").await;
+    worker(&db, &smtp).pass().await.unwrap();
+    let reminded = |to: &str| {
+        smtp.to(to)
+            .iter()
+            .filter(|r| r.subject.starts_with("No result yet"))
+            .count()
+    };
+    assert_eq!(reminded("crown@example.org"), 1, "{:?}", smtp.received());
+    assert_eq!(reminded("bell@example.org"), 0, "{:?}", smtp.received());
 }
 
 fn queued(n: usize) -> Vec<NewMail> {

@@ -372,22 +372,22 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<Pena
                     }
                     None => (None, team),
                 };
-                let p = db
-                    .record_penalty(
-                        s.league,
-                        &NewPenalty {
-                            season_id: s.season,
-                            fixture_id,
-                            team_id: Some(s.teams[team]),
-                            player_id: None,
-                            kind_id: s.kind,
-                            amount,
-                            note: String::new(),
-                        },
-                        None,
-                    )
-                    .await
-                    .unwrap();
+                let p = boneyard::app::penalties::record(
+                    &db,
+                    s.league,
+                    &NewPenalty {
+                        season_id: s.season,
+                        fixture_id,
+                        team_id: Some(s.teams[team]),
+                        player_id: None,
+                        kind_id: s.kind,
+                        amount,
+                        note: String::new(),
+                    },
+                    None,
+                )
+                .await
+                .unwrap();
                 penalties.push(PenaltyModel {
                     id: p.id,
                     team,

@@ -131,16 +131,15 @@ async fn apply(
     CsrfForm(input): CsrfForm<ApplyForm>,
 ) -> Result<Response> {
     let back = at(&sec.league, "/approvals#late");
-    let outcome = state
-        .db()
-        .apply_late_result_penalty(
-            sec.league.id,
-            fixture,
-            PenaltyKindId(input.kind),
-            Some(sec.user.id),
-            Utc::now(),
-        )
-        .await;
+    let outcome = crate::app::penalties::apply_late_result(
+        state.db(),
+        sec.league.id,
+        fixture,
+        PenaltyKindId(input.kind),
+        Some(sec.user.id),
+        Utc::now(),
+    )
+    .await;
     let said = match outcome {
         Ok((_, fine, late)) => format!(
             "Penalty recorded: \u{201c}{}\u{201d} against {} for {} v {}, {} days without a result{}.",

@@ -19,6 +19,7 @@ use chrono::{TimeDelta, Utc};
 
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{FixtureId, League, ResultStatus, Season};
+use crate::league::overdue::days_overdue;
 
 use super::AppState;
 use super::auth::Secretary;
@@ -156,10 +157,16 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
     let players = db.players(id).await?.len();
     let kinds = db.penalty_kinds(id).await?.len();
     let roles = db.league_roles(id).await?.len();
-    let (today, _) = zone.today(Utc::now());
-    let missing = db
-        .fixture_lines(id, &FixtureScope::Missing { before: today })
+    let now = Utc::now();
+    let (today, _) = zone.today(now);
+    let mut missing = db
+        .fixture_lines(id, &FixtureScope::Missing { before: now })
         .await?;
+    missing.retain(|l| {
+        l.starts_at
+            .and_then(|s| days_overdue(zone, s, now))
+            .is_some()
+    });
     let week = db
         .fixture_lines(
             id,

@@ -193,11 +193,10 @@ async fn a_fine_is_recorded_with_its_ledger_line(db: Db) {
         amount,
         note: "late again".into(),
     };
-    let p = db
-        .record_penalty(l.id, &new(fine.id, 750), None)
+    let p = boneyard::app::penalties::record(&db, l.id, &new(fine.id, 750), None)
         .await
         .unwrap();
-    db.record_penalty(l.id, &new(warning.id, 0), None)
+    boneyard::app::penalties::record(&db, l.id, &new(warning.id, 0), None)
         .await
         .unwrap();
     let ledger = db.fines(l.id).await.unwrap();
@@ -214,7 +213,11 @@ async fn a_fine_is_recorded_with_its_ledger_line(db: Db) {
     // A refused penalty writes no line either.
     let mut both = new(fine.id, 100);
     both.player_id = Some(l.home_players()[0]);
-    assert!(db.record_penalty(l.id, &both, None).await.is_err());
+    assert!(
+        boneyard::app::penalties::record(&db, l.id, &both, None)
+            .await
+            .is_err()
+    );
     assert_eq!(db.fines(l.id).await.unwrap().len(), 1);
 }
 

@@ -263,7 +263,8 @@ async fn play(db: &Db, s: &Season, seed: u64) {
     write(4, simulated(s, 4, seed + 7)).await;
     approve(f[4]).await;
     let fixture = db.fixture(l, f[4]).await.unwrap();
-    db.update_fixture(
+    boneyard::app::fixtures::change(
+        &db,
         l,
         f[4],
         &FixtureChange {
@@ -278,7 +279,8 @@ async fn play(db: &Db, s: &Season, seed: u64) {
     write(5, simulated(s, 5, seed + 8)).await;
     approve(f[5]).await;
     let fixture = db.fixture(l, f[5]).await.unwrap();
-    db.update_fixture(
+    boneyard::app::fixtures::change(
+        &db,
         l,
         f[5],
         &FixtureChange {

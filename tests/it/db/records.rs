@@ -193,46 +193,46 @@ async fn fixtures_and_their_changes(db: Db) {
 
     let secretary = db.create_user("fx-sec", "hash").await.unwrap().id;
     let new_date: DateTime<Utc> = "2026-10-01T18:45:30.123456Z".parse().unwrap();
-    let postponed = db
-        .update_fixture(
-            l.id,
-            l.fixture(),
-            &FixtureChange {
-                starts_at: Some(new_date),
-                status: FixtureStatus::Postponed,
-                ..FixtureChange::from(&fixture)
-            },
-            Some(secretary),
-        )
-        .await
-        .unwrap();
+    let postponed = boneyard::app::fixtures::change(
+        &db,
+        l.id,
+        l.fixture(),
+        &FixtureChange {
+            starts_at: Some(new_date),
+            status: FixtureStatus::Postponed,
+            ..FixtureChange::from(&fixture)
+        },
+        Some(secretary),
+    )
+    .await
+    .unwrap();
     assert_eq!(postponed.starts_at, Some(new_date));
     assert_eq!(db.fixture(l.id, l.fixture()).await.unwrap(), postponed);
-    let walkover = db
-        .update_fixture(
-            l.id,
-            l.fixture(),
-            &FixtureChange {
-                status: FixtureStatus::Walkover,
-                conceded_by: Some(Side::Away),
-                ..FixtureChange::from(&postponed)
-            },
-            None,
-        )
-        .await
-        .unwrap();
+    let walkover = boneyard::app::fixtures::change(
+        &db,
+        l.id,
+        l.fixture(),
+        &FixtureChange {
+            status: FixtureStatus::Walkover,
+            conceded_by: Some(Side::Away),
+            ..FixtureChange::from(&postponed)
+        },
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(walkover.conceded_by, Some(Side::Away));
-    let bad = db
-        .update_fixture(
-            l.id,
-            l.fixture(),
-            &FixtureChange {
-                status: FixtureStatus::Played,
-                ..FixtureChange::from(&walkover)
-            },
-            None,
-        )
-        .await;
+    let bad = boneyard::app::fixtures::change(
+        &db,
+        l.id,
+        l.fixture(),
+        &FixtureChange {
+            status: FixtureStatus::Played,
+            ..FixtureChange::from(&walkover)
+        },
+        None,
+    )
+    .await;
     assert!(
         matches!(bad, Err(DbError::Refused(Refusal::WalkoverSide))),
         "{bad:?}"
@@ -300,60 +300,60 @@ async fn penalties_and_fines(db: Db) {
     );
 
     let secretary = db.create_user("pf-sec", "hash").await.unwrap().id;
-    let penalty = db
-        .record_penalty(
-            l.id,
-            &NewPenalty {
-                season_id: l.season,
-                fixture_id: Some(l.fixture()),
-                team_id: Some(l.away()),
-                player_id: None,
-                kind_id: late_card.id,
-                amount: 2,
-                note: "card a week late".into(),
-            },
-            Some(secretary),
-        )
-        .await
-        .unwrap();
+    let penalty = boneyard::app::penalties::record(
+        &db,
+        l.id,
+        &NewPenalty {
+            season_id: l.season,
+            fixture_id: Some(l.fixture()),
+            team_id: Some(l.away()),
+            player_id: None,
+            kind_id: late_card.id,
+            amount: 2,
+            note: "card a week late".into(),
+        },
+        Some(secretary),
+    )
+    .await
+    .unwrap();
     assert_eq!(penalty.recorded_by, Some(secretary));
     assert_eq!(penalty.voided_at, None);
     assert_eq!(db.penalty(l.id, penalty.id).await.unwrap(), penalty);
-    let on_player = db
-        .record_penalty(
-            l.id,
-            &NewPenalty {
-                season_id: l.season,
-                fixture_id: None,
-                team_id: None,
-                player_id: Some(l.home_players()[1]),
-                kind_id: fine_kind.id,
-                amount: 500,
-                note: String::new(),
-            },
-            None,
-        )
-        .await
-        .unwrap();
+    let on_player = boneyard::app::penalties::record(
+        &db,
+        l.id,
+        &NewPenalty {
+            season_id: l.season,
+            fixture_id: None,
+            team_id: None,
+            player_id: Some(l.home_players()[1]),
+            kind_id: fine_kind.id,
+            amount: 500,
+            note: String::new(),
+        },
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         db.penalties(l.id, l.season).await.unwrap(),
         vec![penalty.clone(), on_player.clone()]
     );
-    let both = db
-        .record_penalty(
-            l.id,
-            &NewPenalty {
-                season_id: l.season,
-                fixture_id: None,
-                team_id: Some(l.home()),
-                player_id: Some(l.home_players()[1]),
-                kind_id: fine_kind.id,
-                amount: 1,
-                note: String::new(),
-            },
-            None,
-        )
-        .await;
+    let both = boneyard::app::penalties::record(
+        &db,
+        l.id,
+        &NewPenalty {
+            season_id: l.season,
+            fixture_id: None,
+            team_id: Some(l.home()),
+            player_id: Some(l.home_players()[1]),
+            kind_id: fine_kind.id,
+            amount: 1,
+            note: String::new(),
+        },
+        None,
+    )
+    .await;
     assert!(
         matches!(both, Err(DbError::Refused(Refusal::PenaltyTarget))),
         "{both:?}"
@@ -393,20 +393,20 @@ async fn penalties_and_fines(db: Db) {
         ),
         (Some(on_player.id), Some(l.home_players()[1]), 500, "Fine")
     );
-    let fine = db
-        .add_fine(
-            l.id,
-            &NewFine {
-                team_id: None,
-                player_id: Some(l.home_players()[1]),
-                penalty_id: None,
-                amount_pence: 500,
-                reason: "phone at the table".into(),
-            },
-            None,
-        )
-        .await
-        .unwrap();
+    let fine = boneyard::app::penalties::add_fine(
+        &db,
+        l.id,
+        &NewFine {
+            team_id: None,
+            player_id: Some(l.home_players()[1]),
+            penalty_id: None,
+            amount_pence: 500,
+            reason: "phone at the table".into(),
+        },
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(fine.paid_at, None);
     let paid_at: DateTime<Utc> = "2026-11-02T20:00:00Z".parse().unwrap();
     let paid = db

@@ -96,7 +96,9 @@ async fn orphans_are_refused(db: Db) {
         amount: 0,
         note: String::new(),
     };
-    assert!(is_fk(db.record_penalty(a.id, &penalty, None).await));
+    assert!(is_fk(
+        boneyard::app::penalties::record(&db, a.id, &penalty, None).await
+    ));
     let own_kind = db
         .add_penalty_kind(
             a.id,
@@ -111,12 +113,17 @@ async fn orphans_are_refused(db: Db) {
         .unwrap();
     penalty.kind_id = own_kind.id;
     penalty.fixture_id = Some(b.fixture());
-    assert!(is_fk(db.record_penalty(a.id, &penalty, None).await));
+    assert!(is_fk(
+        boneyard::app::penalties::record(&db, a.id, &penalty, None).await
+    ));
     penalty.fixture_id = None;
     penalty.team_id = Some(b.home());
-    assert!(is_fk(db.record_penalty(a.id, &penalty, None).await));
     assert!(is_fk(
-        db.add_fine(
+        boneyard::app::penalties::record(&db, a.id, &penalty, None).await
+    ));
+    assert!(is_fk(
+        boneyard::app::penalties::add_fine(
+            &db,
             a.id,
             &NewFine {
                 team_id: None,
@@ -172,7 +179,8 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
             )
             .await
             .unwrap();
-        db.record_penalty(
+        boneyard::app::penalties::record(
+            &db,
             l.id,
             &NewPenalty {
                 season_id: l.season,
@@ -187,7 +195,8 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         )
         .await
         .unwrap();
-        db.add_fine(
+        boneyard::app::penalties::add_fine(
+            &db,
             l.id,
             &NewFine {
                 team_id: Some(l.away()),
@@ -212,7 +221,7 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
             .await
             .unwrap();
         let change = FixtureChange::from(&db.fixture(l.id, l.fixture()).await.unwrap());
-        db.update_fixture(l.id, l.fixture(), &change, None)
+        boneyard::app::fixtures::change(&db, l.id, l.fixture(), &change, None)
             .await
             .unwrap();
     }
@@ -325,10 +334,15 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         .await
         .map(drop)));
     let change = FixtureChange::from(&db.fixture(b.id, b.fixture()).await.unwrap());
-    assert!(nf(db
-        .update_fixture(l, b.fixture(), &change, None)
-        .await
-        .map(drop)));
+    assert!(nf(boneyard::app::fixtures::change(
+        &db,
+        l,
+        b.fixture(),
+        &change,
+        None
+    )
+    .await
+    .map(drop)));
     assert!(nf(db
         .void_penalty(l, b_penalty, true, None)
         .await

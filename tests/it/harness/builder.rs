@@ -446,7 +446,9 @@ impl LeagueBuilder {
                     status: FixtureStatus::Played,
                     ..FixtureChange::from(&fixture)
                 };
-                db.update_fixture(league, id, &change, None).await.unwrap();
+                boneyard::app::fixtures::change(&db, league, id, &change, None)
+                    .await
+                    .unwrap();
             }
             fixtures.push(id);
         }

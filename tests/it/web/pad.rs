@@ -192,9 +192,15 @@ async fn a_pad_link_keeps_only_its_board_on_its_night(db: Db) {
     // Move the match to tomorrow night and make it again.
     let mut f = db.fixture(league.id, m.fixtures[0]).await.unwrap();
     f.starts_at = Some(now() + chrono::Duration::days(1));
-    db.update_fixture(league.id, m.fixtures[0], &FixtureChange::from(&f), None)
-        .await
-        .unwrap();
+    boneyard::app::fixtures::change(
+        &db,
+        league.id,
+        m.fixtures[0],
+        &FixtureChange::from(&f),
+        None,
+    )
+    .await
+    .unwrap();
     let made = link_action(&mut home, m, 2, "create").await;
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
     let review = home.get(made.location.as_deref().unwrap()).await;

@@ -718,7 +718,9 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
         status: FixtureStatus::Walkover,
         conceded_by: Some(Side::Home),
     };
-    db.update_fixture(l.id, f2, &walkover, None).await.unwrap();
+    boneyard::app::fixtures::change(&db, l.id, f2, &walkover, None)
+        .await
+        .unwrap();
     let kind = db
         .add_penalty_kind(
             l.id,
@@ -740,11 +742,10 @@ async fn the_table_counts_approved_results_walkovers_and_deductions(db: Db) {
         amount: 2,
         note: note.into(),
     };
-    db.record_penalty(l.id, &penalty("Card ten days late"), None)
+    boneyard::app::penalties::record(&db, l.id, &penalty("Card ten days late"), None)
         .await
         .unwrap();
-    let voided = db
-        .record_penalty(l.id, &penalty("Given in error"), None)
+    let voided = boneyard::app::penalties::record(&db, l.id, &penalty("Given in error"), None)
         .await
         .unwrap();
     db.void_penalty(l.id, voided.id, true, None).await.unwrap();

@@ -53,7 +53,9 @@ async fn walkover(db: &Db, league: LeagueId, id: FixtureId) {
         conceded_by: Some(Side::Away),
         ..FixtureChange::from(&fixture)
     };
-    db.update_fixture(league, id, &change, None).await.unwrap();
+    boneyard::app::fixtures::change(&db, league, id, &change, None)
+        .await
+        .unwrap();
 }
 
 pub(crate) async fn season(db: &Db, short: &str, level_at_bottom: bool) -> Season2 {

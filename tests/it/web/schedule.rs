@@ -576,18 +576,18 @@ async fn postponing_moves_one_fixture_and_no_other(db: Db) {
 
     // A void fixture is not moved from here: 409 with the reason.
     let void = before[5].clone();
-    let void = db
-        .update_fixture(
-            w.l().id,
-            void.id,
-            &FixtureChange {
-                status: FixtureStatus::Void,
-                ..FixtureChange::from(&void)
-            },
-            None,
-        )
-        .await
-        .unwrap();
+    let void = boneyard::app::fixtures::change(
+        &db,
+        w.l().id,
+        void.id,
+        &FixtureChange {
+            status: FixtureStatus::Void,
+            ..FixtureChange::from(&void)
+        },
+        None,
+    )
+    .await
+    .unwrap();
     let void_path = format!("/leagues/sched/fixtures/{}/postpone", void.id);
     assert_eq!(w.sec.get(&void_path).await.status, StatusCode::CONFLICT);
     let token = w.sec.get(&path).await.csrf();
@@ -684,7 +684,8 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
         .find(|f| f.home_team_id == w.teams[0] || f.away_team_id == w.teams[0])
         .unwrap()
         .clone();
-    db.update_fixture(
+    boneyard::app::fixtures::change(
+        &db,
         w.l().id,
         undated.id,
         &FixtureChange {
@@ -701,7 +702,8 @@ async fn calendars_parse_back_with_every_dated_fixture(db: Db) {
         .find(|f| f.id != undated.id && f.home_team_id == w.teams[0])
         .unwrap()
         .clone();
-    db.update_fixture(
+    boneyard::app::fixtures::change(
+        &db,
         w.l().id,
         void.id,
         &FixtureChange {

@@ -73,7 +73,8 @@ async fn the_console_home_lists_what_needs_doing(db: Db) {
     )
     .await
     .unwrap();
-    db.add_fine(
+    boneyard::app::penalties::add_fine(
+        &db,
         l.id,
         &NewFine {
             team_id: Some(l.home()),

@@ -282,22 +282,22 @@ async fn voiding_a_penalty_returns_to_its_own_season(db: Db) {
         )
         .await
         .unwrap();
-    let penalty = db
-        .record_penalty(
-            l.id,
-            &NewPenalty {
-                season_id: l.season,
-                fixture_id: None,
-                team_id: Some(l.teams[0].id),
-                player_id: None,
-                kind_id: kind.id,
-                amount: 1,
-                note: String::new(),
-            },
-            None,
-        )
-        .await
-        .unwrap();
+    let penalty = boneyard::app::penalties::record(
+        &db,
+        l.id,
+        &NewPenalty {
+            season_id: l.season,
+            fixture_id: None,
+            team_id: Some(l.teams[0].id),
+            player_id: None,
+            kind_id: kind.id,
+            amount: 1,
+            note: String::new(),
+        },
+        None,
+    )
+    .await
+    .unwrap();
     let mut sec = app.with_secretary().await;
     let token = sec.get("/leagues/void/penalties").await.csrf();
     let back = format!("/leagues/void/penalties?season={}", l.season);
