@@ -3,6 +3,7 @@
 //! each concept is worked out in one place. Handlers in `web/` parse, call
 //! one of these and render; `db/` stores; `league/` and `rules/` decide.
 
+pub mod cup_commands;
 pub mod cups;
 pub mod division_table;
 pub mod feats;

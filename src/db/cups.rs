@@ -3,6 +3,9 @@
 //! cup's id (and no division), made once both its sides are known; the
 //! rules of the draw and of who goes through are `league::cup`'s.
 //!
+//! Storage only: the commands that enter, draw and delete are use cases
+//! (`app::cup_commands`) made of the functions over a transaction here.
+//!
 //! Every write that can change who won a cup tie (a result entered,
 //! corrected, restored or approved, a walkover, a void) ends with the cup's
 //! advance ([`advance_cup`]) in its own transaction, so the
@@ -24,30 +27,36 @@ use super::{
     SeasonId, Side, TeamId, UserId, VenueId, json_text, now,
 };
 use crate::league::cup::{
-    self, Change, Drawn, EntrantFacts, EntrantKind, Method, Slot, Tally, TieMatch, TieState,
+    self, Change, Drawn, EntrantKind, Method, Slot, Tally, TieMatch, TieState,
 };
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::scores_from_boards;
-use crate::league::refusal::Refusal;
 use crate::rules::Format;
+
+pub use crate::league::cup::How;
 
 /// The cup's season and entrant kind, its row locked on Postgres so that
 /// two draws (or entries) of one cup take turns (SQLite lets one writer in
 /// at a time); a cup this league does not have is not found.
-async fn lock_cup(tx: &mut Tx, league: LeagueId, cup: CupId) -> Result<(SeasonId, String)> {
+pub(crate) async fn lock_cup(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+) -> Result<(SeasonId, EntrantKind)> {
     let lock = tx.dialect("", " FOR UPDATE");
-    sql::query_as(&format!(
+    let (season, kind): (SeasonId, String) = sql::query_as(&format!(
         "SELECT season_id, entrants FROM cups WHERE league_id = $1 AND id = $2{lock}"
     ))
     .bind(league)
     .bind(cup)
     .fetch_optional(&mut *tx)
     .await?
-    .ok_or_else(|| DbError::not_found(format!("cup {cup}")))
+    .ok_or_else(|| DbError::not_found(format!("cup {cup}")))?;
+    Ok((season, kind.parse()?))
 }
 
 /// Entrant `id` of the cup, with its names.
-async fn entrant_of(
+pub(crate) async fn entrant_of(
     tx: &mut Tx,
     league: LeagueId,
     cup: CupId,
@@ -61,20 +70,6 @@ async fn entrant_of(
         .into_iter()
         .find(|e| e.id == id)
         .ok_or_else(|| DbError::not_found(format!("entrant {id} of cup {cup}")))
-}
-
-/// Refuses a change, saying `why`, once the cup's first round is drawn.
-async fn refuse_once_drawn(tx: &mut Tx, league: LeagueId, cup: CupId, why: Refusal) -> Result<()> {
-    let rounds: i64 =
-        sql::query_scalar("SELECT COUNT(*) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2")
-            .bind(league)
-            .bind(cup)
-            .fetch_one(&mut *tx)
-            .await?;
-    if rounds > 0 {
-        return Err(why.into());
-    }
-    Ok(())
 }
 
 /// A knockout competition of a season.
@@ -321,37 +316,6 @@ impl CupTie {
     }
 }
 
-/// How a round is to be drawn.
-#[derive(Debug, Clone)]
-pub enum How {
-    /// Out of the hat, from this seed.
-    Random { seed: u64 },
-    /// The seeded entrants on their lines, the rest at random from this seed.
-    Seeded { seed: u64 },
-    /// As the bracket runs.
-    Bracket,
-    /// As typed: each tie's home and away.
-    Hand(Vec<(Option<Slot>, Option<Slot>)>),
-}
-
-impl How {
-    pub fn method(&self) -> Method {
-        match self {
-            How::Random { .. } => Method::Random,
-            How::Seeded { .. } => Method::Seeded,
-            How::Bracket => Method::Bracket,
-            How::Hand(_) => Method::Hand,
-        }
-    }
-
-    fn seed(&self) -> Option<u64> {
-        match self {
-            How::Random { seed } | How::Seeded { seed } => Some(*seed),
-            How::Bracket | How::Hand(_) => None,
-        }
-    }
-}
-
 /// A round asked to be drawn: `round` is the one the form offered, so a
 /// form sent twice (or from a stale page) draws nothing more.
 #[derive(Debug, Clone)]
@@ -361,18 +325,6 @@ pub struct DrawRequest {
     pub play_by: bool,
     pub venue_id: Option<VenueId>,
     pub how: How,
-}
-
-/// The audit entry of a draw: enough to see how it was made, and to make
-/// a random one again from its seed.
-#[derive(Serialize)]
-struct DrawAudit<'a> {
-    round: u32,
-    method: Method,
-    seed: Option<String>,
-    /// In the order the draw took them (entrants by id, ties by number).
-    qualifiers: &'a [Slot],
-    ties: &'a [Drawn],
 }
 
 /// What a cup's page reads: the cup, its entrants, rounds and ties.
@@ -515,7 +467,7 @@ pub(crate) async fn advance_cup(
         .iter()
         .map(|t| t.state(t.fixture_id.and_then(|f| facts.get(&f).copied())))
         .collect::<Result<Vec<_>>>()?;
-    let changes = cup::advance(&states).map_err(|b| blocked(&states, &b))?;
+    let changes = cup::advance_or_refuse(&states)?;
     if changes.is_empty() {
         return Ok(());
     }
@@ -710,19 +662,6 @@ fn tie_facts(
         .collect()
 }
 
-/// The refusal of a change that would move a side of a tie already played.
-fn blocked(states: &[TieState], b: &cup::Blocked) -> DbError {
-    let first = states.iter().filter(|t| t.round == 1).count();
-    let rounds = cup::rounds(first * 2);
-    DbError::Refused(Refusal::NotNow(format!(
-        "This would change who plays in tie {} of the {}, which has a result (or a walkover, a \
-         void, a penalty or boards on the score pad) already. Correct that tie first, working \
-         back from the latest round. Nothing was saved.",
-        b.number,
-        cup::round_name(b.round, rounds).to_lowercase(),
-    )))
-}
-
 impl Db {
     /// A cup in a season, with an audit entry. A name the season's cups
     /// have already is [`DbError::Unique`].
@@ -797,46 +736,6 @@ impl Db {
             )
             .await?;
             Ok((before, after))
-        };
-        tx.commit().await?;
-        out
-    }
-
-    /// Deletes a cup made by mistake, with its entrants and an audit
-    /// entry: only while no round is drawn (a drawn cup has matches).
-    pub async fn delete_cup(
-        &self,
-        league: LeagueId,
-        cup: CupId,
-        by: Option<UserId>,
-    ) -> Result<Cup> {
-        let select = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
-        let mut tx = self.write(league).await?;
-        let out = {
-            lock_cup(&mut tx, league, cup).await?;
-            refuse_once_drawn(&mut tx, league, cup, Refusal::CupHasMatches).await?;
-            let gone: Cup = sql::query_as::<CupRow>(&select)
-                .bind(league)
-                .bind(cup)
-                .fetch_one(&mut tx)
-                .await?
-                .try_into()?;
-            for sql in [
-                "DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2",
-                "DELETE FROM cups WHERE league_id = $1 AND id = $2",
-            ] {
-                sql::query(sql)
-                    .bind(league)
-                    .bind(cup)
-                    .execute(&mut tx)
-                    .await?;
-            }
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "cup", cup.0, "delete").before(Some(&gone)),
-            )
-            .await?;
-            Ok(gone)
         };
         tx.commit().await?;
         out
@@ -981,268 +880,6 @@ impl Db {
         Ok(cups.iter().filter_map(|c| by_cup.remove(&c.id)).collect())
     }
 
-    /// Enters a team, player or pair in a cup whose first round is not
-    /// drawn yet, with an audit entry. Refused, saying why
-    /// ([`DbError::Invalid`]), for a team not entered in the season, a
-    /// player not registered in it, or what [`cup::check_entrant`] refuses.
-    pub async fn add_cup_entrant(
-        &self,
-        league: LeagueId,
-        cup: CupId,
-        new: &NewEntrant,
-        by: Option<UserId>,
-    ) -> Result<CupEntrant> {
-        let mut tx = self.write(league).await?;
-        let out = {
-            let (season, kind) = lock_cup(&mut tx, league, cup).await?;
-            let kind: EntrantKind = kind.parse()?;
-            refuse_once_drawn(&mut tx, league, cup, Refusal::EntrantsFixed).await?;
-            let entered: i64 = sql::query_scalar(
-                "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND season_id = $2 \
-                 AND team_id = $3",
-            )
-            .bind(league)
-            .bind(season)
-            .bind(new.team_id)
-            .fetch_one(&mut tx)
-            .await?;
-            if entered == 0 {
-                return Err(Refusal::TeamNotEntered.into());
-            }
-            for player in &new.players {
-                let registered: i64 = sql::query_scalar(
-                    "SELECT COUNT(*) FROM registrations WHERE league_id = $1 AND season_id = $2 \
-                     AND player_id = $3",
-                )
-                .bind(league)
-                .bind(season)
-                .bind(*player)
-                .fetch_one(&mut tx)
-                .await?;
-                if registered == 0 {
-                    return Err(Refusal::PlayerNotRegistered.into());
-                }
-            }
-            let existing: Vec<CupEntrant> = sql::query_as(&ENTRANT_SELECT)
-                .bind(league)
-                .bind(cup)
-                .fetch_all(&mut tx)
-                .await?;
-            let facts: Vec<EntrantFacts> = existing
-                .iter()
-                .map(|e| EntrantFacts {
-                    team: e.team_id,
-                    players: e.players(),
-                })
-                .collect();
-            cup::check_entrant(
-                kind,
-                &facts,
-                &EntrantFacts {
-                    team: new.team_id,
-                    players: new.players.clone(),
-                },
-            )
-            .map_err(Refusal::Rule)?;
-            if let Some(seed) = new.seed
-                && existing.iter().any(|e| e.seed == Some(seed))
-            {
-                return Err(Refusal::SeedTaken { seed }.into());
-            }
-            let id: CupEntrantId = sql::query_scalar(
-                "INSERT INTO cup_entrants (league_id, season_id, cup_id, team_id, player_id, \
-                 partner_id, seed) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-            )
-            .bind(league)
-            .bind(season)
-            .bind(cup)
-            .bind(new.team_id)
-            .bind(new.players.first().copied())
-            .bind(new.players.get(1).copied())
-            .bind(new.seed)
-            .fetch_one(&mut tx)
-            .await?;
-            let entrant = entrant_of(&mut tx, league, cup, id).await?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "cup", cup.0, "enter").after(Some(&entrant)),
-            )
-            .await?;
-            Ok(entrant)
-        };
-        tx.commit().await?;
-        out
-    }
-
-    /// Takes an entrant out of a cup whose first round is not drawn yet,
-    /// with an audit entry.
-    pub async fn remove_cup_entrant(
-        &self,
-        league: LeagueId,
-        cup: CupId,
-        entrant: CupEntrantId,
-        by: Option<UserId>,
-    ) -> Result<CupEntrant> {
-        let mut tx = self.write(league).await?;
-        let out = {
-            lock_cup(&mut tx, league, cup).await?;
-            refuse_once_drawn(&mut tx, league, cup, Refusal::EntrantsFixed).await?;
-            let gone = entrant_of(&mut tx, league, cup, entrant).await?;
-            sql::query("DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 AND id = $3")
-                .bind(league)
-                .bind(cup)
-                .bind(entrant)
-                .execute(&mut tx)
-                .await?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "cup", cup.0, "withdraw").before(Some(&gone)),
-            )
-            .await?;
-            Ok(gone)
-        };
-        tx.commit().await?;
-        out
-    }
-
-    /// Draws the cup's next round as `request` says, in one transaction:
-    /// the round, its ties, the matches of every tie whose sides are both
-    /// known (and of later ties the known winners reach), and an audit
-    /// entry holding how it was drawn (the seed of a random draw, the
-    /// qualifiers in the order the draw took them, the ties made).
-    /// Refused when `request.round` is not the next round to draw, or
-    /// [`cup::can_draw`] refuses it.
-    pub async fn draw_cup_round(
-        &self,
-        league: LeagueId,
-        cup: CupId,
-        request: &DrawRequest,
-        by: Option<UserId>,
-    ) -> Result<CupRound> {
-        let method = request.how.method();
-        let seed = request.how.seed().map(cup::seed_text);
-        let mut tx = self.write(league).await?;
-        let out = {
-            lock_cup(&mut tx, league, cup).await?;
-            let drawn: Option<i64> = sql::query_scalar(
-                "SELECT MAX(round) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2",
-            )
-            .bind(league)
-            .bind(cup)
-            .fetch_one(&mut tx)
-            .await?;
-            let next = round_number(drawn.unwrap_or(0))? + 1;
-            if request.round != next {
-                return Err(Refusal::RoundDrawn {
-                    round: request.round.min(next - 1).max(1),
-                }
-                .into());
-            }
-            let entrants: Vec<(CupEntrantId, Option<i64>)> = sql::query_as(
-                "SELECT id, seed FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 ORDER BY id",
-            )
-            .bind(league)
-            .bind(cup)
-            .fetch_all(&mut tx)
-            .await?;
-            let previous: Vec<CupTieId> = sql::query_scalar(
-                "SELECT id FROM cup_ties WHERE league_id = $1 AND cup_id = $2 AND round = $3 \
-                 ORDER BY number",
-            )
-            .bind(league)
-            .bind(cup)
-            .bind(i64::from(next) - 1)
-            .fetch_all(&mut tx)
-            .await?;
-            let ids: Vec<CupEntrantId> = entrants.iter().map(|e| e.0).collect();
-            let qualifiers = cup::qualifiers(next, &ids, &previous);
-            cup::can_draw(next, qualifiers.len(), method).map_err(Refusal::Rule)?;
-            let ties: Vec<Drawn> = match &request.how {
-                How::Random { seed } => cup::draw_random(&qualifiers, *seed),
-                How::Seeded { seed } => {
-                    let mut seeded: Vec<(i64, CupEntrantId)> = entrants
-                        .iter()
-                        .filter_map(|(id, s)| s.map(|s| (s, *id)))
-                        .collect();
-                    seeded.sort();
-                    let top: Vec<Slot> = seeded.iter().map(|(_, id)| Slot::Entrant(*id)).collect();
-                    let rest: Vec<Slot> = qualifiers
-                        .iter()
-                        .filter(|q| !top.contains(q))
-                        .copied()
-                        .collect();
-                    cup::draw_seeded(&top, &rest, *seed)
-                }
-                How::Bracket => cup::draw_bracket(&previous),
-                How::Hand(typed) => cup::check_hand(&qualifiers, typed, |s| format!("{s:?}"))
-                    .map_err(|errors| {
-                        Refusal::Rule(
-                            errors
-                                .into_iter()
-                                .map(|e| e.message)
-                                .collect::<Vec<_>>()
-                                .join(" "),
-                        )
-                    })?,
-            };
-            sql::query(
-                "INSERT INTO cup_rounds (league_id, cup_id, round, starts_at, play_by, venue_id, \
-                 method, seed, drawn_at, drawn_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            )
-            .bind(league)
-            .bind(cup)
-            .bind(i64::from(next))
-            .bind(request.starts_at)
-            .bind(request.play_by)
-            .bind(request.venue_id)
-            .bind(method.as_str())
-            .bind(&seed)
-            .bind(now())
-            .bind(by)
-            .execute(&mut tx)
-            .await?;
-            for (i, t) in ties.iter().enumerate() {
-                let (home, home_from) = slot_columns(Some(t.home));
-                let (away, away_from) = slot_columns(t.away);
-                sql::query(
-                    "INSERT INTO cup_ties (league_id, cup_id, round, number, home_entrant_id, \
-                     away_entrant_id, home_from, away_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                )
-                .bind(league)
-                .bind(cup)
-                .bind(i64::from(next))
-                .bind(i as i64 + 1)
-                .bind(home)
-                .bind(away)
-                .bind(home_from)
-                .bind(away_from)
-                .execute(&mut tx)
-                .await?;
-            }
-            advance_cup(&mut tx, league, cup, by).await?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "cup", cup.0, "draw").after(Some(&DrawAudit {
-                    round: next,
-                    method,
-                    seed: seed.clone(),
-                    qualifiers: &qualifiers,
-                    ties: &ties,
-                })),
-            )
-            .await?;
-            let round: RoundRow = sql::query_as(&format!("{} AND r.round = $3", *ROUND_SELECT))
-                .bind(league)
-                .bind(cup)
-                .bind(i64::from(next))
-                .fetch_one(&mut tx)
-                .await?;
-            round.try_into()
-        };
-        tx.commit().await?;
-        out
-    }
-
     /// The matches of the singles and pairs cup ties a player is drawn in,
     /// every season: one query.
     pub async fn player_cup_fixtures(
@@ -1312,4 +949,213 @@ pub(crate) async fn cup_format_in(
             .fetch_optional(&mut *tx)
             .await?;
     text.flatten().map(|t| parse_format(&t)).transpose()
+}
+
+/// The last round of the cup drawn: 0 for none.
+pub(crate) async fn last_round(tx: &mut Tx, league: LeagueId, cup: CupId) -> Result<u32> {
+    let drawn: Option<i64> =
+        sql::query_scalar("SELECT MAX(round) FROM cup_rounds WHERE league_id = $1 AND cup_id = $2")
+            .bind(league)
+            .bind(cup)
+            .fetch_one(&mut *tx)
+            .await?;
+    round_number(drawn.unwrap_or(0))
+}
+
+/// The cup as stored.
+pub(crate) async fn cup_in(tx: &mut Tx, league: LeagueId, cup: CupId) -> Result<Cup> {
+    let sql = format!("SELECT {CUP_COLUMNS} FROM cups WHERE league_id = $1 AND id = $2");
+    sql::query_as::<CupRow>(&sql)
+        .bind(league)
+        .bind(cup)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_into()
+}
+
+/// Deletes the cup and its entrants (it has no rounds).
+pub(crate) async fn delete_cup_rows(tx: &mut Tx, league: LeagueId, cup: CupId) -> Result<()> {
+    for sql in [
+        "DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2",
+        "DELETE FROM cups WHERE league_id = $1 AND id = $2",
+    ] {
+        sql::query(sql)
+            .bind(league)
+            .bind(cup)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Whether `team` is entered in `season`.
+pub(crate) async fn team_entered(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+) -> Result<bool> {
+    let entered: i64 = sql::query_scalar(
+        "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND season_id = $2 \
+         AND team_id = $3",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(entered > 0)
+}
+
+/// Whether `player` is registered to a team in `season`.
+pub(crate) async fn player_registered(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    player: PlayerId,
+) -> Result<bool> {
+    let registered: i64 = sql::query_scalar(
+        "SELECT COUNT(*) FROM registrations WHERE league_id = $1 AND season_id = $2 \
+         AND player_id = $3",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(player)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(registered > 0)
+}
+
+/// The cup's entrants with their names, by id.
+pub(crate) async fn entrants_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+) -> Result<Vec<CupEntrant>> {
+    sql::query_as(&ENTRANT_SELECT)
+        .bind(league)
+        .bind(cup)
+        .fetch_all(&mut *tx)
+        .await
+}
+
+/// Enters `new` in the cup of `season`; its id.
+pub(crate) async fn insert_entrant(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    cup: CupId,
+    new: &NewEntrant,
+) -> Result<CupEntrantId> {
+    sql::query_scalar(
+        "INSERT INTO cup_entrants (league_id, season_id, cup_id, team_id, player_id, \
+         partner_id, seed) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(cup)
+    .bind(new.team_id)
+    .bind(new.players.first().copied())
+    .bind(new.players.get(1).copied())
+    .bind(new.seed)
+    .fetch_one(&mut *tx)
+    .await
+}
+
+/// Takes entrant `id` out of the cup.
+pub(crate) async fn delete_entrant(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+    id: CupEntrantId,
+) -> Result<()> {
+    sql::query("DELETE FROM cup_entrants WHERE league_id = $1 AND cup_id = $2 AND id = $3")
+        .bind(league)
+        .bind(cup)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// The ties of the cup's round `round`, by number (none for round 0).
+pub(crate) async fn round_ties(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+    round: u32,
+) -> Result<Vec<CupTieId>> {
+    sql::query_scalar(
+        "SELECT id FROM cup_ties WHERE league_id = $1 AND cup_id = $2 AND round = $3 \
+         ORDER BY number",
+    )
+    .bind(league)
+    .bind(cup)
+    .bind(i64::from(round))
+    .fetch_all(&mut *tx)
+    .await
+}
+
+/// Round `round` of the cup as `request` draws it, and its `ties` numbered
+/// in order, drawn by `by` now.
+pub(crate) async fn insert_round(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+    round: u32,
+    request: &DrawRequest,
+    ties: &[Drawn],
+    by: Option<UserId>,
+) -> Result<()> {
+    sql::query(
+        "INSERT INTO cup_rounds (league_id, cup_id, round, starts_at, play_by, venue_id, \
+         method, seed, drawn_at, drawn_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(league)
+    .bind(cup)
+    .bind(i64::from(round))
+    .bind(request.starts_at)
+    .bind(request.play_by)
+    .bind(request.venue_id)
+    .bind(request.how.method().as_str())
+    .bind(request.how.seed().map(cup::seed_text))
+    .bind(now())
+    .bind(by)
+    .execute(&mut *tx)
+    .await?;
+    for (i, t) in ties.iter().enumerate() {
+        let (home, home_from) = slot_columns(Some(t.home));
+        let (away, away_from) = slot_columns(t.away);
+        sql::query(
+            "INSERT INTO cup_ties (league_id, cup_id, round, number, home_entrant_id, \
+             away_entrant_id, home_from, away_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(league)
+        .bind(cup)
+        .bind(i64::from(round))
+        .bind(i as i64 + 1)
+        .bind(home)
+        .bind(away)
+        .bind(home_from)
+        .bind(away_from)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Round `round` of the cup, with its venue's name.
+pub(crate) async fn round_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    cup: CupId,
+    round: u32,
+) -> Result<CupRound> {
+    let row: RoundRow = sql::query_as(&format!("{} AND r.round = $3", *ROUND_SELECT))
+        .bind(league)
+        .bind(cup)
+        .bind(i64::from(round))
+        .fetch_one(&mut *tx)
+        .await?;
+    row.try_into()
 }

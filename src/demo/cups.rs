@@ -9,6 +9,7 @@
 
 use chrono::NaiveDate;
 
+use crate::app::cup_commands::{add_cup_entrant, draw_cup_round};
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{
     CupId, DrawRequest, FixtureChange, FixtureStatus, How, NewCup, NewEntrant, ResultStatus, Side,
@@ -129,7 +130,7 @@ impl LeagueWriter<'_> {
                     players: players.iter().map(|m| m.id).collect(),
                     seed: None,
                 };
-                db.add_cup_entrant(league, cup, &entrant, None).await?;
+                add_cup_entrant(db, league, cup, &entrant, None).await?;
             }
         }
         Ok(cup)
@@ -154,9 +155,7 @@ impl LeagueWriter<'_> {
             venue_id: None,
             how,
         };
-        self.db
-            .draw_cup_round(self.league, cup, &request, None)
-            .await?;
+        draw_cup_round(self.db, self.league, cup, &request, None).await?;
         Ok(())
     }
 

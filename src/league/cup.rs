@@ -1,8 +1,9 @@
 //! Knockout cups (LEAGUE.md, "Competitions"): who may enter, the draw of
 //! each round with the byes that bring the first round to a power of two,
 //! who a tie's winner is, and what a decided or corrected tie changes in
-//! the rounds after it. Plain data, no I/O: `db::cups` loads a cup inside
-//! its write transaction, asks here, and writes what the answer says.
+//! the rounds after it. Plain data, no I/O: `app::cup_commands` reads a
+//! cup inside its write transaction, asks here, and writes what the answer
+//! says.
 //!
 //! A round is drawn from its *qualifiers*: the entrants for the first
 //! round, and for each later round the winners of the round before, one
@@ -15,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use super::refusal::Refusal;
 use crate::domain::{CupEntrantId, CupTieId, FixtureId, FixtureStatus, PlayerId, Side, TeamId};
 use crate::league::match_format::{MAX_BOARDS, MatchFormat};
 use crate::rules::Format;
@@ -131,11 +133,57 @@ pub fn round_name(round: u32, rounds: u32) -> String {
 // ---------------------------------------------------------------------------
 // Entrants
 
-/// An entrant as the checks see it: the team named for it and its players.
+/// An entrant as the checks see it: the team named for it, its players,
+/// and its seed for a seeded draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntrantFacts {
     pub team: TeamId,
     pub players: Vec<PlayerId>,
+    pub seed: Option<i64>,
+}
+
+/// Refuses a change of the cup's entrants once its first round is drawn
+/// (`drawn`: the last round drawn, 0 for none): the draw was made from them.
+pub fn entrants_open(drawn: u32) -> Result<(), Refusal> {
+    if drawn > 0 {
+        return Err(Refusal::EntrantsFixed);
+    }
+    Ok(())
+}
+
+/// Refuses to delete a cup once its first round is drawn (`drawn`, as for
+/// [`entrants_open`]): a drawn cup has matches.
+pub fn may_delete(drawn: u32) -> Result<(), Refusal> {
+    if drawn > 0 {
+        return Err(Refusal::CupHasMatches);
+    }
+    Ok(())
+}
+
+/// Refuses an entry into a cup of `kind` with entrants `existing`: a team
+/// not entered in the season (`team_entered`), a player not registered in
+/// it (`players_registered`: all of them are), what [`check_entrant`]
+/// refuses, or a seed another entrant has.
+pub fn may_enter(
+    kind: EntrantKind,
+    existing: &[EntrantFacts],
+    new: &EntrantFacts,
+    team_entered: bool,
+    players_registered: bool,
+) -> Result<(), Refusal> {
+    if !team_entered {
+        return Err(Refusal::TeamNotEntered);
+    }
+    if !players_registered {
+        return Err(Refusal::PlayerNotRegistered);
+    }
+    check_entrant(kind, existing, new).map_err(Refusal::Rule)?;
+    if let Some(seed) = new.seed
+        && existing.iter().any(|e| e.seed == Some(seed))
+    {
+        return Err(Refusal::SeedTaken { seed });
+    }
+    Ok(())
 }
 
 /// Refuses an entrant the cup cannot take, saying why: the wrong number of
@@ -456,6 +504,94 @@ pub fn check_hand(
     }
 }
 
+/// How a round is to be drawn.
+#[derive(Debug, Clone)]
+pub enum How {
+    /// Out of the hat, from this seed.
+    Random { seed: u64 },
+    /// The seeded entrants on their lines, the rest at random from this seed.
+    Seeded { seed: u64 },
+    /// As the bracket runs.
+    Bracket,
+    /// As typed: each tie's home and away.
+    Hand(Vec<(Option<Slot>, Option<Slot>)>),
+}
+
+impl How {
+    pub fn method(&self) -> Method {
+        match self {
+            How::Random { .. } => Method::Random,
+            How::Seeded { .. } => Method::Seeded,
+            How::Bracket => Method::Bracket,
+            How::Hand(_) => Method::Hand,
+        }
+    }
+
+    /// The seed the draw is made from, which is recorded with it.
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            How::Random { seed } | How::Seeded { seed } => Some(*seed),
+            How::Bracket | How::Hand(_) => None,
+        }
+    }
+}
+
+/// The round to draw after round `drawn` (0 for none), refused when the
+/// form asked for round `asked`, another: a form sent twice, or from a
+/// page older than the last draw, draws nothing more.
+pub fn next_round(drawn: u32, asked: u32) -> Result<u32, Refusal> {
+    let next = drawn + 1;
+    if asked != next {
+        return Err(Refusal::RoundDrawn {
+            round: asked.min(drawn).max(1),
+        });
+    }
+    Ok(next)
+}
+
+/// Round `round` drawn from `qualifiers` as `how` says, `seeds` being the
+/// entrants' seeds (by entrant) for a seeded draw. Refused, in the rule's
+/// words, when the round cannot be drawn that way ([`can_draw`]) or a draw
+/// typed by hand is wrong ([`check_hand`]).
+pub fn draw_round(
+    round: u32,
+    qualifiers: &[Slot],
+    seeds: &[(CupEntrantId, Option<i64>)],
+    previous: &[CupTieId],
+    how: &How,
+) -> Result<Vec<Drawn>, Refusal> {
+    can_draw(round, qualifiers.len(), how.method()).map_err(Refusal::Rule)?;
+    Ok(match how {
+        How::Random { seed } => draw_random(qualifiers, *seed),
+        How::Seeded { seed } => {
+            let mut seeded: Vec<(i64, CupEntrantId)> = seeds
+                .iter()
+                .filter_map(|(id, s)| s.map(|s| (s, *id)))
+                .collect();
+            seeded.sort();
+            let top: Vec<Slot> = seeded.iter().map(|(_, id)| Slot::Entrant(*id)).collect();
+            let rest: Vec<Slot> = qualifiers
+                .iter()
+                .filter(|q| !top.contains(q))
+                .copied()
+                .collect();
+            draw_seeded(&top, &rest, *seed)
+        }
+        How::Bracket => draw_bracket(previous),
+        How::Hand(typed) => {
+            check_hand(qualifiers, typed, |s| format!("{s:?}")).map_err(|errors| {
+                Refusal::Rule(
+                    errors
+                        .into_iter()
+                        .map(|e| e.message)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            })?
+        }
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Who goes through
 
@@ -640,6 +776,21 @@ pub fn advance(ties: &[TieState]) -> Result<Vec<Change>, Blocked> {
         winners.insert(tie.id, winner);
     }
     Ok(changes)
+}
+
+/// [`advance`], its refusal said to the secretary: which tie already has
+/// something recorded, and what to do.
+pub fn advance_or_refuse(ties: &[TieState]) -> Result<Vec<Change>, Refusal> {
+    advance(ties).map_err(|b| {
+        let first = ties.iter().filter(|t| t.round == 1).count();
+        Refusal::NotNow(format!(
+            "This would change who plays in tie {} of the {}, which has a result (or a walkover, \
+             a void, a penalty or boards on the score pad) already. Correct that tie first, \
+             working back from the latest round. Nothing was saved.",
+            b.number,
+            round_name(b.round, rounds(first * 2)).to_lowercase(),
+        ))
+    })
 }
 
 /// The cup's winner: the winner of the last round's only tie, once the
@@ -882,6 +1033,7 @@ mod tests {
         let t = |team, players: &[i64]| EntrantFacts {
             team: TeamId(team),
             players: players.iter().map(|p| PlayerId(*p)).collect(),
+            seed: None,
         };
         let some = [t(1, &[10]), t(1, &[11])];
         assert!(check_entrant(EntrantKind::Singles, &some, &t(1, &[12])).is_ok());
@@ -890,6 +1042,87 @@ mod tests {
         assert!(check_entrant(EntrantKind::Pairs, &[], &t(2, &[10])).is_err());
         assert!(check_entrant(EntrantKind::Teams, &[t(1, &[])], &t(1, &[])).is_err());
         assert!(check_entrant(EntrantKind::Teams, &[t(1, &[])], &t(2, &[])).is_ok());
+    }
+
+    #[test]
+    fn entries_close_at_the_first_draw() {
+        assert_eq!(entrants_open(0), Ok(()));
+        assert_eq!(entrants_open(1), Err(Refusal::EntrantsFixed));
+        assert_eq!(may_delete(0), Ok(()));
+        assert_eq!(may_delete(2), Err(Refusal::CupHasMatches));
+    }
+
+    #[test]
+    fn an_entry_is_of_the_season_and_seeded_once() {
+        let t = |team, player, seed| EntrantFacts {
+            team: TeamId(team),
+            players: vec![PlayerId(player)],
+            seed,
+        };
+        let singles = EntrantKind::Singles;
+        let some = [t(1, 10, Some(1)), t(1, 11, None)];
+        assert_eq!(
+            may_enter(singles, &some, &t(2, 12, Some(2)), true, true),
+            Ok(())
+        );
+        assert_eq!(
+            may_enter(singles, &some, &t(2, 12, None), false, true),
+            Err(Refusal::TeamNotEntered)
+        );
+        assert_eq!(
+            may_enter(singles, &some, &t(2, 12, None), true, false),
+            Err(Refusal::PlayerNotRegistered)
+        );
+        assert_eq!(
+            may_enter(singles, &some, &t(2, 10, None), true, true),
+            Err(Refusal::Rule("That player is in the cup already.".into()))
+        );
+        assert_eq!(
+            may_enter(singles, &some, &t(2, 12, Some(1)), true, true),
+            Err(Refusal::SeedTaken { seed: 1 })
+        );
+    }
+
+    #[test]
+    fn a_round_is_drawn_once_and_as_the_rules_allow() {
+        assert_eq!(next_round(0, 1), Ok(1));
+        assert_eq!(next_round(2, 3), Ok(3));
+        assert_eq!(next_round(1, 1), Err(Refusal::RoundDrawn { round: 1 }));
+        assert_eq!(next_round(2, 5), Err(Refusal::RoundDrawn { round: 2 }));
+
+        let all = entrants(5);
+        let seeds: Vec<(CupEntrantId, Option<i64>)> = (1..=5)
+            .map(|i| (CupEntrantId(i), (i == 4).then_some(1)))
+            .collect();
+        let random = draw_round(1, &all, &seeds, &[], &How::Random { seed: 3 }).unwrap();
+        assert_eq!(random, draw_random(&all, 3));
+        let seeded = draw_round(1, &all, &seeds, &[], &How::Seeded { seed: 3 }).unwrap();
+        assert!(
+            seeded.contains(&Drawn {
+                home: Slot::Entrant(CupEntrantId(4)),
+                away: None
+            }),
+            "the top seed has a bye"
+        );
+        assert!(matches!(
+            draw_round(1, &all, &seeds, &[], &How::Bracket),
+            Err(Refusal::Rule(_))
+        ));
+        assert!(matches!(
+            draw_round(1, &all[..1], &seeds, &[], &How::Random { seed: 3 }),
+            Err(Refusal::Rule(_))
+        ));
+        let wrong = How::Hand(vec![(Some(all[0]), Some(all[1]))]);
+        assert!(matches!(
+            draw_round(1, &all, &seeds, &[], &wrong),
+            Err(Refusal::Rule(_))
+        ));
+        let previous = [CupTieId(1), CupTieId(2)];
+        let later = qualifiers(2, &[], &previous);
+        assert_eq!(
+            draw_round(2, &later, &seeds, &previous, &How::Bracket),
+            Ok(draw_bracket(&previous))
+        );
     }
 
     #[test]
@@ -1066,6 +1299,22 @@ mod tests {
                 number: 1
             })
         );
+    }
+
+    #[test]
+    fn a_side_of_a_played_tie_stays_put() {
+        let e = |i| Some(CupEntrantId(i));
+        let mut ties = four();
+        ties[0].fixture = played(101, Side::Home);
+        ties[1].fixture = played(102, Side::Home);
+        (ties[2].home, ties[2].away) = (e(3), e(1));
+        ties[2].fixture = played(103, Side::Home);
+        assert_eq!(advance_or_refuse(&ties), Ok(vec![]));
+        ties[0].fixture = played(101, Side::Away);
+        let Err(Refusal::NotNow(why)) = advance_or_refuse(&ties) else {
+            panic!("the final is played: its side cannot change");
+        };
+        assert!(why.starts_with("This would change who plays in tie 1 of the final,"));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use boneyard::app::cup_commands::{add_cup_entrant, draw_cup_round};
 use boneyard::db::pages::{FixtureScope, deductions};
 use boneyard::db::*;
 use boneyard::league::match_format::{self, BoardSpec, MatchFormat};
@@ -181,7 +182,7 @@ async fn setup(db: &Db) -> Setup {
             players: Vec::new(),
             seed: None,
         };
-        db.add_cup_entrant(league, cup, &entrant, None)
+        add_cup_entrant(db, league, cup, &entrant, None)
             .await
             .unwrap();
     }
@@ -192,7 +193,7 @@ async fn setup(db: &Db) -> Setup {
         venue_id: None,
         how: How::Random { seed: 14 },
     };
-    db.draw_cup_round(league, cup, &draw, None).await.unwrap();
+    draw_cup_round(db, league, cup, &draw, None).await.unwrap();
     let index = |t: TeamId| teams.iter().position(|x| *x == t).unwrap();
     let cup = db
         .fixture_lines(league, &FixtureScope::Cup(cup))

@@ -15,6 +15,7 @@ use axum::routing::{get, post};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde::Deserialize;
 
+use crate::app::cup_commands::{add_cup_entrant, delete_cup, draw_cup_round, remove_cup_entrant};
 use crate::db::{
     Cup, CupData, CupEntrantId, CupId, DrawRequest, How, League, NewCup, NewEntrant, PlayerId,
     Season, SeasonId, TeamId, VenueId,
@@ -352,11 +353,7 @@ async fn delete(
     Path((_, cup)): Path<(String, CupId)>,
     CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
 ) -> Result<Response> {
-    match state
-        .db()
-        .delete_cup(sec.league.id, cup, Some(sec.user.id))
-        .await
-    {
+    match delete_cup(state.db(), sec.league.id, cup, Some(sec.user.id)).await {
         Ok(gone) => Ok(form::done(
             &at(&sec.league, &format!("/seasons/{}/cups", gone.season_id)),
             format!("Cup {} deleted, with its entrants.", gone.name),
@@ -785,11 +782,7 @@ async fn enter(
             players,
             seed,
         };
-        match state
-            .db()
-            .add_cup_entrant(sec.league.id, cup, &new, Some(sec.user.id))
-            .await
-        {
+        match add_cup_entrant(state.db(), sec.league.id, cup, &new, Some(sec.user.id)).await {
             Ok(e) => {
                 return Ok(form::done(
                     &at(&sec.league, &format!("/cups/{cup}")),
@@ -828,11 +821,7 @@ async fn withdraw(
     CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
 ) -> Result<Response> {
     let (data, season) = load(&state, &sec.league, cup).await?;
-    match state
-        .db()
-        .remove_cup_entrant(sec.league.id, cup, entrant, Some(sec.user.id))
-        .await
-    {
+    match remove_cup_entrant(state.db(), sec.league.id, cup, entrant, Some(sec.user.id)).await {
         Ok(e) => Ok(form::done(
             &at(&sec.league, &format!("/cups/{cup}")),
             format!(
@@ -928,11 +917,7 @@ async fn draw(
             venue_id,
             how,
         };
-        match state
-            .db()
-            .draw_cup_round(sec.league.id, cup, &request, Some(sec.user.id))
-            .await
-        {
+        match draw_cup_round(state.db(), sec.league.id, cup, &request, Some(sec.user.id)).await {
             Ok(r) => {
                 let (ties, byes) = next_round(&data)
                     .map_or((0, 0), |(_, q)| (cup::bracket_size(q) / 2, cup::byes(q)));
@@ -1230,11 +1215,7 @@ async fn hand_draw(
             venue_id,
             how: How::Hand(typed),
         };
-        match state
-            .db()
-            .draw_cup_round(sec.league.id, cup, &request, Some(sec.user.id))
-            .await
-        {
+        match draw_cup_round(state.db(), sec.league.id, cup, &request, Some(sec.user.id)).await {
             Ok(r) => {
                 return Ok(form::done(
                     &at(&sec.league, &format!("/cups/{cup}")),

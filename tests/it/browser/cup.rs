@@ -4,6 +4,7 @@
 //! desktop they stand side by side, each tie level with the two it is drawn
 //! from; printed, it is one A4 page; and each tie links to its match.
 
+use boneyard::app::cup_commands::{add_cup_entrant, draw_cup_round};
 use boneyard::db::pages::FixtureScope;
 use boneyard::db::*;
 use boneyard::league::cup::EntrantKind;
@@ -89,7 +90,7 @@ async fn a_bracket_reads_on_a_phone_and_a_desktop_and_prints_on_one_page() {
                 players: vec![*player],
                 seed: None,
             };
-            db.add_cup_entrant(l, cup, &entrant, None).await.unwrap();
+            add_cup_entrant(&db, l, cup, &entrant, None).await.unwrap();
         }
     }
     for round in 1..=6 {
@@ -104,7 +105,7 @@ async fn a_bracket_reads_on_a_phone_and_a_desktop_and_prints_on_one_page() {
                 How::Bracket
             },
         };
-        db.draw_cup_round(l, cup, &draw, None).await.unwrap();
+        draw_cup_round(&db, l, cup, &draw, None).await.unwrap();
     }
     // Three first-round ties played, one walkover.
     let secretary = db.user_by_username(&built.secretary).await.unwrap().id;

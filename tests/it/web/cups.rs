@@ -6,6 +6,7 @@
 //! tables, and a singles tie's card names only its two entrants.
 
 use axum::http::StatusCode;
+use boneyard::app::cup_commands::delete_cup;
 use boneyard::db::pages::{FixtureLine, FixtureScope};
 use boneyard::db::*;
 use boneyard::league::cup::{self, Slot, Verdict};
@@ -579,7 +580,7 @@ async fn a_cup_is_renamed_and_one_made_by_mistake_deleted(db: Db) {
     let page = sec.get(&edit).await;
     assert!(page.has("can no longer be deleted"), "{}", page.body);
     assert!(!page.has("Delete League Cup"));
-    let refused = db.delete_cup(l.id, kept, None).await;
+    let refused = delete_cup(&db, l.id, kept, None).await;
     assert!(
         matches!(refused, Err(DbError::Refused(Refusal::CupHasMatches))),
         "{refused:?}"
