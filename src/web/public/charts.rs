@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate};
 
-use super::division::DivisionData;
+use crate::app::division_table::DivisionData;
 use crate::db::TeamId;
 use crate::league::ratings::{Rating, Step};
 use crate::league::time::Zone;

@@ -9,14 +9,13 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::db::pages::{DeductionLine, EntryLine, FixtureLine, FixtureScope, Score};
-use crate::db::{Division, DivisionId, FixtureId, League, Season, TeamId};
-use crate::league::match_format::MatchFormat;
-use crate::league::match_score::{match_lines, scores_from_boards};
+use crate::db::pages::FixtureScope;
+use crate::db::{Division, League, Season, TeamId};
+use crate::league::match_score::scores_from_boards;
 use crate::league::rollover::{exchanges, ties_in};
-use crate::league::standings::{MatchLine, MatchOutcome, Row, Separation, TieBreaker, form};
+use crate::league::standings::{MatchOutcome, Row, Separation, TieBreaker};
 
-use crate::app::division_table::division_rows;
+use crate::app::division_table::DivisionData;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -104,10 +103,8 @@ pub(crate) struct FormMark {
     pub(crate) letter: &'static str,
     pub(crate) class: &'static str,
 }
-
-/// The matches of a form picture, and the width each takes (a mark 12
-/// pixels wide and a gap).
-pub(crate) const FORM_MATCHES: usize = 5;
+/// The width a match takes in a form picture: a mark 12 pixels wide and a
+/// gap.
 const FORM_STEP: usize = 14;
 
 impl FormView {
@@ -135,96 +132,6 @@ impl FormView {
             },
             width: (form.len() * FORM_STEP).saturating_sub(2),
         }
-    }
-}
-
-/// Everything a division's table is computed from, in four queries: its
-/// fixtures and their scores, the season's entries and deductions, and the
-/// season's match format and tie-breakers. Tables after any round, form and
-/// positions round by round are all computed from this one load.
-pub(crate) struct DivisionData {
-    pub(crate) division: DivisionId,
-    pub(crate) fixtures: Vec<FixtureLine>,
-    pub(crate) scores: HashMap<FixtureId, Score>,
-    pub(crate) entries: Vec<EntryLine>,
-    pub(crate) deductions: Vec<DeductionLine>,
-    pub(crate) format: MatchFormat,
-    pub(crate) rules: Vec<TieBreaker>,
-    /// The counted matches in the order they were played (by date), for
-    /// form.
-    played: Vec<MatchLine>,
-}
-
-impl DivisionData {
-    pub(crate) async fn load(
-        state: &AppState,
-        league: &League,
-        season: &Season,
-        division: DivisionId,
-    ) -> Result<DivisionData> {
-        let db = state.db();
-        let format = season.rules()?.format;
-        let scope = FixtureScope::Division(division);
-        let fixtures = db.fixture_lines(league.id, &scope).await?;
-        let boards = db.board_lines(league.id, &scope, false).await?;
-        let entries = db.entry_lines(league.id, season.id).await?;
-        let deductions = db.deduction_lines(league.id, season.id).await?;
-        let scores = scores_from_boards(&boards, &format);
-        let mut by_date = fixtures.clone();
-        by_date.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.round, f.id));
-        let played = match_lines(&by_date, &scores, &format);
-        Ok(DivisionData {
-            division,
-            fixtures,
-            scores,
-            entries,
-            deductions,
-            rules: season.rules()?.settings.tie_breakers,
-            format,
-            played,
-        })
-    }
-
-    /// The table after round `after` (all rounds: `None`).
-    pub(crate) fn rows(&self, after: Option<u32>) -> Vec<Row> {
-        division_rows(
-            self.division,
-            &self.fixtures,
-            &self.scores,
-            &self.entries,
-            &self.deductions,
-            &self.format,
-            &self.rules,
-            after,
-        )
-    }
-
-    /// A team's last results up to round `after`, oldest first.
-    pub(crate) fn form(&self, team: TeamId, after: Option<u32>) -> Vec<MatchOutcome> {
-        form(team.0, &self.played, after, FORM_MATCHES)
-    }
-
-    /// The division's teams in table order after each round that has a
-    /// counted result, from the first to the last such round.
-    pub(crate) fn positions_by_round(&self) -> Vec<(u32, Vec<i64>)> {
-        let Some(last) = self.played.iter().map(|m| m.round).max() else {
-            return Vec::new();
-        };
-        (1..=last)
-            .map(|round| {
-                let order = self.rows(Some(round)).iter().map(|r| r.team).collect();
-                (round, order)
-            })
-            .collect()
-    }
-
-    /// Each team's name, by id.
-    pub(crate) fn names(&self) -> HashMap<i64, &str> {
-        self.entries
-            .iter()
-            .filter(|e| e.division_id == self.division)
-            .map(|e| (e.team_id.0, e.team_name.as_str()))
-            .collect()
     }
 }
 
@@ -279,7 +186,7 @@ pub async fn table(
     let after = parse_after(&q)?;
     let all_columns = q.cols.as_deref() == Some("all");
     let (league, season, division, divisions) = resolve_all(&state, &p).await?;
-    let data = DivisionData::load(&state, &league, &season, division.id).await?;
+    let data = DivisionData::load(state.db(), &season, division.id).await?;
     let (fixtures, scores, entries) = (&data.fixtures, &data.scores, &data.entries);
     let names = data.names();
     let ours: Vec<_> = data

@@ -15,8 +15,9 @@ use crate::db::{FixtureStatus, League, Side, TeamId};
 use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::page::{Ctx, html};
-use super::division::{DivisionData, DivisionPath, resolve};
+use super::division::{DivisionPath, resolve};
 use super::{Link, datetime, division_href, league_href, match_href, season_href, team_href};
+use crate::app::division_table::DivisionData;
 use crate::league::match_score::fixture_score;
 use crate::web::error::Result;
 
@@ -122,7 +123,7 @@ pub async fn data_json(
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
     let (league, season, division) = resolve(&state, &p).await?;
-    let data = DivisionData::load(&state, &league, &season, division.id).await?;
+    let data = DivisionData::load(state.db(), &season, division.id).await?;
     let names = data.names();
     let zone = league.time_zone;
     let doc = DivisionJson {

@@ -18,12 +18,12 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::charts::PositionChart;
-use super::division::DivisionData;
 use super::{
     CalendarLinks, FixtureView, Link, PenaltyView, division_href, fixture_views, league_href,
     league_named, not_found, penalty_views, player_href, season_href, slug, split_id_slug,
     team_href,
 };
+use crate::app::division_table::DivisionData;
 
 #[derive(Deserialize)]
 pub struct TeamPath {
@@ -180,7 +180,7 @@ pub async fn page(
         .await?;
     page.penalties = penalty_views(league, &penalties);
     if let Some(season) = seasons.iter().find(|s| s.id == season_id) {
-        let data = DivisionData::load(&state, league, season, current.division_id).await?;
+        let data = DivisionData::load(state.db(), season, current.division_id).await?;
         page.chart = PositionChart::new(&data, team.id, &team.name);
     }
     Ok(html(&page))
