@@ -11,3 +11,5 @@ pub mod mail;
 pub mod people;
 pub mod ratings;
 pub mod results;
+pub mod rollover;
+pub mod schedule;
