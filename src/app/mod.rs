@@ -15,3 +15,5 @@ pub mod penalties;
 pub mod people;
 pub mod ratings;
 pub mod results;
+pub mod rollover;
+pub mod schedule;

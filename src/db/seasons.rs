@@ -33,7 +33,8 @@ pub struct Season {
     pub settings: Value,
     pub created_at: DateTime<Utc>,
     /// When the season was rolled over into the next one: from then on it
-    /// is kept as it is (see [`Db::roll_over`](super::Db::roll_over)).
+    /// is kept as it is (see
+    /// [`roll_over`](crate::app::rollover::roll_over)).
     #[serde(default)]
     pub closed_at: Option<DateTime<Utc>>,
 }

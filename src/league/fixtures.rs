@@ -32,6 +32,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::{Datelike, Days, NaiveDate, NaiveDateTime, NaiveTime, Weekday};
 use serde::{Deserialize, Serialize};
 
+use super::refusal::Refusal;
+
 /// The most teams one division may have, a guard against a mistaken
 /// request: 64 teams already need 63 weeks to meet once.
 pub const MAX_TEAMS: usize = 64;
@@ -101,6 +103,25 @@ pub fn venue_nights(fixtures: impl IntoIterator<Item = Hosted>) -> BTreeMap<(i64
 /// one capacity rule the fixture generator and a new date are held to.
 pub fn over_tables(matches: u64, tables: u32) -> bool {
     matches > u64::from(tables)
+}
+
+/// A division's season is generated once, then changed fixture by
+/// fixture: refused when the division has `existing` fixtures already.
+pub fn may_generate(existing: i64) -> Result<(), Refusal> {
+    if existing > 0 {
+        return Err(Refusal::DivisionScheduled { fixtures: existing });
+    }
+    Ok(())
+}
+
+/// A generated season may be thrown away (to be made again) while nothing
+/// is `recorded` against its fixtures: results, walkovers, penalties,
+/// score-pad boards. Those stay.
+pub fn may_discard(recorded: i64) -> Result<(), Refusal> {
+    if recorded > 0 {
+        return Err(Refusal::FixturesHaveRecords);
+    }
+    Ok(())
 }
 
 /// Home matches of other divisions at a venue on one date.
@@ -634,6 +655,17 @@ mod tests {
         // Two tables take two matches; a third is one too many.
         assert!(!over_tables(2, 2));
         assert!(over_tables(3, 2));
+    }
+
+    #[test]
+    fn a_season_is_generated_once_and_discarded_while_nothing_is_recorded() {
+        assert_eq!(may_generate(0), Ok(()));
+        assert_eq!(
+            may_generate(20),
+            Err(Refusal::DivisionScheduled { fixtures: 20 })
+        );
+        assert_eq!(may_discard(0), Ok(()));
+        assert_eq!(may_discard(1), Err(Refusal::FixturesHaveRecords));
     }
     use proptest::prelude::*;
     use std::collections::BTreeMap;

@@ -8,7 +8,10 @@
 //! is too small for the setting (its promoted and relegated teams would
 //! overlap), fewer teams move across its boundaries, and the plan says so.
 
+use super::refusal::Refusal;
+use super::settings::SeasonSettings;
 use super::standings::{Row, Separation, TeamKey};
+use crate::domain::{DivisionId, TeamId};
 
 /// Most teams that may go up and down between two divisions.
 pub const MAX_PLACES: u32 = 10;
@@ -217,6 +220,92 @@ pub fn next_name(name: &str) -> String {
     if any { out } else { format!("{name} (next)") }
 }
 
+/// The next season as a roll-over asks for it, before anything is read:
+/// its settings hold, it has a name, and no team is listed twice. Returns
+/// the name the season takes (trimmed).
+pub fn next_season<'a>(
+    name: &'a str,
+    settings: &SeasonSettings,
+    teams: &[TeamId],
+) -> Result<&'a str, Refusal> {
+    settings.check().map_err(Refusal::Rule)?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Refusal::NoSeasonName);
+    }
+    for (i, t) in teams.iter().enumerate() {
+        if teams[..i].contains(t) {
+            return Err(Refusal::TeamListedTwice { team: *t });
+        }
+    }
+    Ok(name)
+}
+
+/// A season is rolled over once: `closed_now` says whether closing it
+/// found it still open (of two roll-overs at once, the second finds it
+/// closed).
+pub fn rolled_over_once(closed_now: bool, season: &str) -> Result<(), Refusal> {
+    if !closed_now {
+        return Err(Refusal::RolledOverAlready {
+            season: season.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Where each carried team (the team, its division in `season`) enters
+/// next season: its division's counterpart in `divisions` (each of
+/// `season`'s divisions with the new one of the same name and place).
+/// Refused, team by team in the order given, for a division that is not
+/// one of `season`'s and for a team not `entered` in it.
+pub fn destinations(
+    teams: &[(TeamId, DivisionId)],
+    divisions: &[(DivisionId, DivisionId)],
+    entered: &[TeamId],
+    season: &str,
+) -> Result<Vec<DivisionId>, Refusal> {
+    teams
+        .iter()
+        .map(|&(team, division)| {
+            let to = divisions
+                .iter()
+                .find(|(old, _)| *old == division)
+                .map(|(_, new)| *new)
+                .ok_or_else(|| Refusal::DivisionNotInSeason {
+                    division,
+                    season: season.to_owned(),
+                })?;
+            if !entered.contains(&team) {
+                return Err(Refusal::TeamNotInSeason {
+                    team,
+                    season: season.to_owned(),
+                });
+            }
+            Ok(to)
+        })
+        .collect()
+}
+
+/// A play-off is between two different teams.
+pub fn playoff_pair(home: TeamId, away: TeamId) -> Result<(), Refusal> {
+    if home == away {
+        return Err(Refusal::PlayoffOfTwo);
+    }
+    Ok(())
+}
+
+/// A play-off is added to a season not over yet, between two teams of the
+/// division: `entered` is how many of its two are entered there.
+pub fn may_add_playoff(season_closed: bool, entered: i64) -> Result<(), Refusal> {
+    if season_closed {
+        return Err(Refusal::SeasonOver);
+    }
+    if entered != 2 {
+        return Err(Refusal::PlayoffOutsideDivision);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,5 +468,72 @@ mod tests {
         assert_eq!(next_name("Winter 2026"), "Winter 2027");
         assert_eq!(next_name("Season 9"), "Season 10");
         assert_eq!(next_name("Autumn"), "Autumn (next)");
+    }
+
+    #[test]
+    fn a_roll_over_is_asked_and_made_once() {
+        let ok = SeasonSettings::default();
+        let (a, b) = (TeamId(1), TeamId(2));
+        assert_eq!(next_season(" 2027/28 ", &ok, &[a, b]), Ok("2027/28"));
+        assert_eq!(next_season("  ", &ok, &[a]), Err(Refusal::NoSeasonName));
+        assert_eq!(
+            next_season("2027/28", &ok, &[a, b, a]),
+            Err(Refusal::TeamListedTwice { team: a })
+        );
+        let bad = SeasonSettings {
+            promotion_places: MAX_PLACES + 1,
+            ..SeasonSettings::default()
+        };
+        assert!(matches!(
+            next_season("2027/28", &bad, &[]),
+            Err(Refusal::Rule(_))
+        ));
+        assert_eq!(rolled_over_once(true, "2026/27"), Ok(()));
+        assert_eq!(
+            rolled_over_once(false, "2026/27"),
+            Err(Refusal::RolledOverAlready {
+                season: "2026/27".into()
+            })
+        );
+    }
+
+    #[test]
+    fn carried_teams_enter_their_divisions_counterpart() {
+        let (premier, first) = (DivisionId(1), DivisionId(2));
+        let divisions = [(premier, DivisionId(11)), (first, DivisionId(12))];
+        let (a, b) = (TeamId(1), TeamId(2));
+        assert_eq!(
+            destinations(&[(a, first), (b, premier)], &divisions, &[a, b], "2026/27"),
+            Ok(vec![DivisionId(12), DivisionId(11)])
+        );
+        assert_eq!(
+            destinations(&[(a, DivisionId(9))], &divisions, &[a], "2026/27"),
+            Err(Refusal::DivisionNotInSeason {
+                division: DivisionId(9),
+                season: "2026/27".into()
+            })
+        );
+        assert_eq!(
+            destinations(&[(b, premier)], &divisions, &[a], "2026/27"),
+            Err(Refusal::TeamNotInSeason {
+                team: b,
+                season: "2026/27".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_playoff_is_two_teams_of_an_open_division() {
+        assert_eq!(playoff_pair(TeamId(1), TeamId(2)), Ok(()));
+        assert_eq!(
+            playoff_pair(TeamId(1), TeamId(1)),
+            Err(Refusal::PlayoffOfTwo)
+        );
+        assert_eq!(may_add_playoff(false, 2), Ok(()));
+        assert_eq!(may_add_playoff(true, 2), Err(Refusal::SeasonOver));
+        assert_eq!(
+            may_add_playoff(false, 1),
+            Err(Refusal::PlayoffOutsideDivision)
+        );
     }
 }

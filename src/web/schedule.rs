@@ -7,6 +7,7 @@
 //! time (its time zone, summer time and all), and every page shows times in
 //! that zone; the calendar feeds give the UTC instants.
 
+use crate::app;
 use crate::web::routes::Routes;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -633,9 +634,7 @@ async fn generate_season(
     }
     if input.action == "save" {
         let new = s.entrants.fixtures(&s.season, &s.division, &draft, &starts);
-        match state
-            .db()
-            .create_fixtures(sec.league.id, &new, Some(sec.user.id))
+        match app::schedule::create_fixtures(state.db(), sec.league.id, &new, Some(sec.user.id))
             .await
         {
             Ok(_) => {
@@ -672,10 +671,13 @@ async fn discard_season(
     CsrfForm(input): CsrfForm<ScheduleForm>,
 ) -> Result<Response> {
     let s = scheduling(&state, &sec.league, division).await?;
-    match state
-        .db()
-        .discard_fixtures(sec.league.id, s.division.id, Some(sec.user.id))
-        .await
+    match app::schedule::discard_fixtures(
+        state.db(),
+        sec.league.id,
+        s.division.id,
+        Some(sec.user.id),
+    )
+    .await
     {
         Ok(n) => Ok(form::done(
             &format!(

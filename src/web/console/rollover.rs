@@ -4,6 +4,7 @@
 //! step, every move and every team's roster overridable before saving.
 
 use crate::app::formats::match_formats;
+use crate::app::rollover::{self, CarriedTeam, NewPlayoff, RollOver};
 use crate::web::routes::Routes;
 use std::collections::HashMap;
 
@@ -15,7 +16,6 @@ use chrono::{NaiveDate, NaiveTime};
 use serde::Deserialize;
 
 use crate::db::pages::FixtureScope;
-use crate::db::rollover::{CarriedTeam, NewPlayoff, RollOver};
 use crate::db::{DbError, Division, DivisionId, FixtureStatus, League, Season, SeasonId, TeamId};
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::scores_from_boards;
@@ -427,10 +427,14 @@ async fn save(
             },
             teams,
         };
-        match state
-            .db()
-            .roll_over(sec.league.id, end.season.id, &next, Some(sec.user.id))
-            .await
+        match rollover::roll_over(
+            state.db(),
+            sec.league.id,
+            end.season.id,
+            &next,
+            Some(sec.user.id),
+        )
+        .await
         {
             Ok(done) => {
                 let s = |n: u64, one: &str, many: &str| {
@@ -545,11 +549,7 @@ async fn add_playoff(
             starts_at,
             venue: None,
         };
-        match state
-            .db()
-            .add_playoff(sec.league.id, &new, Some(sec.user.id))
-            .await
-        {
+        match rollover::add_playoff(state.db(), sec.league.id, &new, Some(sec.user.id)).await {
             Ok(fixture) => {
                 return Ok(form::done(
                     &at(&sec.league, &format!("/seasons/{}/end", end.season.id)),

@@ -518,14 +518,14 @@ async fn bad_roll_over_forms_are_refused_with_reasons(db: Db) {
 async fn two_roll_overs_at_once_make_one_season(db: Db) {
     let s = season(&db, "twice", false).await;
     let l = &s.app.league;
-    let next = |name: &str| boneyard::db::rollover::RollOver {
+    let next = |name: &str| boneyard::app::rollover::RollOver {
         name: name.into(),
         settings: Default::default(),
         teams: s
             .teams
             .iter()
             .take(4)
-            .map(|(_, id)| boneyard::db::rollover::CarriedTeam {
+            .map(|(_, id)| boneyard::app::rollover::CarriedTeam {
                 team: *id,
                 division: s.premier,
                 players: true,
@@ -534,8 +534,8 @@ async fn two_roll_overs_at_once_make_one_season(db: Db) {
     };
     let (a, b) = (next("2027/28"), next("2027/28 again"));
     let (one, two) = tokio::join!(
-        db.roll_over(l.id, l.season, &a, None),
-        db.roll_over(l.id, l.season, &b, None)
+        boneyard::app::rollover::roll_over(&db, l.id, l.season, &a, None),
+        boneyard::app::rollover::roll_over(&db, l.id, l.season, &b, None)
     );
     let refused = match (&one, &two) {
         (Ok(_), Err(e)) | (Err(e), Ok(_)) => e,
@@ -553,19 +553,19 @@ async fn two_roll_overs_at_once_make_one_season(db: Db) {
 async fn a_roll_over_keeps_the_squad_limit(db: Db) {
     let s = season(&db, "squad", false).await;
     let l = &s.app.league;
-    let next = boneyard::db::rollover::RollOver {
+    let next = boneyard::app::rollover::RollOver {
         name: "2027/28".into(),
         settings: boneyard::league::settings::SeasonSettings {
             squad_limit: Some(1),
             ..Default::default()
         },
-        teams: vec![boneyard::db::rollover::CarriedTeam {
+        teams: vec![boneyard::app::rollover::CarriedTeam {
             team: s.team("Anchor"),
             division: s.premier,
             players: true,
         }],
     };
-    let refused = db.roll_over(l.id, l.season, &next, None).await;
+    let refused = boneyard::app::rollover::roll_over(&db, l.id, l.season, &next, None).await;
     assert!(
         matches!(&refused, Err(DbError::Refused(r @ Refusal::SquadFull { .. })) if r.to_string().contains("Anchor would have 2 players")),
         "{refused:?}"

@@ -380,7 +380,7 @@ async fn a_second_save_is_refused_with_a_message(db: Db) {
         away_team_id: w.teams[1],
         venue_id: None,
     };
-    match db.create_fixtures(w.l().id, &[again], None).await {
+    match boneyard::app::schedule::create_fixtures(&db, w.l().id, &[again], None).await {
         Err(DbError::Refused(Refusal::DivisionScheduled { fixtures })) => assert_eq!(fixtures, 20),
         other => panic!("a second season was not refused: {other:?}"),
     }

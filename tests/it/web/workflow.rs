@@ -602,12 +602,14 @@ async fn the_workflow_refuses_a_result_the_match_format_forbids_however_it_arriv
     assert_eq!(entered.status, ResultStatus::Entered);
 
     // The season is rolled over: captains' steps are refused.
-    let next = boneyard::db::rollover::RollOver {
+    let next = boneyard::app::rollover::RollOver {
         name: "Next".into(),
         settings: Default::default(),
         teams: Vec::new(),
     };
-    db.roll_over(l.id, l.season, &next, None).await.unwrap();
+    boneyard::app::rollover::roll_over(&db, l.id, l.season, &next, None)
+        .await
+        .unwrap();
     let closed = |r: &Result<ResultVersion, DbError>| {
         matches!(r, Err(DbError::Refused(Refusal::SeasonClosed)))
     };
