@@ -275,6 +275,18 @@ pub async fn league_from_path(parts: &mut Parts, state: &AppState) -> Result<Lea
     league_named(state.db(), short).await
 }
 
+/// The league named by the address's `{league}`, for pages anyone may
+/// read: the one extractor the public pages find their league with.
+pub struct InLeague(pub League);
+
+impl FromRequestParts<AppState> for InLeague {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        league_from_path(parts, state).await.map(InLeague)
+    }
+}
+
 /// The league whose short name is `short`, or the 404 page that names it:
 /// the one way every page finds the league its address names.
 pub async fn league_named(db: &crate::db::Db, short: &str) -> Result<League, AppError> {

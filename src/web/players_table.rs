@@ -5,6 +5,7 @@
 //! queries (the players' sums and their individual penalties), whatever
 //! the number of players or matches.
 
+use crate::web::auth::InLeague;
 use crate::web::routes::Routes;
 use std::collections::BTreeMap;
 
@@ -33,7 +34,6 @@ pub fn router() -> Routes {
 
 #[derive(Deserialize)]
 pub struct TablePath {
-    league: String,
     season: String,
 }
 
@@ -186,11 +186,11 @@ fn per_game(n: f64) -> String {
 async fn players_table(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<TablePath>,
     Query(q): Query<TableQuery>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = super::auth::league_named(db, &p.league).await?;
     let season_missing = || AppError::NotFound(format!("The season `{}`", p.season));
     let season_id: i64 = p.season.parse().map_err(|_| season_missing())?;
     let season = db

@@ -12,9 +12,8 @@ use crate::web::routes::Routes;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use askama::Template;
-use axum::extract::{FromRequestParts, Path, State};
+use axum::extract::{Path, State};
 use axum::http::header;
-use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Utc, Weekday};
@@ -35,7 +34,7 @@ use crate::league::sheet::{self, Example, HandBoxes, Seat};
 use crate::league::time::{NoSuchTime, Zone};
 
 use super::AppState;
-use super::auth::{MaybeUser, Secretary, league_from_path};
+use super::auth::{InLeague, MaybeUser, Secretary};
 use super::console::form::{self, Choice, Errors, FORM};
 use super::csrf::CsrfForm;
 use super::dates;
@@ -74,17 +73,6 @@ const WEEKDAYS: [Weekday; 7] = [
     Weekday::Sat,
     Weekday::Sun,
 ];
-
-/// The league named by the address, for pages anyone may read.
-struct InLeague(League);
-
-impl FromRequestParts<AppState> for InLeague {
-    type Rejection = AppError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
-        league_from_path(parts, state).await.map(InLeague)
-    }
-}
 
 /// A kick-off in the league's zone (`Thu 10 Sep 2026, 19:30`), or that
 /// there is none yet.

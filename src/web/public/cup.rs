@@ -3,6 +3,7 @@
 //! screen (and on paper, one A4 sheet) they stand side by side as a
 //! bracket, each tie beside the two it is drawn from. No JavaScript.
 
+use crate::web::auth::InLeague;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -15,13 +16,10 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::super::views::bracket::{Bracket, bracket, describe, entrant_name};
-use super::{
-    Link, cup_href, league_href, league_named, not_found, season_href, slug, split_id_slug,
-};
+use super::{Link, cup_href, league_href, not_found, season_href, slug, split_id_slug};
 
 #[derive(Deserialize)]
 pub struct CupPath {
-    league: String,
     cup: String,
 }
 
@@ -42,10 +40,10 @@ struct CupPage {
 pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<CupPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The cup `{}`", p.cup));
     let (id, given) = split_id_slug(&p.cup).ok_or_else(unknown)?;
     let data = db

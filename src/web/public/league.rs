@@ -1,6 +1,7 @@
 //! A league's home, a season's page, and the matches in progress.
 
 use crate::app::formats::{match_formats, scores_by_season};
+use crate::web::auth::InLeague;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -20,21 +21,14 @@ use super::super::error::Result;
 use super::super::links::honours_href;
 use super::super::page::{Ctx, html};
 use super::{
-    FixtureView, Link, division_href, find_season, fixture_views, league_href, league_named,
-    season_href, today,
+    FixtureView, Link, division_href, find_season, fixture_views, league_href, season_href, today,
 };
 
 /// Results and fixtures the league's home lists.
 const HOME_LIST: usize = 8;
 
 #[derive(Deserialize)]
-pub struct LeaguePath {
-    league: String,
-}
-
-#[derive(Deserialize)]
 pub struct SeasonPath {
-    league: String,
     season: String,
 }
 
@@ -66,10 +60,9 @@ struct DivisionLinks {
 pub async fn home(
     State(state): State<AppState>,
     user: MaybeUser,
-    Path(p): Path<LeaguePath>,
+    InLeague(league): InLeague,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let mut page = LeaguePage {
         ctx: user.ctx(),
@@ -183,10 +176,10 @@ struct DivisionTeams {
 pub async fn season(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<SeasonPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     let divisions = db.divisions(league.id, season.id).await?;
@@ -370,10 +363,9 @@ struct LivePage {
 pub async fn live(
     State(state): State<AppState>,
     user: MaybeUser,
-    Path(p): Path<LeaguePath>,
+    InLeague(league): InLeague,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let (from, to) = today(league.time_zone);
     let lines = db

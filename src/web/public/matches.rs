@@ -2,6 +2,7 @@
 //! computes from the stored records (never the stored totals), what was
 //! disregarded, who posed each hand and who poses next.
 
+use crate::web::auth::InLeague;
 use std::collections::{HashMap, HashSet};
 
 use askama::Template;
@@ -25,13 +26,12 @@ use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{
-    ColsQuery, Link, PenaltyView, competition_link, datetime, league_href, league_named,
-    match_href, not_found, penalty_views, pending_words, player_href, season_href, team_href, when,
+    ColsQuery, Link, PenaltyView, competition_link, datetime, league_href, match_href, not_found,
+    penalty_views, pending_words, player_href, season_href, team_href, when,
 };
 
 #[derive(Deserialize)]
 pub struct MatchPath {
-    league: String,
     fixture: String,
 }
 
@@ -148,11 +148,11 @@ struct PlayView {
 pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<MatchPath>,
     Query(cols): Query<ColsQuery>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The match `{}`", p.fixture));
     let id: i64 = p.fixture.parse().map_err(|_| unknown())?;
     let line = db

@@ -2,6 +2,7 @@
 //! penalties.
 
 use crate::app::formats::{match_formats, scores_by_season};
+use crate::web::auth::InLeague;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -20,8 +21,8 @@ use super::super::views::next_match::{NextMatch, next_match_of};
 use super::charts::{RatingChart, ordinal};
 use super::{
     CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, fixture_views,
-    league_href, league_named, match_href, not_found, penalty_views, pending_words, player_href,
-    season_href, slug, split_id_slug, team_href,
+    league_href, match_href, not_found, penalty_views, pending_words, player_href, season_href,
+    slug, split_id_slug, team_href,
 };
 use crate::rules::Format;
 
@@ -30,7 +31,6 @@ const RECENT_GAMES: i64 = 20;
 
 #[derive(Deserialize)]
 pub struct PlayerPath {
-    league: String,
     player: String,
 }
 
@@ -117,12 +117,12 @@ fn rate(played: i64, won: i64) -> String {
 pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<PlayerPath>,
     Query(cols): Query<ColsQuery>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The player `{}`", p.player));
     let (id, given) = split_id_slug(&p.player).ok_or_else(unknown)?;
     let player = db

@@ -13,6 +13,7 @@
 use crate::app::division_table::division_rows;
 use crate::app::feats::{counted_fixtures, feat_matches};
 use crate::app::formats::scores_by_season;
+use crate::web::auth::InLeague;
 use std::collections::{BTreeSet, HashMap};
 
 use askama::Template;
@@ -31,16 +32,10 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::{Link, day, division_href, league_href, league_named, match_href};
-
-#[derive(Deserialize)]
-pub struct LeaguePath {
-    league: String,
-}
+use super::{Link, day, division_href, league_href, match_href};
 
 #[derive(Deserialize)]
 pub struct WeekPath {
-    league: String,
     /// The week's Monday, `2026-10-12`, with `.txt` for the plain text.
     week: String,
 }
@@ -56,9 +51,8 @@ pub(crate) fn week_href(league: &League, monday: NaiveDate) -> String {
 
 /// `/round-up`: the latest week with a result, up to this week (this week
 /// when there is none).
-pub async fn latest(State(state): State<AppState>, Path(p): Path<LeaguePath>) -> Result<Response> {
+pub async fn latest(State(state): State<AppState>, InLeague(league): InLeague) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let zone = league.time_zone;
     let today = zone.local(Utc::now()).date();
     let (this_week, _, end) = zone.week(today);
@@ -122,10 +116,9 @@ struct RoundUpText<'a> {
 pub async fn week(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<WeekPath>,
 ) -> Result<Response> {
-    let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let (date, plain) = match p.week.strip_suffix(".txt") {
         Some(date) => (date, true),
         None => (p.week.as_str(), false),

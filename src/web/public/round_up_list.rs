@@ -5,6 +5,7 @@
 //! 8058). Each Monday morning, in the league's zone, the last week's
 //! round-up is queued once for each confirmed address.
 
+use crate::web::auth::InLeague;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -24,8 +25,8 @@ use super::super::csrf::{self, CsrfForm, random_token};
 use super::super::error::Result;
 use super::super::page::{Ctx, html, invalid};
 use super::super::throttle;
+use super::league_href;
 use super::round_up::{build_week, week_href};
-use super::{league_href, league_named};
 
 /// What an unsubscribe link says when its address is gone already.
 const NOT_ON_THE_LIST: &str =
@@ -35,13 +36,7 @@ const NOT_ON_THE_LIST: &str =
 pub const SEND_AT: NaiveTime = NaiveTime::from_hms_opt(9, 0, 0).expect("a time");
 
 #[derive(Deserialize)]
-pub struct LeaguePath {
-    league: String,
-}
-
-#[derive(Deserialize)]
 pub struct TokenPath {
-    league: String,
     token: String,
 }
 
@@ -85,12 +80,7 @@ fn done(mut page: ListPage, said: String) -> Response {
 }
 
 /// `GET /round-up/subscribe`: the form.
-pub async fn form(
-    State(state): State<AppState>,
-    session: Session,
-    Path(p): Path<LeaguePath>,
-) -> Result<Response> {
-    let league = league_named(state.db(), &p.league).await?;
+pub async fn form(session: Session, InLeague(league): InLeague) -> Result<Response> {
     let mut page = page(&session, &league, "subscribe").await?;
     page.action = format!("{}/round-up/subscribe", league_href(&league));
     Ok(html(&page))
@@ -102,11 +92,10 @@ pub async fn subscribe(
     State(state): State<AppState>,
     session: Session,
     ClientAddr(addr): ClientAddr,
-    Path(p): Path<LeaguePath>,
+    InLeague(league): InLeague,
     CsrfForm(input): CsrfForm<EmailForm>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let email = input.email.trim().to_owned();
     let mut page = page(&session, &league, "subscribe").await?;
     page.action = format!("{}/round-up/subscribe", league_href(&league));
@@ -170,10 +159,10 @@ pub async fn subscribe(
 pub async fn confirm_form(
     State(state): State<AppState>,
     session: Session,
+    InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let mut page = page(&session, &league, "confirm").await?;
     match db
         .subscriber_to_confirm(league.id, &throttle::token_hash(&p.token))
@@ -200,11 +189,11 @@ fn expired(page: ListPage) -> Response {
 pub async fn confirm(
     State(state): State<AppState>,
     session: Session,
+    InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
     CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let page = page(&session, &league, "confirm").await?;
     match db
         .confirm_subscription(league.id, &throttle::token_hash(&p.token))
@@ -225,10 +214,10 @@ pub async fn confirm(
 pub async fn unsubscribe_form(
     State(state): State<AppState>,
     session: Session,
+    InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let mut page = page(&session, &league, "unsubscribe").await?;
     match db.subscriber_by_token(league.id, &p.token).await? {
         Some(s) => {
@@ -246,10 +235,10 @@ pub async fn unsubscribe_form(
 pub async fn unsubscribe(
     State(state): State<AppState>,
     session: Session,
+    InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let email = db.unsubscribe(league.id, &p.token).await?;
     let page = page(&session, &league, "unsubscribe").await?;
     Ok(done(

@@ -2,6 +2,7 @@
 //! results, and the penalties against it.
 
 use crate::app::formats::{match_formats, scores_by_season};
+use crate::web::auth::InLeague;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -20,14 +21,12 @@ use super::super::page::{Ctx, html};
 use super::charts::PositionChart;
 use super::{
     CalendarLinks, FixtureView, Link, PenaltyView, division_href, fixture_views, league_href,
-    league_named, not_found, penalty_views, player_href, season_href, slug, split_id_slug,
-    team_href,
+    not_found, penalty_views, player_href, season_href, slug, split_id_slug, team_href,
 };
 use crate::app::division_table::DivisionData;
 
 #[derive(Deserialize)]
 pub struct TeamPath {
-    league: String,
     team: String,
 }
 
@@ -57,10 +56,10 @@ pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
     headers: HeaderMap,
+    InLeague(league): InLeague,
     Path(p): Path<TeamPath>,
 ) -> Result<Response> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let unknown = || AppError::NotFound(format!("The team `{}`", p.team));
     let (id, given) = split_id_slug(&p.team).ok_or_else(unknown)?;
     let team = db
