@@ -10,4 +10,8 @@ pub mod formats;
 pub mod mail;
 pub mod people;
 pub mod ratings;
+pub mod registrations;
 pub mod results;
+pub mod seasons;
+pub mod teams;
+pub mod transfers;
