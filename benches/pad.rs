@@ -78,8 +78,7 @@ fn main() {
             .unwrap()
             .id;
         let format = MatchFormat::with_boards(boards, 0, 1);
-        let season = db
-            .create_season(
+        let season = boneyard::app::seasons::create_season(&db,
                 league,
                 &NewSeason {
                     name: "2026/27".into(),
@@ -100,7 +99,7 @@ fn main() {
             let mut roster = Vec::new();
             for i in 0..boards {
                 let p = db.create_player(league, &format!("{name} {i}")).await.unwrap();
-                db.register_player(league, season, team, p.id).await.unwrap();
+                boneyard::app::registrations::register_player(&db, league, season, team, p.id).await.unwrap();
                 roster.push((p.id.0, p.name));
             }
             rosters.push(roster);

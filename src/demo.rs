@@ -974,18 +974,18 @@ impl<'a> LeagueWriter<'a> {
     /// A season from its divisions to its penalties.
     async fn season(&mut self, year: i32, last: bool) -> Result<SeasonId, DemoError> {
         let (db, league) = (self.db, self.league);
-        let id = db
-            .create_season(
-                league,
-                &NewSeason {
-                    name: season_name(year),
-                    format: self.plan.format,
-                    options: Map::new(),
-                    match_format: self.plan.match_format.to_value(),
-                },
-            )
-            .await?
-            .id;
+        let id = crate::app::seasons::create_season(
+            db,
+            league,
+            &NewSeason {
+                name: season_name(year),
+                format: self.plan.format,
+                options: Map::new(),
+                match_format: self.plan.match_format.to_value(),
+            },
+        )
+        .await?
+        .id;
         self.summary.seasons += 1;
         let mut divisions = Vec::with_capacity(self.plan.divisions.len());
         for (position, name) in self.plan.divisions.iter().enumerate() {
@@ -1046,7 +1046,8 @@ impl<'a> LeagueWriter<'a> {
                 });
             }
             for m in &team.roster {
-                db.register_player(league, season.id, team.id, m.id).await?;
+                crate::app::registrations::register_player(db, league, season.id, team.id, m.id)
+                    .await?;
             }
             let roster = &team.roster;
             team.captains.retain(|c| roster.iter().any(|m| m.id == *c));
@@ -1058,7 +1059,7 @@ impl<'a> LeagueWriter<'a> {
                 }
             }
             for &c in &team.captains {
-                db.add_captain(league, season.id, team.id, c).await?;
+                crate::app::teams::add_captain(db, league, season.id, team.id, c).await?;
             }
         }
         Ok(())

@@ -160,8 +160,9 @@ pub(crate) async fn insert_invitation(
 
 impl Db {
     /// Invites someone to the role `new` names (a captain named on the
-    /// roster is invited by [`Db::name_captain`] instead), queueing `mail`
-    /// (the link by email) in the same transaction.
+    /// roster is invited by
+    /// [`name_captain`](crate::app::teams::name_captain) instead),
+    /// queueing `mail` (the link by email) in the same transaction.
     pub async fn invite(
         &self,
         new: &NewInvitation,

@@ -1,12 +1,11 @@
 //! Players and their registration to one team a season.
 
-use super::sql;
+use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::invitations::{PlayerInvite, insert_player_invites};
-use super::transfers::check_squads;
-use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, UserId, now};
+use super::invitations::PlayerInvite;
+use super::{Db, DbError, LeagueId, PlayerId, Result, SeasonId, TeamId, now};
 
 /// A person who plays. Names are unique in a league, since game records
 /// name players.
@@ -98,33 +97,6 @@ impl Db {
         .ok_or_else(|| DbError::not_found(format!("player {id}")))
     }
 
-    /// Registers a player to a team entered in the season. A second team in
-    /// the same season is refused as [`DbError::Unique`].
-    pub async fn register_player(
-        &self,
-        league: LeagueId,
-        season: SeasonId,
-        team: TeamId,
-        player: PlayerId,
-    ) -> Result<Registration> {
-        let sql = format!(
-            "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let made = sql::query_as::<Registration>(&sql)
-            .bind(league)
-            .bind(season)
-            .bind(team)
-            .bind(player)
-            .bind(now())
-            .fetch_one(&mut tx)
-            .await?;
-        check_squads(&mut tx, league, season).await?;
-        tx.commit().await?;
-        Ok(made)
-    }
-
     /// Every registration of a season.
     pub async fn registrations(
         &self,
@@ -160,134 +132,45 @@ impl Db {
         .fetch_all(self)
         .await
     }
+}
 
-    /// A team's roster pasted in one go: the new players made and, with
-    /// the existing ones, registered to the team, all in one transaction.
-    /// A name taken or a player registered elsewhere meanwhile refuses the
-    /// whole list ([`DbError::Unique`]). Returns how many were registered.
-    pub async fn register_roster(
-        &self,
-        league: LeagueId,
-        season: SeasonId,
-        team: TeamId,
-        change: &RosterChange<'_>,
-        by: Option<UserId>,
-    ) -> Result<usize> {
-        let RosterChange {
-            new_players,
-            existing,
-            invites,
-        } = *change;
-        let create = "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
-                      RETURNING id";
-        let register = "INSERT INTO registrations \
-                        (league_id, season_id, team_id, player_id, registered_at) \
-                        VALUES ($1, $2, $3, $4, $5)";
-        let mut tx = self.write(league).await?;
-        let out = {
-            let at = now();
-            let mut ids = existing.to_vec();
-            let mut made = Vec::with_capacity(new_players.len());
-            for name in new_players {
-                let id: PlayerId = sql::query_scalar(create)
-                    .bind(league)
-                    .bind(name)
-                    .bind(at)
-                    .fetch_one(&mut tx)
-                    .await?;
-                ids.push(id);
-                made.push((name.clone(), id));
-            }
-            insert_player_invites(&mut tx, league, invites, &made, by).await?;
-            for id in &ids {
-                sql::query(register)
-                    .bind(league)
-                    .bind(season)
-                    .bind(team)
-                    .bind(*id)
-                    .bind(at)
-                    .execute(&mut tx)
-                    .await?;
-            }
-            check_squads(&mut tx, league, season).await?;
-            ids.len()
-        };
-        tx.commit().await?;
-        Ok(out)
-    }
+/// Stores a new player of `league`, made at `at`. A name the league uses
+/// already is [`DbError::Unique`].
+pub(crate) async fn insert_player(
+    tx: &mut Tx,
+    league: LeagueId,
+    name: &str,
+    at: DateTime<Utc>,
+) -> Result<PlayerId> {
+    sql::query_scalar(
+        "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) RETURNING id",
+    )
+    .bind(league)
+    .bind(name)
+    .bind(at)
+    .fetch_one(&mut *tx)
+    .await
+}
 
-    /// A season's teams and players from a checked file
-    /// ([`ImportPlan`](crate::league::import::ImportPlan)): new teams made
-    /// and entered, new players made, everyone registered, in one
-    /// transaction. A name taken meanwhile refuses the whole file
-    /// ([`DbError::Unique`]).
-    pub async fn import_rosters(
-        &self,
-        league: LeagueId,
-        season: SeasonId,
-        plan: &crate::league::import::ImportPlan,
-        invites: &[PlayerInvite],
-        by: Option<UserId>,
-    ) -> Result<()> {
-        let team = "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING id";
-        let enter = "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
-                     VALUES ($1, $2, $3, $4)";
-        let player = "INSERT INTO players (league_id, name, created_at) VALUES ($1, $2, $3) \
-                      RETURNING id";
-        let register = "INSERT INTO registrations \
-                        (league_id, season_id, team_id, player_id, registered_at) \
-                        VALUES ($1, $2, $3, $4, $5)";
-        let mut tx = self.write(league).await?;
-        let at = now();
-        let mut made = Vec::new();
-        for t in &plan.teams {
-            let id: TeamId = match t.id {
-                Some(id) => TeamId(id),
-                None => {
-                    sql::query_scalar(team)
-                        .bind(league)
-                        .bind(&t.name)
-                        .bind(t.venue)
-                        .fetch_one(&mut tx)
-                        .await?
-                }
-            };
-            if !t.entered {
-                sql::query(enter)
-                    .bind(league)
-                    .bind(season)
-                    .bind(t.division)
-                    .bind(id)
-                    .execute(&mut tx)
-                    .await?;
-            }
-            for p in t.players.iter().filter(|p| !p.registered) {
-                let pid: PlayerId = match p.id {
-                    Some(id) => PlayerId(id),
-                    None => {
-                        let id = sql::query_scalar(player)
-                            .bind(league)
-                            .bind(&p.name)
-                            .bind(at)
-                            .fetch_one(&mut tx)
-                            .await?;
-                        made.push((p.name.clone(), id));
-                        id
-                    }
-                };
-                sql::query(register)
-                    .bind(league)
-                    .bind(season)
-                    .bind(id)
-                    .bind(pid)
-                    .bind(at)
-                    .execute(&mut tx)
-                    .await?;
-            }
-        }
-        insert_player_invites(&mut tx, league, invites, &made, by).await?;
-        check_squads(&mut tx, league, season).await?;
-        tx.commit().await?;
-        Ok(())
-    }
+/// Registers `player` to `team` for the season from `at`. A second team
+/// in the same season is [`DbError::Unique`].
+pub(crate) async fn insert_registration(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+    player: PlayerId,
+    at: DateTime<Utc>,
+) -> Result<Registration> {
+    sql::query_as::<Registration>(&format!(
+        "INSERT INTO registrations (league_id, season_id, team_id, player_id, registered_at) \
+         VALUES ($1, $2, $3, $4, $5) RETURNING {REGISTRATION_COLUMNS}"
+    ))
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .bind(player)
+    .bind(at)
+    .fetch_one(&mut *tx)
+    .await
 }

@@ -1,16 +1,12 @@
 //! Seasons (with their ruleset and match format) and their divisions.
 
 use super::sql::{self, Tx};
-use crate::league::refusal::Refusal;
 use crate::league::season::{BadSeason, SeasonRules};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::audit::{NewAudit, insert_audit};
-use super::{
-    Db, DbError, DivisionId, LeagueId, Result, SeasonId, UserId, json_text, now, parse_json,
-};
+use super::{Db, DbError, DivisionId, LeagueId, Result, SeasonId, json_text, now, parse_json};
 use crate::league::settings::SeasonSettings;
 use crate::rules::{Format, Ruleset};
 
@@ -141,12 +137,6 @@ pub(super) const COLUMNS: &str =
     "id, league_id, name, format, options, match_format, settings, created_at, closed_at";
 const DIVISION_COLUMNS: &str = "id, league_id, season_id, name, position";
 
-fn check_ruleset(format: Format, options: &Map<String, Value>) -> Result<()> {
-    Ruleset::parse(format, Some(options))
-        .map(drop)
-        .map_err(|why| Refusal::Rule(format!("Ruleset: {why}")).into())
-}
-
 /// A season's form as saved from the console: its name, and its rules
 /// and settings when they changed.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,166 +149,6 @@ pub struct SeasonUpdate {
 }
 
 impl Db {
-    /// Saves a season's form in one transaction: all of it, or (refused
-    /// rules, a name taken) none of it. Each part that changes leaves its
-    /// audit entry.
-    pub async fn update_season(
-        &self,
-        league: LeagueId,
-        id: SeasonId,
-        update: &SeasonUpdate,
-        by: Option<UserId>,
-    ) -> Result<Season> {
-        if let Some((format, options, _)) = &update.rules {
-            check_ruleset(*format, options)?;
-        }
-        if let Some(settings) = &update.settings {
-            settings.check().map_err(Refusal::Rule)?;
-        }
-        let select = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
-        let rules_sql = format!(
-            "UPDATE seasons SET format = $3, options = $4, match_format = $5 \
-             WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
-        );
-        let settings_sql = format!(
-            "UPDATE seasons SET settings = $3 WHERE league_id = $1 AND id = $2 \
-             RETURNING {COLUMNS}"
-        );
-        let name_sql = format!(
-            "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        let before: Season = sql::query_as::<SeasonRow>(&select)
-            .bind(league)
-            .bind(id)
-            .fetch_optional(&mut tx)
-            .await?
-            .ok_or_else(|| DbError::not_found(format!("season {id}")))?
-            .try_into()?;
-        let mut now_is = before.clone();
-        // A season rolled over is kept as it is: its tables must not
-        // change under the archive by new rules or settings.
-        let settings_change = update
-            .settings
-            .as_ref()
-            .is_some_and(|s| before.settings().as_ref() != Ok(s));
-        if before.is_closed() && (update.rules.is_some() || settings_change) {
-            return Err(Refusal::SeasonArchived {
-                season: before.name,
-            }
-            .into());
-        }
-        if let Some((format, options, match_format)) = &update.rules {
-            let results: i64 = sql::query_scalar(
-                "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
-                 WHERE f.league_id = $1 AND f.season_id = $2",
-            )
-            .bind(league)
-            .bind(id)
-            .fetch_one(&mut tx)
-            .await?;
-            if results > 0 {
-                return Err(Refusal::RulesFixed {
-                    season: before.name,
-                }
-                .into());
-            }
-            let after: Season = sql::query_as::<SeasonRow>(&rules_sql)
-                .bind(league)
-                .bind(id)
-                .bind(format.as_str())
-                .bind(json_text(options))
-                .bind(json_text(match_format))
-                .fetch_one(&mut tx)
-                .await?
-                .try_into()?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "season", id.0, "rules")
-                    .before(Some(&now_is))
-                    .after(Some(&after)),
-            )
-            .await?;
-            now_is = after;
-        }
-        if let Some(settings) = &update.settings {
-            let after: Season = sql::query_as::<SeasonRow>(&settings_sql)
-                .bind(league)
-                .bind(id)
-                .bind(json_text(&settings.to_value()))
-                .fetch_one(&mut tx)
-                .await?
-                .try_into()?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "season", id.0, "settings")
-                    .before(Some(&now_is.settings))
-                    .after(Some(&after.settings)),
-            )
-            .await?;
-            now_is = after;
-        }
-        if let Some(name) = update.name.as_ref().filter(|n| **n != now_is.name) {
-            let after: Season = sql::query_as::<SeasonRow>(&name_sql)
-                .bind(league)
-                .bind(id)
-                .bind(name)
-                .fetch_one(&mut tx)
-                .await?
-                .try_into()?;
-            insert_audit(
-                &mut tx,
-                NewAudit::new(Some(league), by, "season", id.0, "rename")
-                    .before(Some(&now_is.name))
-                    .after(Some(&after.name)),
-            )
-            .await?;
-            now_is = after;
-        }
-        tx.commit().await?;
-        Ok(now_is)
-    }
-}
-
-impl Db {
-    /// A new season with the default settings; its options must make a
-    /// valid ruleset for its format.
-    pub async fn create_season(&self, league: LeagueId, new: &NewSeason) -> Result<Season> {
-        self.create_season_with(league, new, &SeasonSettings::default())
-            .await
-    }
-
-    /// A new season with its settings, in one statement.
-    pub async fn create_season_with(
-        &self,
-        league: LeagueId,
-        new: &NewSeason,
-        settings: &SeasonSettings,
-    ) -> Result<Season> {
-        check_ruleset(new.format, &new.options)?;
-        settings.check().map_err(Refusal::Rule)?;
-        let sql = format!(
-            "INSERT INTO seasons (league_id, name, format, options, match_format, settings, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"
-        );
-        {
-            let mut tx = self.write(league).await?;
-            let out = sql::query_as::<SeasonRow>(&sql)
-                .bind(league)
-                .bind(&new.name)
-                .bind(new.format.as_str())
-                .bind(json_text(&new.options))
-                .bind(json_text(&new.match_format))
-                .bind(json_text(&settings.to_value()))
-                .bind(now())
-                .fetch_one(&mut tx)
-                .await?;
-            tx.commit().await?;
-            out
-        }
-        .try_into()
-    }
-
     pub async fn season(&self, league: LeagueId, id: SeasonId) -> Result<Season> {
         let sql = format!("SELECT {COLUMNS} FROM seasons WHERE league_id = $1 AND id = $2");
         sql::query_as::<SeasonRow>(&sql)
@@ -340,25 +170,6 @@ impl Db {
             .into_iter()
             .map(Season::try_from)
             .collect()
-    }
-
-    /// Changes a season's ruleset and match format. Refused once any of its
-    /// fixtures has a result: those were scored under the old rules.
-    pub async fn set_season_rules(
-        &self,
-        league: LeagueId,
-        id: SeasonId,
-        format: Format,
-        options: &Map<String, Value>,
-        match_format: &Value,
-        by: Option<UserId>,
-    ) -> Result<Season> {
-        let update = SeasonUpdate {
-            name: None,
-            rules: Some((format, options.clone(), match_format.clone())),
-            settings: None,
-        };
-        self.update_season(league, id, &update, by).await
     }
 
     pub async fn create_division(
@@ -437,34 +248,15 @@ impl Db {
         .try_into()
     }
 
-    /// Changes a season's settings, audited. Allowed with results in: the
-    /// tables are computed from the results as they are shown.
-    pub async fn set_season_settings(
-        &self,
-        league: LeagueId,
-        id: SeasonId,
-        settings: &SeasonSettings,
-        by: Option<UserId>,
-    ) -> Result<Season> {
-        let update = SeasonUpdate {
-            name: None,
-            rules: None,
-            settings: Some(settings.clone()),
-        };
-        self.update_season(league, id, &update, by).await
-    }
-
     /// Whether any fixture of the season has a result: then its ruleset
-    /// and match format are fixed (see [`Db::set_season_rules`]).
+    /// and match format are fixed (see
+    /// [`app::seasons::update_season`](crate::app::seasons::update_season)).
     pub async fn season_has_results(&self, league: LeagueId, id: SeasonId) -> Result<bool> {
-        let count: i64 = sql::query_scalar(
-            "SELECT COUNT(*) FROM result_versions v JOIN fixtures f ON f.id = v.fixture_id \
-             WHERE f.league_id = $1 AND f.season_id = $2",
-        )
-        .bind(league)
-        .bind(id)
-        .fetch_one(self)
-        .await?;
+        let count: i64 = sql::query_scalar(SEASON_RESULTS)
+            .bind(league)
+            .bind(id)
+            .fetch_one(self)
+            .await?;
         Ok(count > 0)
     }
 
@@ -507,5 +299,123 @@ pub(crate) async fn season_in(tx: &mut Tx, league: LeagueId, id: SeasonId) -> Re
     .fetch_optional(&mut *tx)
     .await?
     .ok_or_else(|| DbError::not_found(format!("season {id}")))?
+    .try_into()
+}
+
+/// Season `id`'s settings, as the write sees them; `None`: no such season.
+pub(crate) async fn season_settings_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: SeasonId,
+) -> Result<Option<SeasonSettings>> {
+    let text: Option<String> =
+        sql::query_scalar("SELECT settings FROM seasons WHERE league_id = $1 AND id = $2")
+            .bind(league)
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let Some(text) = text else { return Ok(None) };
+    let corrupt = |e: String| DbError::Corrupt(format!("season settings: {e}"));
+    let value: Value = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+    SeasonSettings::parse(&value).map(Some).map_err(corrupt)
+}
+
+/// Counts the result versions of a season's fixtures.
+const SEASON_RESULTS: &str = "SELECT COUNT(*) FROM result_versions v \
+     JOIN fixtures f ON f.id = v.fixture_id WHERE f.league_id = $1 AND f.season_id = $2";
+
+/// Whether any fixture of season `id` has a result, as the write sees it.
+pub(crate) async fn season_has_results_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: SeasonId,
+) -> Result<bool> {
+    let count: i64 = sql::query_scalar(SEASON_RESULTS)
+        .bind(league)
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+    Ok(count > 0)
+}
+
+/// Stores a new season with its settings.
+pub(crate) async fn insert_season(
+    tx: &mut Tx,
+    league: LeagueId,
+    new: &NewSeason,
+    settings: &SeasonSettings,
+) -> Result<Season> {
+    sql::query_as::<SeasonRow>(&format!(
+        "INSERT INTO seasons (league_id, name, format, options, match_format, settings, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(&new.name)
+    .bind(new.format.as_str())
+    .bind(json_text(&new.options))
+    .bind(json_text(&new.match_format))
+    .bind(json_text(&settings.to_value()))
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
+}
+
+/// Stores season `id`'s ruleset and match format; returns it as it is now.
+pub(crate) async fn update_season_rules(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: SeasonId,
+    format: Format,
+    options: &Map<String, Value>,
+    match_format: &Value,
+) -> Result<Season> {
+    sql::query_as::<SeasonRow>(&format!(
+        "UPDATE seasons SET format = $3, options = $4, match_format = $5 \
+         WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(id)
+    .bind(format.as_str())
+    .bind(json_text(options))
+    .bind(json_text(match_format))
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
+}
+
+/// Stores season `id`'s settings; returns it as it is now.
+pub(crate) async fn update_season_settings(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: SeasonId,
+    settings: &SeasonSettings,
+) -> Result<Season> {
+    sql::query_as::<SeasonRow>(&format!(
+        "UPDATE seasons SET settings = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(id)
+    .bind(json_text(&settings.to_value()))
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
+}
+
+/// Stores season `id`'s name; returns it as it is now.
+pub(crate) async fn update_season_name(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: SeasonId,
+    name: &str,
+) -> Result<Season> {
+    sql::query_as::<SeasonRow>(&format!(
+        "UPDATE seasons SET name = $3 WHERE league_id = $1 AND id = $2 RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(id)
+    .bind(name)
+    .fetch_one(&mut *tx)
+    .await?
     .try_into()
 }

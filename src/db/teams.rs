@@ -1,11 +1,10 @@
 //! Teams, their entry in a season's division, and their captains.
 
-use super::sql;
-use crate::league::refusal::Refusal;
+use super::sql::{self, Tx};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{NewAudit, insert_audit};
-use super::invitations::{NewInvitation, insert_invitation};
+use super::invitations::NewInvitation;
 use super::users::{ROLE_COLUMNS, Role};
 use super::{
     Db, DbError, DivisionId, LeagueId, Player, PlayerId, Result, SeasonId, TeamId, UserId, VenueId,
@@ -21,9 +20,6 @@ pub enum CaptainAccount<'a> {
     /// No account yet: this invitation's link makes one, with the role.
     Invite(&'a NewInvitation),
 }
-
-/// Most captains a team has in a season (LEAGUE.md: "a team may have two").
-pub const MAX_CAPTAINS: i64 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Team {
@@ -148,111 +144,6 @@ impl Db {
             .await
     }
 
-    /// Names a registered player of the team as one of its captains this
-    /// season; refused past [`MAX_CAPTAINS`].
-    pub async fn add_captain(
-        &self,
-        league: LeagueId,
-        season: SeasonId,
-        team: TeamId,
-        player: PlayerId,
-    ) -> Result<()> {
-        self.name_captain(league, season, team, player, CaptainAccount::None, None)
-            .await
-    }
-
-    /// Makes a registered player a captain of the team for the season and,
-    /// when an account is named with them, gives it the captain's role for
-    /// the team that season (kept if it holds it already), in one
-    /// transaction. The account is recorded with the captain, so that
-    /// removing the captain takes the role away again.
-    pub async fn name_captain(
-        &self,
-        league: LeagueId,
-        season: SeasonId,
-        team: TeamId,
-        player: PlayerId,
-        account: CaptainAccount<'_>,
-        by: Option<UserId>,
-    ) -> Result<()> {
-        let (account, invite) = match account {
-            CaptainAccount::None => (None, None),
-            CaptainAccount::Existing(user) => (Some(user), None),
-            CaptainAccount::Invite(invite) => (None, Some(invite)),
-        };
-        // Postgres: lock the entry so two secretaries cannot both add a
-        // second captain; SQLite writes are serialized already.
-        let lock = self.dialect("SELECT team_id FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3", "SELECT team_id FROM team_entries WHERE league_id = $1 AND season_id = $2 AND team_id = $3 FOR UPDATE");
-        let captain_role = format!(
-            "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
-             AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
-        );
-        let grant = format!(
-            "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
-             VALUES ($1, 'captain', $2, $3, $4, $5) RETURNING {ROLE_COLUMNS}"
-        );
-        let mut tx = self.write(league).await?;
-        sql::query_scalar::<i64>(lock)
-            .bind(league)
-            .bind(season)
-            .bind(team)
-            .fetch_optional(&mut tx)
-            .await?
-            .ok_or_else(|| DbError::not_found(format!("team {team} in season {season}")))?;
-        let count: i64 = sql::query_scalar(
-            "SELECT COUNT(*) FROM team_captains \
-             WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
-        )
-        .bind(league)
-        .bind(season)
-        .bind(team)
-        .fetch_one(&mut tx)
-        .await?;
-        if count >= MAX_CAPTAINS {
-            return Err(Refusal::CaptainsFull { max: MAX_CAPTAINS }.into());
-        }
-        sql::query(
-            "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(league)
-        .bind(season)
-        .bind(team)
-        .bind(player)
-        .bind(account)
-        .execute(&mut tx)
-        .await?;
-        if let Some(user) = account {
-            let held: Option<Role> = sql::query_as(&captain_role)
-                .bind(user)
-                .bind(league)
-                .bind(season)
-                .bind(team)
-                .fetch_optional(&mut tx)
-                .await?;
-            if held.is_none() {
-                let role: Role = sql::query_as(&grant)
-                    .bind(user)
-                    .bind(league)
-                    .bind(season)
-                    .bind(team)
-                    .bind(now())
-                    .fetch_one(&mut tx)
-                    .await?;
-                insert_audit(
-                    &mut tx,
-                    NewAudit::new(Some(league), by, "role", role.id.0, "grant").after(Some(&role)),
-                )
-                .await?;
-            }
-        }
-        if let Some(invite) = invite {
-            insert_invitation(&mut tx, invite, by).await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// The team's captains this season.
     pub async fn captains(
         &self,
@@ -345,4 +236,170 @@ impl Db {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// Whether `team` is entered in the season. On Postgres the entry is
+/// locked until the commit, so two secretaries cannot both add a second
+/// captain; SQLite writes are serialized already.
+pub(crate) async fn lock_entry(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+) -> Result<bool> {
+    let sql = format!(
+        "SELECT team_id FROM team_entries WHERE league_id = $1 AND season_id = $2 \
+         AND team_id = $3{}",
+        tx.dialect("", " FOR UPDATE")
+    );
+    let found: Option<i64> = sql::query_scalar(&sql)
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .fetch_optional(&mut *tx)
+        .await?;
+    Ok(found.is_some())
+}
+
+/// How many captains `team` has this season.
+pub(crate) async fn captain_count(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+) -> Result<i64> {
+    sql::query_scalar(
+        "SELECT COUNT(*) FROM team_captains \
+         WHERE league_id = $1 AND season_id = $2 AND team_id = $3",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .fetch_one(&mut *tx)
+    .await
+}
+
+/// Whether `player` captains `team` this season.
+pub(crate) async fn is_captain(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+    player: PlayerId,
+) -> Result<bool> {
+    let n: i64 = sql::query_scalar(
+        "SELECT COUNT(*) FROM team_captains \
+         WHERE league_id = $1 AND season_id = $2 AND team_id = $3 AND player_id = $4",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .bind(player)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(n > 0)
+}
+
+/// Records `player` as a captain of `team` this season, with the account
+/// named with them (so that removing the captain takes its role away).
+pub(crate) async fn insert_captain(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+    player: PlayerId,
+    account: Option<UserId>,
+) -> Result<()> {
+    sql::query(
+        "INSERT INTO team_captains (league_id, season_id, team_id, player_id, user_id) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .bind(player)
+    .bind(account)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// `user`'s captain's role for `team` this season, if it holds one.
+pub(crate) async fn captain_role(
+    tx: &mut Tx,
+    user: UserId,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+) -> Result<Option<Role>> {
+    sql::query_as(&format!(
+        "SELECT {ROLE_COLUMNS} FROM roles WHERE kind = 'captain' \
+         AND user_id = $1 AND league_id = $2 AND season_id = $3 AND team_id = $4"
+    ))
+    .bind(user)
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .fetch_optional(&mut *tx)
+    .await
+}
+
+/// Gives `user` the captain's role for `team` this season.
+pub(crate) async fn insert_captain_role(
+    tx: &mut Tx,
+    user: UserId,
+    league: LeagueId,
+    season: SeasonId,
+    team: TeamId,
+) -> Result<Role> {
+    sql::query_as(&format!(
+        "INSERT INTO roles (user_id, kind, league_id, season_id, team_id, granted_at) \
+         VALUES ($1, 'captain', $2, $3, $4, $5) RETURNING {ROLE_COLUMNS}"
+    ))
+    .bind(user)
+    .bind(league)
+    .bind(season)
+    .bind(team)
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await
+}
+
+/// Stores a new team of `league`; returns its id. A name the league uses
+/// already is [`DbError::Unique`].
+pub(crate) async fn insert_team(
+    tx: &mut Tx,
+    league: LeagueId,
+    name: &str,
+    venue: Option<VenueId>,
+) -> Result<TeamId> {
+    sql::query_scalar(
+        "INSERT INTO teams (league_id, name, venue_id) VALUES ($1, $2, $3) RETURNING id",
+    )
+    .bind(league)
+    .bind(name)
+    .bind(venue)
+    .fetch_one(&mut *tx)
+    .await
+}
+
+/// Enters `team` in `division` for the season.
+pub(crate) async fn insert_entry(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    division: DivisionId,
+    team: TeamId,
+) -> Result<()> {
+    sql::query(
+        "INSERT INTO team_entries (league_id, season_id, division_id, team_id) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(division)
+    .bind(team)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }

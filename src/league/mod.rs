@@ -1,6 +1,7 @@
 //! League logic over plain data: fixtures, standings, penalties. No I/O.
 
 pub mod board;
+pub mod captains;
 pub mod card;
 pub mod cup;
 pub mod feats;

@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::match_format::MatchFormat;
+use super::refusal::Refusal;
 use super::settings::SeasonSettings;
 use crate::rules::{Format, Ruleset};
 
@@ -61,6 +62,55 @@ impl SeasonRules {
     }
 }
 
+/// Refuses a season's form (a new season, or a change to one) whose
+/// options make no ruleset for its format, or whose settings are out of
+/// range, before anything is stored. `rules` and `settings` are the parts
+/// the form sets.
+pub fn check_form(
+    rules: Option<(Format, &Map<String, Value>)>,
+    settings: Option<&SeasonSettings>,
+) -> Result<(), Refusal> {
+    if let Some((format, options)) = rules {
+        Ruleset::parse(format, Some(options))
+            .map_err(|why| Refusal::Rule(format!("Ruleset: {why}")))?;
+    }
+    if let Some(settings) = settings {
+        settings.check().map_err(Refusal::Rule)?;
+    }
+    Ok(())
+}
+
+/// Refuses new rules or settings for season `season` once it was rolled
+/// over (`closed`): its archived tables must not change under it.
+/// Settings the same as the stored ones (`settings_now`, `None` when they
+/// cannot be read) are no change: a rename's form saves them as they are.
+pub fn archive_kept(
+    season: &str,
+    closed: bool,
+    new_rules: bool,
+    settings_now: Option<&SeasonSettings>,
+    new_settings: Option<&SeasonSettings>,
+) -> Result<(), Refusal> {
+    let settings_change = new_settings.is_some_and(|s| settings_now != Some(s));
+    if closed && (new_rules || settings_change) {
+        return Err(Refusal::SeasonArchived {
+            season: season.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a new ruleset or match format for season `season` once any of
+/// its fixtures has a result: those were scored under the old ones.
+pub fn rules_open(season: &str, has_results: bool) -> Result<(), Refusal> {
+    if has_results {
+        return Err(Refusal::RulesFixed {
+            season: season.to_owned(),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +135,82 @@ mod tests {
         assert!(
             bad.to_string()
                 .contains("the season 2026/27's match format")
+        );
+    }
+
+    #[test]
+    fn a_form_with_a_bad_ruleset_or_settings_is_refused() {
+        let empty = Map::new();
+        assert_eq!(
+            check_form(
+                Some((Format::AllFives, &empty)),
+                Some(&SeasonSettings::default())
+            ),
+            Ok(())
+        );
+        assert_eq!(check_form(None, None), Ok(()));
+        let bad = Map::from_iter([("target".to_string(), json!("lots"))]);
+        let Err(Refusal::Rule(why)) = check_form(Some((Format::AllFives, &bad)), None) else {
+            panic!("a bad option passed");
+        };
+        assert!(why.starts_with("Ruleset: "), "{why}");
+        let settings = SeasonSettings {
+            tie_breakers: Vec::new(),
+            ..SeasonSettings::default()
+        };
+        assert!(matches!(
+            check_form(None, Some(&settings)),
+            Err(Refusal::Rule(_))
+        ));
+    }
+
+    #[test]
+    fn a_season_rolled_over_keeps_its_rules_and_settings() {
+        let now = SeasonSettings::default();
+        let other = SeasonSettings {
+            min_games: 5,
+            ..SeasonSettings::default()
+        };
+        let archived = Err(Refusal::SeasonArchived {
+            season: "2025/26".into(),
+        });
+        // An open season changes freely.
+        assert_eq!(
+            archive_kept("2025/26", false, true, Some(&now), Some(&other)),
+            Ok(())
+        );
+        // A closed one: renamed with its settings as they are, yes.
+        assert_eq!(
+            archive_kept("2025/26", true, false, Some(&now), Some(&now)),
+            Ok(())
+        );
+        assert_eq!(
+            archive_kept("2025/26", true, false, Some(&now), None),
+            Ok(())
+        );
+        assert_eq!(
+            archive_kept("2025/26", true, true, Some(&now), None),
+            archived
+        );
+        assert_eq!(
+            archive_kept("2025/26", true, false, Some(&now), Some(&other)),
+            archived
+        );
+        // Unreadable settings replaced are a change.
+        assert_eq!(
+            archive_kept("2025/26", true, false, None, Some(&now)),
+            archived
+        );
+    }
+
+    #[test]
+    fn results_fix_the_rules() {
+        assert_eq!(rules_open("2026/27", false), Ok(()));
+        assert_eq!(
+            rules_open("2026/27", true),
+            Err(Refusal::RulesFixed {
+                season: "2026/27".into()
+            })
         );
     }
 }

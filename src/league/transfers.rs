@@ -7,6 +7,8 @@
 
 use chrono::{DateTime, Utc};
 
+use super::refusal::Refusal;
+
 /// One move of a player in a season.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Move {
@@ -84,6 +86,41 @@ pub fn check(p: &Proposed) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The two ends of a transfer as the season's records have them: the
+/// player's present registration and the entry of the team asked for.
+/// Refused when the player is on no team's roster this season (a roster
+/// registers them, a transfer moves them), or the team is not entered in
+/// it.
+pub fn ends<F, T>(registered: Option<F>, entered: Option<T>) -> Result<(F, T), Refusal> {
+    let from = registered.ok_or(Refusal::TransferUnregistered)?;
+    let to = entered.ok_or(Refusal::TeamNotEntered)?;
+    Ok((from, to))
+}
+
+/// A match as [`Proposed::played_after`] names it: "Crown A v Swan B on
+/// 12 Nov 2026", or without the date when it has none.
+pub fn match_words(home: &str, away: &str, at: Option<DateTime<Utc>>) -> String {
+    match at {
+        Some(at) => format!("{home} v {away} on {}", at.format("%-d %b %Y")),
+        None => format!("{home} v {away}"),
+    }
+}
+
+/// Refuses registrations that took a team over the season's squad
+/// `limit`, naming the first such team by name. `squads` holds each team's
+/// name and players registered now, by name.
+pub fn squads_within(limit: Option<u32>, squads: &[(String, i64)]) -> Result<(), Refusal> {
+    let Some(limit) = limit else { return Ok(()) };
+    match squads.iter().find(|(_, n)| *n > i64::from(limit)) {
+        Some((team, n)) => Err(Refusal::SquadFull {
+            team: team.clone(),
+            players: *n,
+            limit,
+        }),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -182,5 +219,51 @@ mod tests {
         };
         let e = check(&full).unwrap_err();
         assert!(e.contains("Swan B has 8 players registered"), "{e}");
+    }
+
+    #[test]
+    fn a_transfer_needs_a_registration_and_an_entered_team() {
+        assert_eq!(ends(Some(1), Some(2)), Ok((1, 2)));
+        assert_eq!(
+            ends::<i64, i64>(None, Some(2)),
+            Err(Refusal::TransferUnregistered)
+        );
+        assert_eq!(
+            ends::<i64, i64>(None, None),
+            Err(Refusal::TransferUnregistered)
+        );
+        assert_eq!(
+            ends::<i64, i64>(Some(1), None),
+            Err(Refusal::TeamNotEntered)
+        );
+    }
+
+    #[test]
+    fn a_match_is_named_with_its_date() {
+        let at = Some(at("2026-11-12T19:30:00Z"));
+        assert_eq!(
+            match_words("Crown A", "Fox C", at),
+            "Crown A v Fox C on 12 Nov 2026"
+        );
+        assert_eq!(match_words("Crown A", "Fox C", None), "Crown A v Fox C");
+    }
+
+    #[test]
+    fn the_first_squad_over_the_limit_is_named() {
+        let squads = [
+            ("Crown A".to_string(), 8),
+            ("Fox C".to_string(), 10),
+            ("Swan B".to_string(), 9),
+        ];
+        assert_eq!(squads_within(None, &squads), Ok(()));
+        assert_eq!(squads_within(Some(10), &squads), Ok(()));
+        assert_eq!(
+            squads_within(Some(8), &squads),
+            Err(Refusal::SquadFull {
+                team: "Fox C".into(),
+                players: 10,
+                limit: 8,
+            })
+        );
     }
 }

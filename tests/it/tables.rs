@@ -294,9 +294,11 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<Pena
                     tie_breakers: rules.clone(),
                     ..SeasonSettings::default()
                 };
-                db.set_season_settings(s.league, s.season, &settings, None)
-                    .await
-                    .unwrap();
+                boneyard::app::seasons::set_season_settings(
+                    db, s.league, s.season, &settings, None,
+                )
+                .await
+                .unwrap();
             }
             Op::Cup { tie, seed } => {
                 let (id, home, away) = s.cup[tie];

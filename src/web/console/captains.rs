@@ -10,6 +10,7 @@ use axum::routing::post;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
+use crate::app::teams::name_captain;
 use crate::db::invitations::{Invited, NewInvitation};
 use crate::db::teams::CaptainAccount;
 use crate::db::{PlayerId, SeasonId, TeamId, User};
@@ -114,10 +115,7 @@ async fn name(
             (_, Some(invite)) => CaptainAccount::Invite(invite),
             _ => CaptainAccount::None,
         };
-        match db
-            .name_captain(league, season, team, player, named, Some(sec.user.id))
-            .await
-        {
+        match name_captain(db, league, season, team, player, named, Some(sec.user.id)).await {
             Ok(()) => {
                 let said = match (&account, &invite) {
                     (Account::Existing(u), _) => format!(

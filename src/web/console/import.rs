@@ -9,6 +9,7 @@ use axum::response::Response;
 use axum::routing::get;
 use serde::Deserialize;
 
+use crate::app::registrations::import_rosters;
 use crate::db::{DbError, League, Season, SeasonId};
 use crate::league::import::{self, ImportPlan, Known, KnownTeam};
 use crate::web::AppState;
@@ -163,9 +164,8 @@ async fn check_or_save(
             })
             .collect();
         let invites = super::roster_invites::player_invites(&state, &sec.league, wanted).await?;
-        match state
-            .db()
-            .import_rosters(
+        match import_rosters(
+                state.db(),
                 sec.league.id,
                 season.id,
                 &plan,

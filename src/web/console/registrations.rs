@@ -8,6 +8,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 
+use crate::app::registrations::register_player;
 use crate::db::{DbError, League, Player, PlayerId, Season, SeasonId, Team, TeamId};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
@@ -232,7 +233,7 @@ async fn register(
     )
     .map(PlayerId);
     if let Some(player) = player {
-        match db.register_player(league, season, team, player).await {
+        match register_player(db, league, season, team, player).await {
             Ok(_) => {
                 return Ok(form::done(
                     &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),

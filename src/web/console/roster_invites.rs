@@ -1,6 +1,7 @@
 //! The invitations a pasted or imported roster emails: one for each player
 //! given an address who has no account in the league yet, written in the
-//! roster's own transaction (`Db::register_roster`, `Db::import_rosters`).
+//! roster's own transaction (`app::registrations::register_roster`,
+//! `app::registrations::import_rosters`).
 
 use crate::app::mail::invitation_message;
 use crate::db::invitations::{PlayerInvite, VALID_DAYS};

@@ -8,6 +8,7 @@ use axum::response::Response;
 use axum::routing::post;
 use serde::Deserialize;
 
+use crate::app::registrations::register_roster;
 use crate::db::players::RosterChange;
 use crate::db::{DbError, PlayerId, SeasonId, TeamId};
 use crate::league::roster::{self, Known, Outcome, Plan};
@@ -152,19 +153,19 @@ async fn paste(
             })
             .collect();
         let invites = player_invites(&state, &sec.league, wanted).await?;
-        match db
-            .register_roster(
-                league,
-                season,
-                team,
-                &RosterChange {
-                    new_players: &new,
-                    existing: &existing,
-                    invites: &invites,
-                },
-                Some(sec.user.id),
-            )
-            .await
+        match register_roster(
+            db,
+            league,
+            season,
+            team,
+            &RosterChange {
+                new_players: &new,
+                existing: &existing,
+                invites: &invites,
+            },
+            Some(sec.user.id),
+        )
+        .await
         {
             Ok(n) => {
                 return Ok(form::done(

@@ -18,6 +18,7 @@ use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::app;
 use crate::db::{DbError, League, NewSeason, Season, SeasonId, SeasonUpdate};
 use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
 use crate::league::refusal::Refusal;
@@ -890,10 +891,9 @@ async fn create(
             options: rules.ruleset.options(),
             match_format: rules.match_format.to_value(),
         };
-        let created = state
-            .db()
-            .create_season_with(page.league.id, &new, &rules.settings)
-            .await;
+        let created =
+            app::seasons::create_season_with(state.db(), page.league.id, &new, &rules.settings)
+                .await;
         match created {
             Ok(season) => {
                 return Ok(form::done(
@@ -986,10 +986,7 @@ async fn update(
         settings: (rules.settings != before.settings || season.settings().is_err())
             .then(|| rules.settings.clone()),
     };
-    match db
-        .update_season(league, id, &update, Some(sec.user.id))
-        .await
-    {
+    match app::seasons::update_season(db, league, id, &update, Some(sec.user.id)).await {
         Ok(_) => {}
         Err(DbError::Refused(
             why @ (Refusal::SeasonArchived { .. } | Refusal::RulesFixed { .. }),

@@ -10,6 +10,7 @@ use axum::routing::get;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
+use crate::app::transfers;
 use crate::db::transfers::{NewTransfer, TransferLine};
 use crate::db::{DbError, League, PlayerId, Season, SeasonId, TeamId};
 use crate::web::AppState;
@@ -207,10 +208,7 @@ async fn save(
         from_at: sec.league.time_zone.day_start(on_day),
         fee_pence: fee,
     };
-    match db
-        .transfer_player(sec.league.id, season.id, &new, Some(sec.user.id))
-        .await
-    {
+    match transfers::transfer_player(db, sec.league.id, season.id, &new, Some(sec.user.id)).await {
         Ok(done) => {
             let fee = fee
                 .filter(|f| *f > 0)

@@ -192,7 +192,8 @@ async fn the_season_end_page_fits_a_phone() {
     let s = season(&db, "rollp", true).await;
     // One place up and down: Crown and Dolphin, level, straddle the line.
     let l = &s.app.league;
-    db.set_season_settings(
+    boneyard::app::seasons::set_season_settings(
+        &db,
         l.id,
         l.season,
         &boneyard::league::settings::SeasonSettings {

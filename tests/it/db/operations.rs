@@ -242,7 +242,7 @@ async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
         )),
         settings: Some(settings.clone()),
     };
-    let refused = db.update_season(l.id, l.season, &update, None).await;
+    let refused = boneyard::app::seasons::update_season(&db, l.id, l.season, &update, None).await;
     assert!(
         matches!(refused, Err(DbError::Refused(Refusal::RulesFixed { .. }))),
         "{refused:?}"
@@ -253,8 +253,7 @@ async fn a_season_form_is_saved_whole_or_not_at_all(db: Db) {
         rules: None,
         ..update
     };
-    let after = db
-        .update_season(l.id, l.season, &update, None)
+    let after = boneyard::app::seasons::update_season(&db, l.id, l.season, &update, None)
         .await
         .unwrap();
     assert_eq!(after.name, "Renamed");

@@ -78,19 +78,19 @@ async fn setup(db: &Db, short_name: &str, formats: &[Format]) -> Vec<Season> {
     }
     let mut seasons = Vec::new();
     for (n, &format) in formats.iter().enumerate() {
-        let season = db
-            .create_season(
-                league,
-                &NewSeason {
-                    name: format!("202{n}/2{}", n + 1),
-                    format,
-                    options: serde_json::Map::new(),
-                    match_format: serde_json::to_value(match_format(format)).unwrap(),
-                },
-            )
-            .await
-            .unwrap()
-            .id;
+        let season = boneyard::app::seasons::create_season(
+            db,
+            league,
+            &NewSeason {
+                name: format!("202{n}/2{}", n + 1),
+                format,
+                options: serde_json::Map::new(),
+                match_format: serde_json::to_value(match_format(format)).unwrap(),
+            },
+        )
+        .await
+        .unwrap()
+        .id;
         let division = db
             .create_division(league, season, "Premier", 0)
             .await
@@ -101,7 +101,9 @@ async fn setup(db: &Db, short_name: &str, formats: &[Format]) -> Vec<Season> {
                 .await
                 .unwrap();
             for (p, _) in players {
-                db.register_player(league, season, *team, *p).await.unwrap();
+                boneyard::app::registrations::register_player(db, league, season, *team, *p)
+                    .await
+                    .unwrap();
             }
         }
         let mut fixtures = Vec::new();

@@ -46,37 +46,37 @@ async fn leagues_seasons_and_divisions(db: Db) {
     assert_eq!(renamed.time_zone, league.time_zone);
 
     let options = serde_json::json!({"set_to": 7, "late_games": [[1, 1], [5, 2]]});
-    let season = db
-        .create_season(
-            league.id,
-            &NewSeason {
-                name: "2026/27".into(),
-                format: Format::HandsWon,
-                options: options.as_object().unwrap().clone(),
-                match_format: serde_json::json!({"sets": 3}),
-            },
-        )
-        .await
-        .unwrap();
+    let season = boneyard::app::seasons::create_season(
+        &db,
+        league.id,
+        &NewSeason {
+            name: "2026/27".into(),
+            format: Format::HandsWon,
+            options: options.as_object().unwrap().clone(),
+            match_format: serde_json::json!({"sets": 3}),
+        },
+    )
+    .await
+    .unwrap();
     assert_eq!(season.format, Format::HandsWon);
     assert_eq!(season.ruleset().unwrap().set_to, 7);
     assert_eq!(db.season(league.id, season.id).await.unwrap(), season);
     assert_eq!(db.seasons(league.id).await.unwrap(), vec![season.clone()]);
     // Options that make no ruleset are refused.
-    let bad = db
-        .create_season(
-            league.id,
-            &NewSeason {
-                name: "2027/28".into(),
-                format: Format::HandsWon,
-                options: serde_json::json!({"target": 61})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-                match_format: serde_json::Value::Null,
-            },
-        )
-        .await;
+    let bad = boneyard::app::seasons::create_season(
+        &db,
+        league.id,
+        &NewSeason {
+            name: "2027/28".into(),
+            format: Format::HandsWon,
+            options: serde_json::json!({"target": 61})
+                .as_object()
+                .unwrap()
+                .clone(),
+            match_format: serde_json::Value::Null,
+        },
+    )
+    .await;
     assert!(
         matches!(bad, Err(DbError::Refused(Refusal::Rule(_)))),
         "{bad:?}"
@@ -143,15 +143,14 @@ async fn venues_teams_players_and_captains(db: Db) {
     assert_eq!(registrations.len(), 8);
 
     // Two captains at most, each a registered player of the team.
-    db.add_captain(l.id, l.season, l.home(), l.home_players()[0])
+    boneyard::app::teams::add_captain(&db, l.id, l.season, l.home(), l.home_players()[0])
         .await
         .unwrap();
-    db.add_captain(l.id, l.season, l.home(), l.home_players()[1])
+    boneyard::app::teams::add_captain(&db, l.id, l.season, l.home(), l.home_players()[1])
         .await
         .unwrap();
-    let third = db
-        .add_captain(l.id, l.season, l.home(), l.home_players()[2])
-        .await;
+    let third =
+        boneyard::app::teams::add_captain(&db, l.id, l.season, l.home(), l.home_players()[2]).await;
     assert!(
         matches!(
             third,
@@ -159,9 +158,8 @@ async fn venues_teams_players_and_captains(db: Db) {
         ),
         "{third:?}"
     );
-    let not_ours = db
-        .add_captain(l.id, l.season, l.away(), l.home_players()[2])
-        .await;
+    let not_ours =
+        boneyard::app::teams::add_captain(&db, l.id, l.season, l.away(), l.home_players()[2]).await;
     assert!(
         matches!(not_ours, Err(DbError::ForeignKey(_))),
         "{not_ours:?}"
@@ -541,8 +539,13 @@ async fn duplicates_are_unique_violations(db: Db) {
         Err(DbError::Unique(_))
     ));
     // A player cannot play for two teams in one season.
-    let twice = db
-        .register_player(l.id, l.season, l.away(), l.home_players()[0])
-        .await;
+    let twice = boneyard::app::registrations::register_player(
+        &db,
+        l.id,
+        l.season,
+        l.away(),
+        l.home_players()[0],
+    )
+    .await;
     assert!(matches!(twice, Err(DbError::Unique(_))), "{twice:?}");
 }

@@ -272,10 +272,17 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
         .unwrap()
         .clone();
     let format = boneyard::rules::Format::FivesAndThrees;
-    let changed = db
-        .set_season_rules(l.id, l.season, format, &options, &Value::Null, None)
-        .await
-        .unwrap();
+    let changed = boneyard::app::seasons::set_season_rules(
+        &db,
+        l.id,
+        l.season,
+        format,
+        &options,
+        &Value::Null,
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(changed.options["target"], 121);
     assert_eq!(changed.ruleset().unwrap().target, 121);
     let bad = serde_json::json!({"derby": "capped"})
@@ -283,8 +290,16 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
         .unwrap()
         .clone();
     assert!(matches!(
-        db.set_season_rules(l.id, l.season, format, &bad, &Value::Null, None)
-            .await,
+        boneyard::app::seasons::set_season_rules(
+            &db,
+            l.id,
+            l.season,
+            format,
+            &bad,
+            &Value::Null,
+            None
+        )
+        .await,
         Err(DbError::Refused(Refusal::Rule(_)))
     ));
 
@@ -296,8 +311,16 @@ async fn season_rules_are_fixed_once_results_exist(db: Db) {
     assert_eq!(stored.version.options["target"], 121);
     // ...and the season's can no longer change.
     assert!(matches!(
-        db.set_season_rules(l.id, l.season, format, &options, &Value::Null, None)
-            .await,
+        boneyard::app::seasons::set_season_rules(
+            &db,
+            l.id,
+            l.season,
+            format,
+            &options,
+            &Value::Null,
+            None
+        )
+        .await,
         Err(DbError::Refused(Refusal::RulesFixed { .. }))
     ));
     assert_eq!(

@@ -47,13 +47,15 @@ async fn orphans_are_refused(db: Db) {
     ));
     let newcomer = db.create_player(a.id, "Newcomer").await.unwrap().id;
     assert!(is_fk(
-        db.register_player(a.id, a.season, b.home(), newcomer).await
+        boneyard::app::registrations::register_player(&db, a.id, a.season, b.home(), newcomer)
+            .await
     ));
     assert!(is_fk(
-        db.register_player(b.id, b.season, b.home(), newcomer).await
+        boneyard::app::registrations::register_player(&db, b.id, b.season, b.home(), newcomer)
+            .await
     ));
     assert!(is_fk(
-        db.register_player(a.id, a.season, unentered, newcomer)
+        boneyard::app::registrations::register_player(&db, a.id, a.season, unentered, newcomer)
             .await
     ));
     let fixture = db
@@ -72,7 +74,7 @@ async fn orphans_are_refused(db: Db) {
         .await;
     assert!(is_fk(fixture));
     assert!(is_fk(
-        db.add_captain(a.id, a.season, a.home(), newcomer).await
+        boneyard::app::teams::add_captain(&db, a.id, a.season, a.home(), newcomer).await
     ));
     // Penalties must use the league's own kinds, teams, players, fixtures.
     let kind = db
@@ -209,7 +211,7 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
         )
         .await
         .unwrap();
-        db.add_captain(l.id, l.season, l.home(), l.home_players()[0])
+        boneyard::app::teams::add_captain(&db, l.id, l.season, l.home(), l.home_players()[0])
             .await
             .unwrap();
         let user = db
@@ -369,7 +371,8 @@ async fn no_query_returns_another_leagues_rows(db: Db) {
     .await
     .map(drop)));
     assert!(matches!(
-        db.set_season_rules(
+        boneyard::app::seasons::set_season_rules(
+            &db,
             l,
             b.season,
             boneyard::rules::Format::AllFives,

@@ -326,22 +326,22 @@ impl LeagueBuilder {
             .await
             .unwrap()
             .id;
-        let season = db
-            .create_season(
-                league,
-                &NewSeason {
-                    name: "2026/27".into(),
-                    format: self.rules,
-                    options: self.options.clone(),
-                    match_format: self
-                        .match_format_json
-                        .clone()
-                        .unwrap_or_else(|| format.to_value()),
-                },
-            )
-            .await
-            .unwrap()
-            .id;
+        let season = boneyard::app::seasons::create_season(
+            db,
+            league,
+            &NewSeason {
+                name: "2026/27".into(),
+                format: self.rules,
+                options: self.options.clone(),
+                match_format: self
+                    .match_format_json
+                    .clone()
+                    .unwrap_or_else(|| format.to_value()),
+            },
+        )
+        .await
+        .unwrap()
+        .id;
         let division = db
             .create_division(league, season, &self.division, 0)
             .await
@@ -378,7 +378,9 @@ impl LeagueBuilder {
             for i in 0..self.players {
                 let pname = (self.player_name)(name, t, i);
                 let p = db.create_player(league, &pname).await.unwrap().id;
-                db.register_player(league, season, id, p).await.unwrap();
+                boneyard::app::registrations::register_player(db, league, season, id, p)
+                    .await
+                    .unwrap();
                 players.push((p, pname));
             }
             let captain = format!("cap{t}-{}", self.short);

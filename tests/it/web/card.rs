@@ -183,9 +183,15 @@ async fn a_game_known_by_its_final_score_only(db: Db) {
         final_scores: true,
         ..SeasonSettings::default()
     };
-    db.set_season_settings(LeagueId(1), fixture.season_id, &settings, None)
-        .await
-        .unwrap();
+    boneyard::app::seasons::set_season_settings(
+        &db,
+        LeagueId(1),
+        fixture.season_id,
+        &settings,
+        None,
+    )
+    .await
+    .unwrap();
     // An impossible final score is refused beside its game.
     let at = typed.iter().position(|(k, _)| k == "b0.g0").unwrap();
     typed[at].1 = "final 60-47".into();

@@ -1319,7 +1319,7 @@ async fn every_route_checks_the_role(db: Db) {
         .grant_role(&NewRole::captain(cap_id, l.id, l.season, l.home()), None)
         .await
         .unwrap();
-    db.add_captain(l.id, l.season, l.home(), l.home_players()[0])
+    boneyard::app::teams::add_captain(&db, l.id, l.season, l.home(), l.home_players()[0])
         .await
         .unwrap();
     let kind = db

@@ -608,7 +608,7 @@ async fn a_match_page_shows_every_hand_and_what_was_disregarded(db: Db) {
     let l = &app.league;
     let evil = "<script>alert(1)</script>";
     let p = db.create_player(l.id, evil).await.unwrap().id;
-    db.register_player(l.id, l.season, l.home(), p)
+    boneyard::app::registrations::register_player(&db, l.id, l.season, l.home(), p)
         .await
         .unwrap();
     let away = l.away_names()[0].clone();
@@ -1323,16 +1323,16 @@ async fn a_season_that_cannot_be_read_is_refused_alike_everywhere(db: Db) {
     let app = TestApp::new(&db, LeagueBuilder::new("bad")).await;
     let l = &app.league;
     let season = db.season(l.id, l.season).await.unwrap();
-    let stored = db
-        .set_season_rules(
-            l.id,
-            l.season,
-            season.format,
-            &season.options,
-            &json!({"boards": "many"}),
-            None,
-        )
-        .await;
+    let stored = boneyard::app::seasons::set_season_rules(
+        &db,
+        l.id,
+        l.season,
+        season.format,
+        &season.options,
+        &json!({"boards": "many"}),
+        None,
+    )
+    .await;
     assert!(
         stored.is_ok(),
         "the record is written as a test's damage: {stored:?}"

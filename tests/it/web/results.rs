@@ -324,7 +324,7 @@ async fn confirmation_approves_when_the_season_says_so(db: Db) {
         approve_on_confirmation: true,
         ..Default::default()
     };
-    db.set_season_settings(league, season, &settings, None)
+    boneyard::app::seasons::set_season_settings(&db, league, season, &settings, None)
         .await
         .unwrap();
     let v = enter_and_confirm(6).await;

@@ -84,13 +84,15 @@ pub(crate) async fn season(db: &Db, short: &str, level_at_bottom: bool) -> Seaso
                 .await
                 .unwrap()
                 .id;
-            db.register_player(l.id, l.season, id, p).await.unwrap();
+            boneyard::app::registrations::register_player(db, l.id, l.season, id, p)
+                .await
+                .unwrap();
         }
         teams.push((name.to_owned(), id));
     }
     // Anchor's first player is its captain, named on the roster.
     let anchor = l.teams[0].clone();
-    db.add_captain(l.id, l.season, anchor.id, anchor.players[0].0)
+    boneyard::app::teams::add_captain(db, l.id, l.season, anchor.id, anchor.players[0].0)
         .await
         .unwrap();
     let mut fixtures = Vec::new();
@@ -185,7 +187,8 @@ async fn the_roll_over_applies_promotion_and_relegation_with_overrides(db: Db) {
     let s = season(&db, "roll", false).await;
     let l = &s.app.league;
     let mut sec = s.app.with_secretary().await;
-    db.set_season_settings(
+    boneyard::app::seasons::set_season_settings(
+        &db,
         l.id,
         l.season,
         &boneyard::league::settings::SeasonSettings {
@@ -291,7 +294,8 @@ async fn a_playoff_settles_a_tie_at_the_relegation_place_without_points(db: Db) 
     let mut sec = s.app.with_secretary().await;
     // 2 places by default: of 4 teams, 2 go down; Crown and Dolphin are
     // both below the line. With 1 place, the line falls between them.
-    db.set_season_settings(
+    boneyard::app::seasons::set_season_settings(
+        &db,
         l.id,
         l.season,
         &boneyard::league::settings::SeasonSettings {
@@ -423,9 +427,8 @@ async fn a_rolled_over_season_is_kept_as_it_was(db: Db) {
     // Its rules and settings stay as they were; a new name is fine.
     let mut settings = old.settings().unwrap();
     settings.min_games = 7;
-    let refused = db
-        .set_season_settings(l.id, l.season, &settings, None)
-        .await;
+    let refused =
+        boneyard::app::seasons::set_season_settings(&db, l.id, l.season, &settings, None).await;
     assert!(
         matches!(
             &refused,
@@ -438,7 +441,7 @@ async fn a_rolled_over_season_is_kept_as_it_was(db: Db) {
         rules: None,
         settings: Some(old.settings().unwrap()),
     };
-    db.update_season(l.id, l.season, &update, None)
+    boneyard::app::seasons::update_season(&db, l.id, l.season, &update, None)
         .await
         .unwrap();
     db.rename_season(l.id, l.season, "2026/27").await.unwrap();

@@ -19,9 +19,15 @@ on_both!(
 
 async fn settings(db: &Db, m: &Match, settings: SeasonSettings) {
     let fixture = db.fixture(LeagueId(1), m.fixture).await.unwrap();
-    db.set_season_settings(LeagueId(1), fixture.season_id, &settings, None)
-        .await
-        .unwrap();
+    boneyard::app::seasons::set_season_settings(
+        db,
+        LeagueId(1),
+        fixture.season_id,
+        &settings,
+        None,
+    )
+    .await
+    .unwrap();
 }
 
 async fn versions(db: &Db, m: &Match) -> usize {
