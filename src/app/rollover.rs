@@ -6,13 +6,13 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::app::transfers::check_squads;
 use crate::db::audit::{NewAudit, insert_audit};
 use crate::db::rollover::{
     carry_roster, close_open_season, copy_divisions, division_season, enter_again,
     entered_in_division, entered_teams, insert_next_season, insert_playoff, last_round,
 };
 use crate::db::seasons::season_in;
-use crate::db::transfers::check_squads;
 use crate::db::{
     Db, DbError, DivisionId, Fixture, LeagueId, NewFixture, Result, Season, SeasonId, TeamId,
     UserId, VenueId, now,

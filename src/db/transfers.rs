@@ -138,11 +138,6 @@ pub(crate) fn on_date(
         .collect()
 }
 
-/// Refuses a squad over the season's limit after registrations were
-/// added in a transaction: the use case's, kept at this path for the
-/// roll-over's transaction (issue 25 moves it to `app/`).
-pub(crate) use crate::app::transfers::check_squads;
-
 /// Each team's name and players registered now, by name: the squads the
 /// season's limit is held against.
 pub(crate) async fn squad_sizes(
