@@ -376,7 +376,7 @@ async fn apply(db: &Db, s: &Setup, ops: &[Op], visitor: &mut Client) -> Vec<Pena
                     None => (None, team),
                 };
                 let p = boneyard::app::penalties::record(
-                    &db,
+                    db,
                     s.league,
                     &NewPenalty {
                         season_id: s.season,

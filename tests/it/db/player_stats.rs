@@ -266,7 +266,7 @@ async fn play(db: &Db, s: &Season, seed: u64) {
     approve(f[4]).await;
     let fixture = db.fixture(l, f[4]).await.unwrap();
     boneyard::app::fixtures::change(
-        &db,
+        db,
         l,
         f[4],
         &FixtureChange {
@@ -282,7 +282,7 @@ async fn play(db: &Db, s: &Season, seed: u64) {
     approve(f[5]).await;
     let fixture = db.fixture(l, f[5]).await.unwrap();
     boneyard::app::fixtures::change(
-        &db,
+        db,
         l,
         f[5],
         &FixtureChange {

@@ -448,7 +448,7 @@ impl LeagueBuilder {
                     status: FixtureStatus::Played,
                     ..FixtureChange::from(&fixture)
                 };
-                boneyard::app::fixtures::change(&db, league, id, &change, None)
+                boneyard::app::fixtures::change(db, league, id, &change, None)
                     .await
                     .unwrap();
             }

@@ -53,7 +53,7 @@ async fn walkover(db: &Db, league: LeagueId, id: FixtureId) {
         conceded_by: Some(Side::Away),
         ..FixtureChange::from(&fixture)
     };
-    boneyard::app::fixtures::change(&db, league, id, &change, None)
+    boneyard::app::fixtures::change(db, league, id, &change, None)
         .await
         .unwrap();
 }
