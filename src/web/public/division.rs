@@ -1,6 +1,7 @@
 //! A division's table (as it stands, or as it stood after a round) and its
 //! fixtures and results by round.
 
+use crate::web::auth::InLeague;
 use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
@@ -29,7 +30,6 @@ use super::{
 
 #[derive(Deserialize)]
 pub struct DivisionPath {
-    league: String,
     season: String,
     division: String,
 }
@@ -135,14 +135,14 @@ impl FormView {
     }
 }
 
-/// The league, season and division an address names, with the season's
-/// divisions in order.
+/// The season and division an address names in `league`, with the
+/// season's divisions in order.
 async fn resolve_all(
     state: &AppState,
+    league: League,
     p: &DivisionPath,
 ) -> Result<(League, Season, Division, Vec<Division>)> {
     let db = state.db();
-    let league = super::league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     let divisions = db.divisions(league.id, season.id).await?;
@@ -150,12 +150,13 @@ async fn resolve_all(
     Ok((league, season, division, divisions))
 }
 
-/// The league, season and division an address names.
+/// The season and division an address names in `league`.
 pub(super) async fn resolve(
     state: &AppState,
+    league: League,
     p: &DivisionPath,
 ) -> Result<(League, Season, Division)> {
-    let (league, season, division, _) = resolve_all(state, p).await?;
+    let (league, season, division, _) = resolve_all(state, league, p).await?;
     Ok((league, season, division))
 }
 
@@ -180,12 +181,13 @@ pub async fn table(
     State(state): State<AppState>,
     user: MaybeUser,
     headers: HeaderMap,
+    InLeague(league): InLeague,
     Path(p): Path<DivisionPath>,
     Query(q): Query<TableQuery>,
 ) -> Result<Response> {
     let after = parse_after(&q)?;
     let all_columns = q.cols.as_deref() == Some("all");
-    let (league, season, division, divisions) = resolve_all(&state, &p).await?;
+    let (league, season, division, divisions) = resolve_all(&state, league, &p).await?;
     let data = DivisionData::load(state.db(), &season, division.id).await?;
     let (fixtures, scores, entries) = (&data.fixtures, &data.scores, &data.entries);
     let names = data.names();
@@ -410,9 +412,10 @@ struct RoundFixtures {
 pub async fn fixtures(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
-    let (league, season, division) = resolve(&state, &p).await?;
+    let (league, season, division) = resolve(&state, league, &p).await?;
     let db = state.db();
     let format = season.rules()?.format;
     let scope = FixtureScope::Division(division.id);

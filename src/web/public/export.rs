@@ -3,6 +3,7 @@
 //! documents it (`…/{division}/data`). The shape is stable: fields may be
 //! added, never renamed or removed, and `version` says which shape it is.
 
+use crate::web::auth::InLeague;
 use askama::Template;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -120,9 +121,10 @@ fn team(league: &League, id: TeamId, name: &str) -> TeamJson {
 
 pub async fn data_json(
     State(state): State<AppState>,
+    InLeague(league): InLeague,
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
-    let (league, season, division) = resolve(&state, &p).await?;
+    let (league, season, division) = resolve(&state, league, &p).await?;
     let data = DivisionData::load(state.db(), &season, division.id).await?;
     let names = data.names();
     let zone = league.time_zone;
@@ -219,9 +221,10 @@ struct DataPage {
 pub async fn data_page(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
-    let (league, season, division) = resolve(&state, &p).await?;
+    let (league, season, division) = resolve(&state, league, &p).await?;
     let href = division_href(&league, &season.name, &division.name);
     Ok(html(&DataPage {
         ctx: user.ctx(),

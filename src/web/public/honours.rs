@@ -17,6 +17,7 @@
 //! (four), the player table's two sums, and the current results of its
 //! matches (ten, all at once).
 
+use crate::web::auth::InLeague;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -47,8 +48,7 @@ use super::super::players_table::{penalty, tally};
 use super::super::views::bracket::entrant_name;
 use super::super::views::words::and_list;
 use super::{
-    Link, cup_href, division_href, find_season, league_href, league_named, player_href,
-    season_href, team_href,
+    Link, cup_href, division_href, find_season, league_href, player_href, season_href, team_href,
 };
 
 /// Places of the player table the honours name (more players when some
@@ -61,7 +61,6 @@ const LISTED: usize = 4;
 
 #[derive(Deserialize)]
 pub struct HonoursPath {
-    league: String,
     season: String,
 }
 
@@ -158,9 +157,10 @@ struct HonoursText<'a> {
 pub async fn page(
     State(state): State<AppState>,
     user: MaybeUser,
+    InLeague(league): InLeague,
     Path(p): Path<HonoursPath>,
 ) -> Result<Response> {
-    let (league, season) = resolve(&state, &p).await?;
+    let (league, season) = resolve(&state, league, &p).await?;
     let honours = build(&state, &league, &season).await?;
     let page = HonoursPage {
         ctx: user.ctx(),
@@ -177,8 +177,12 @@ pub async fn page(
 }
 
 /// `/{season}/honours.txt`: the same as plain text, for the paper.
-pub async fn text(State(state): State<AppState>, Path(p): Path<HonoursPath>) -> Result<Response> {
-    let (league, season) = resolve(&state, &p).await?;
+pub async fn text(
+    State(state): State<AppState>,
+    InLeague(league): InLeague,
+    Path(p): Path<HonoursPath>,
+) -> Result<Response> {
+    let (league, season) = resolve(&state, league, &p).await?;
     let honours = build(&state, &league, &season).await?;
     let text = HonoursText {
         league: &league,
@@ -189,9 +193,8 @@ pub async fn text(State(state): State<AppState>, Path(p): Path<HonoursPath>) -> 
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-async fn resolve(state: &AppState, p: &HonoursPath) -> Result<(League, Season)> {
+async fn resolve(state: &AppState, league: League, p: &HonoursPath) -> Result<(League, Season)> {
     let db = state.db();
-    let league = league_named(db, &p.league).await?;
     let seasons = db.seasons(league.id).await?;
     let season = find_season(&seasons, &p.season)?.clone();
     Ok((league, season))

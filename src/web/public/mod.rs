@@ -27,7 +27,6 @@ use crate::league::time::Zone;
 
 use crate::app::formats::line_format;
 
-use super::auth::league_named;
 use super::dates;
 use super::error::{AppError, Result};
 use super::links::{

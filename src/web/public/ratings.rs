@@ -3,6 +3,7 @@
 //! league of the installation for an association that hosts several.
 //! With the method written out, so anyone can check a figure.
 
+use crate::web::auth::InLeague;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -19,7 +20,7 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::{Link, league_href, league_named, player_href};
+use super::{Link, league_href, player_href};
 
 /// The installation's list shows its top players only: an association's
 /// leagues may hold thousands.
@@ -107,10 +108,9 @@ fn line(
 pub async fn league_index(
     state: State<AppState>,
     user: MaybeUser,
-    Path(league): Path<String>,
+    InLeague(found): InLeague,
 ) -> Result<Response> {
     let db = state.db();
-    let found = league_named(db, &league).await?;
     let rated = state.ratings(&found).await?;
     let seasons = db.seasons(found.id).await?;
     let format = rated
@@ -127,9 +127,9 @@ pub async fn league_index(
 pub async fn league_list(
     state: State<AppState>,
     user: MaybeUser,
-    Path((league, format)): Path<(String, String)>,
+    InLeague(found): InLeague,
+    Path((_, format)): Path<(String, String)>,
 ) -> Result<Response> {
-    let found = league_named(state.db(), &league).await?;
     let format = parse_format(&format)?;
     let rated = state.ratings(&found).await?;
     league_page(user, found, rated, format)
