@@ -8,8 +8,9 @@ use serde::Serialize;
 use crate::db::audit::{NewAudit, insert_audit};
 use crate::db::cups::{
     advance_cup, cup_in, delete_cup_rows, delete_entrant, entrant_of, entrants_in, insert_entrant,
-    insert_round, last_round, lock_cup, player_registered, round_in, round_ties, team_entered,
+    insert_round, last_round, lock_cup, round_in, round_ties,
 };
+use crate::db::transfers::{entered_team_name, registered_team};
 use crate::db::{
     Cup, CupEntrant, CupEntrantId, CupId, CupRound, Db, DrawRequest, LeagueId, NewEntrant, Result,
     UserId,
@@ -45,10 +46,14 @@ pub async fn add_cup_entrant(
     let mut tx = db.write(league).await?;
     let (season, kind) = lock_cup(&mut tx, league, cup).await?;
     cup::entrants_open(last_round(&mut tx, league, cup).await?)?;
-    let entered = team_entered(&mut tx, league, season, new.team_id).await?;
+    let entered = entered_team_name(&mut tx, league, season, new.team_id)
+        .await?
+        .is_some();
     let mut registered = true;
     for player in &new.players {
-        registered &= player_registered(&mut tx, league, season, *player).await?;
+        registered &= registered_team(&mut tx, league, season, *player)
+            .await?
+            .is_some();
     }
     let existing: Vec<EntrantFacts> = entrants_in(&mut tx, league, cup)
         .await?

@@ -6,7 +6,7 @@
 use crate::db::Fixture;
 use crate::db::audit::{NewAudit, insert_audit};
 use crate::db::cups::advance_cup;
-use crate::db::fixtures::{FixtureChange, lock_fixture, set_fixture_date, write_fixture_change};
+use crate::db::fixtures::{FixtureChange, lock_fixture, write_fixture_change};
 use crate::db::sql::Tx;
 use crate::db::{Db, FixtureId, FixtureStatus, LeagueId, Result, UserId};
 use crate::league::workflow;
@@ -26,7 +26,12 @@ pub async fn reschedule(
     let mut tx = db.write(league).await?;
     let before = lock_fixture(&mut tx, league, id).await?;
     workflow::reschedule(before.status, status)?;
-    let after = set_fixture_date(&mut tx, league, id, starts_at, status).await?;
+    let moved = FixtureChange {
+        starts_at,
+        status,
+        ..FixtureChange::from(&before)
+    };
+    let after = write_fixture_change(&mut tx, league, id, &moved).await?;
     changed(&mut tx, league, &before, &after, by).await?;
     tx.commit().await?;
     Ok(after)

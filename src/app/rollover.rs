@@ -8,9 +8,10 @@ use chrono::{DateTime, Utc};
 
 use crate::app::transfers::check_squads;
 use crate::db::audit::{NewAudit, insert_audit};
+use crate::db::fixtures::insert_fixture;
 use crate::db::rollover::{
     carry_roster, close_open_season, copy_divisions, division_season, enter_again,
-    entered_in_division, entered_teams, insert_next_season, insert_playoff, last_round,
+    entered_in_division, entered_teams, insert_next_season, last_round,
 };
 use crate::db::seasons::season_in;
 use crate::db::{
@@ -155,7 +156,7 @@ pub async fn add_playoff(
         .await?
         .unwrap_or(0)
         + 1;
-    let fixture = insert_playoff(
+    let fixture = insert_fixture(
         &mut tx,
         league,
         &NewFixture {
@@ -167,6 +168,7 @@ pub async fn add_playoff(
             away_team_id: new.away,
             venue_id: new.venue,
         },
+        true,
     )
     .await?;
     insert_audit(

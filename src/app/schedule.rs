@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 
 use crate::db::audit::{NewAudit, insert_audit};
+use crate::db::fixtures::insert_fixture;
 use crate::db::schedule::{
-    delete_division_fixtures, division_fixture_count, division_records, insert_fixture,
-    lock_division,
+    delete_division_fixtures, division_fixture_count, division_records, lock_division,
 };
 use crate::db::sql::Tx;
 use crate::db::{Db, DbError, DivisionId, Fixture, LeagueId, NewFixture, Result, UserId};
@@ -47,7 +47,7 @@ pub async fn create_fixtures(
     }
     let mut made = Vec::with_capacity(new.len());
     for f in new {
-        made.push(insert_fixture(&mut tx, league, f).await?);
+        made.push(insert_fixture(&mut tx, league, f, false).await?);
     }
     for division in &divisions {
         let fixtures: Vec<Fixture> = made

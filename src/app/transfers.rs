@@ -23,8 +23,11 @@ pub async fn check_squads(tx: &mut Tx, league: LeagueId, season: SeasonId) -> Re
     let settings = season_settings_in(tx, league, season)
         .await?
         .ok_or_else(|| DbError::not_found(format!("season {season}")))?;
-    let squads = squad_sizes(tx, league, season).await?;
-    transfers::squads_within(settings.squad_limit, &squads)?;
+    // Without a limit there is nothing to count.
+    if settings.squad_limit.is_some() {
+        let squads = squad_sizes(tx, league, season).await?;
+        transfers::squads_within(settings.squad_limit, &squads)?;
+    }
     Ok(())
 }
 

@@ -988,44 +988,6 @@ pub(crate) async fn delete_cup_rows(tx: &mut Tx, league: LeagueId, cup: CupId) -
     Ok(())
 }
 
-/// Whether `team` is entered in `season`.
-pub(crate) async fn team_entered(
-    tx: &mut Tx,
-    league: LeagueId,
-    season: SeasonId,
-    team: TeamId,
-) -> Result<bool> {
-    let entered: i64 = sql::query_scalar(
-        "SELECT COUNT(*) FROM team_entries WHERE league_id = $1 AND season_id = $2 \
-         AND team_id = $3",
-    )
-    .bind(league)
-    .bind(season)
-    .bind(team)
-    .fetch_one(&mut *tx)
-    .await?;
-    Ok(entered > 0)
-}
-
-/// Whether `player` is registered to a team in `season`.
-pub(crate) async fn player_registered(
-    tx: &mut Tx,
-    league: LeagueId,
-    season: SeasonId,
-    player: PlayerId,
-) -> Result<bool> {
-    let registered: i64 = sql::query_scalar(
-        "SELECT COUNT(*) FROM registrations WHERE league_id = $1 AND season_id = $2 \
-         AND player_id = $3",
-    )
-    .bind(league)
-    .bind(season)
-    .bind(player)
-    .fetch_one(&mut *tx)
-    .await?;
-    Ok(registered > 0)
-}
-
 /// The cup's entrants with their names, by id.
 pub(crate) async fn entrants_in(
     tx: &mut Tx,

@@ -140,14 +140,32 @@ impl TryFrom<FixtureRow> for Fixture {
 pub(super) const COLUMNS: &str = "id, league_id, season_id, division_id, cup_id, round, starts_at, \
                        home_team_id, away_team_id, venue_id, status, conceded_by";
 
-/// Inserts a scheduled fixture: `$1` the league, then a [`NewFixture`]'s
-/// fields in order; returns a [`FixtureRow`].
-pub(super) fn insert_sql() -> String {
-    format!(
+/// Stores a scheduled fixture; a play-off's (`playoff`) result settles
+/// only the order of teams level on every rule, and never counts in the
+/// table.
+pub(crate) async fn insert_fixture(
+    tx: &mut Tx,
+    league: LeagueId,
+    new: &NewFixture,
+    playoff: bool,
+) -> Result<Fixture> {
+    sql::query_as::<FixtureRow>(&format!(
         "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
-         home_team_id, away_team_id, venue_id, status) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled') RETURNING {COLUMNS}"
-    )
+         home_team_id, away_team_id, venue_id, status, playoff) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9) RETURNING {COLUMNS}"
+    ))
+    .bind(league)
+    .bind(new.season_id)
+    .bind(new.division_id)
+    .bind(new.round)
+    .bind(new.starts_at)
+    .bind(new.home_team_id)
+    .bind(new.away_team_id)
+    .bind(new.venue_id)
+    .bind(playoff)
+    .fetch_one(&mut *tx)
+    .await?
+    .try_into()
 }
 
 /// The fixture `fixture` of `league`, or not found, in a write
@@ -188,24 +206,10 @@ pub(crate) async fn lock_fixture(
 impl Db {
     /// A scheduled fixture between two teams entered in the division.
     pub async fn create_fixture(&self, league: LeagueId, new: &NewFixture) -> Result<Fixture> {
-        let sql = insert_sql();
-        {
-            let mut tx = self.write(league).await?;
-            let out = sql::query_as::<FixtureRow>(&sql)
-                .bind(league)
-                .bind(new.season_id)
-                .bind(new.division_id)
-                .bind(new.round)
-                .bind(new.starts_at)
-                .bind(new.home_team_id)
-                .bind(new.away_team_id)
-                .bind(new.venue_id)
-                .fetch_one(&mut tx)
-                .await?;
-            tx.commit().await?;
-            out
-        }
-        .try_into()
+        let mut tx = self.write(league).await?;
+        let out = insert_fixture(&mut tx, league, new, false).await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     pub async fn fixture(&self, league: LeagueId, id: FixtureId) -> Result<Fixture> {
@@ -308,27 +312,6 @@ impl Db {
         }
         Ok(out)
     }
-}
-
-/// Gives `fixture` a new date (or none) and `status`; the fixture after.
-pub(crate) async fn set_fixture_date(
-    tx: &mut Tx,
-    league: LeagueId,
-    fixture: FixtureId,
-    starts_at: Option<DateTime<Utc>>,
-    status: FixtureStatus,
-) -> Result<Fixture> {
-    sql::query_as::<FixtureRow>(&format!(
-        "UPDATE fixtures SET starts_at = $3, status = $4 WHERE league_id = $1 AND id = $2 \
-         RETURNING {COLUMNS}"
-    ))
-    .bind(league)
-    .bind(fixture)
-    .bind(starts_at)
-    .bind(status.as_str())
-    .fetch_one(&mut *tx)
-    .await?
-    .try_into()
 }
 
 /// Writes every field of `change` to `fixture`; the fixture after.

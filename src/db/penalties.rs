@@ -142,25 +142,14 @@ pub(crate) async fn insert_penalty(
         return Ok((penalty, None));
     }
     let reason = fine_reason.unwrap_or_else(|| fine_reason_for(&kind.name, &new.note));
-    let fine = sql::query_as::<Fine>(&format!(
-        "INSERT INTO fines (league_id, team_id, player_id, penalty_id, amount_pence, reason, \
-         created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {FINE_COLUMNS}"
-    ))
-    .bind(league)
-    .bind(new.team_id)
-    .bind(new.player_id)
-    .bind(penalty.id)
-    .bind(new.amount)
-    .bind(reason)
-    .bind(now())
-    .fetch_one(&mut *tx)
-    .await?;
-    insert_audit(
-        tx,
-        NewAudit::new(Some(league), by, "fine", fine.id.0, "record").after(Some(&fine)),
-    )
-    .await?;
-    Ok((penalty, Some(fine)))
+    let fine = NewFine {
+        team_id: new.team_id,
+        player_id: new.player_id,
+        penalty_id: Some(penalty.id),
+        amount_pence: new.amount,
+        reason,
+    };
+    Ok((penalty, Some(insert_fine(tx, league, &fine, by).await?)))
 }
 
 impl Db {

@@ -5,11 +5,8 @@
 use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
 
-use super::fixtures::{COLUMNS as FIXTURE_COLUMNS, FixtureRow};
 use super::seasons::{COLUMNS as SEASON_COLUMNS, SeasonRow};
-use super::{
-    Db, DivisionId, Fixture, LeagueId, NewFixture, Result, Season, SeasonId, TeamId, json_text, now,
-};
+use super::{Db, DivisionId, LeagueId, Result, Season, SeasonId, TeamId, json_text, now};
 use crate::league::settings::SeasonSettings;
 
 impl Db {
@@ -266,27 +263,4 @@ pub async fn last_round(
         .bind(division)
         .fetch_one(tx)
         .await
-}
-
-/// Stores a scheduled play-off fixture: its result settles only the order
-/// of teams level on every rule, and never counts in the table.
-pub async fn insert_playoff(tx: &mut Tx, league: LeagueId, new: &NewFixture) -> Result<Fixture> {
-    let insert = format!(
-        "INSERT INTO fixtures (league_id, season_id, division_id, round, starts_at, \
-         home_team_id, away_team_id, venue_id, status, playoff) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9) RETURNING {FIXTURE_COLUMNS}"
-    );
-    sql::query_as::<FixtureRow>(&insert)
-        .bind(league)
-        .bind(new.season_id)
-        .bind(new.division_id)
-        .bind(new.round)
-        .bind(new.starts_at)
-        .bind(new.home_team_id)
-        .bind(new.away_team_id)
-        .bind(new.venue_id)
-        .bind(true)
-        .fetch_one(tx)
-        .await?
-        .try_into()
 }

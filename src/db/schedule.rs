@@ -3,8 +3,7 @@
 
 use super::sql::{self, Tx};
 
-use super::fixtures::{FixtureRow, insert_sql};
-use super::{DivisionId, Fixture, LeagueId, NewFixture, Result};
+use super::{DivisionId, LeagueId, Result};
 
 /// Fixtures of a division, as a subquery of ids (`$1` the league, `$2` the
 /// division).
@@ -38,22 +37,6 @@ pub async fn division_fixture_count(
         .bind(division)
         .fetch_one(tx)
         .await
-}
-
-/// Stores a scheduled fixture.
-pub async fn insert_fixture(tx: &mut Tx, league: LeagueId, f: &NewFixture) -> Result<Fixture> {
-    sql::query_as::<FixtureRow>(&insert_sql())
-        .bind(league)
-        .bind(f.season_id)
-        .bind(f.division_id)
-        .bind(f.round)
-        .bind(f.starts_at)
-        .bind(f.home_team_id)
-        .bind(f.away_team_id)
-        .bind(f.venue_id)
-        .fetch_one(tx)
-        .await?
-        .try_into()
 }
 
 /// How much is recorded against `division`'s fixtures: result versions,

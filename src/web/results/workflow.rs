@@ -586,13 +586,6 @@ async fn history_page(
     };
     let lineup = match (&stored, access.is_secretary()) {
         (Some(s), true) => {
-            let (_, format) = crate::app::formats::fixture_rules(
-                state.db(),
-                &access.league,
-                &access.season,
-                &access.fixture,
-            )
-            .await?;
             let boards: Vec<crate::league::lineup::BoardPlayers> = s
                 .result
                 .boards
