@@ -1,6 +1,7 @@
 //! Boneyard: a league manager for dominoes pub leagues.
 #![forbid(unsafe_code)]
 
+pub mod addresses;
 pub mod app;
 pub mod backups;
 pub mod cli;

@@ -20,6 +20,7 @@ use crate::db::{
     Db, DbError, Fixture, FixtureId, FixtureStatus, LeagueId, MatchResult, PlayerId, Result,
     ResultStatus, ResultVersion, Side, StoredResult, UserId,
 };
+use crate::league::match_result::check_names;
 use crate::league::workflow::{self as flow, Actor, FixtureState, Refusal, VersionState};
 
 /// A fixture as the workflow's rules see it, under its season's result
@@ -367,6 +368,7 @@ async fn write_version(
     by: Option<UserId>,
 ) -> Result<ResultVersion> {
     let roster = fixture_roster(tx, league, f).await?;
+    check_names(&result, &roster)?;
     let current = current_version(tx, league, f.id).await?;
     let before = match &current {
         Some(v) => Some(StoredResult {

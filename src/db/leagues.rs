@@ -2,7 +2,6 @@
 //! one of them.
 
 use super::sql;
-use crate::league::refusal::Refusal;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -39,13 +38,11 @@ const COLUMNS: &str =
 impl Db {
     /// A league in the default time zone ([`Zone::LONDON`]).
     pub async fn create_league(&self, new: &NewLeague) -> Result<League> {
-        self.create_league_in(new, Zone::LONDON.name()).await
+        self.create_league_in(new, Zone::LONDON).await
     }
 
-    /// A league whose kick-offs are in `time_zone`, an IANA name; another
-    /// name is [`DbError::Invalid`].
-    pub async fn create_league_in(&self, new: &NewLeague, time_zone: &str) -> Result<League> {
-        let zone = Zone::parse(time_zone).map_err(Refusal::from)?;
+    /// A league whose kick-offs are in `zone`.
+    pub async fn create_league_in(&self, new: &NewLeague, zone: Zone) -> Result<League> {
         let sql = format!(
             "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
@@ -69,10 +66,9 @@ impl Db {
     pub async fn create_league_with_kinds(
         &self,
         new: &NewLeague,
-        time_zone: &str,
+        zone: Zone,
         kinds: &[super::NewPenaltyKind],
     ) -> Result<League> {
-        let zone = Zone::parse(time_zone).map_err(Refusal::from)?;
         let sql = format!(
             "INSERT INTO leagues (name, short_name, rules_summary, contact, time_zone, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {COLUMNS}"
@@ -127,18 +123,16 @@ impl Db {
         sql::query_as::<League>(&sql).fetch_all(self).await
     }
 
-    /// The league's details and time zone (an IANA name; another name is
-    /// [`DbError::Invalid`]), and with `Some` the games a rating stays
-    /// provisional for. Kick-offs already stored keep their instants:
+    /// The league's details and time zone, and with `Some` the games a
+    /// rating stays provisional for. Kick-offs already stored keep their instants:
     /// a fixture at 19:30 in London shows as 14:30 after a move to New York.
     pub async fn update_league(
         &self,
         id: LeagueId,
         new: &NewLeague,
-        time_zone: &str,
+        zone: Zone,
         provisional_games: Option<u32>,
     ) -> Result<League> {
-        let zone = Zone::parse(time_zone).map_err(Refusal::from)?;
         let sql = format!(
             "UPDATE leagues SET name = $2, short_name = $3, rules_summary = $4, contact = $5, \
              time_zone = $6, provisional_games = COALESCE($7, provisional_games) \

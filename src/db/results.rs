@@ -13,7 +13,6 @@
 //! written as long as no player was renamed in between.
 
 use super::sql::{self, Arg, Bind, Exec, On, Row, Tx};
-use crate::league::refusal::{BoardFault, Refusal};
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
@@ -31,62 +30,7 @@ pub use crate::league::match_format::BoardKind;
 
 pub use crate::domain::ResultStatus;
 
-/// A fixture's result: its boards in order (board 1 first).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct MatchResult {
-    pub boards: Vec<BoardResult>,
-}
-
-/// One board: who played it for each team, and its games in order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BoardResult {
-    pub kind: BoardKind,
-    /// The home team's players (registered to it this season).
-    pub home: Vec<PlayerId>,
-    /// The away team's players.
-    pub away: Vec<PlayerId>,
-    pub games: Vec<GameResult>,
-    /// A board not played: the side that conceded it, the other taking it
-    /// as a walkover takes every board. It has no players and no games.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conceded_by: Option<Side>,
-}
-
-/// One game: its record as in RULES.md (naming the board's players), and
-/// the outcome the scoring engine computed from it, kept for the tables.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameResult {
-    pub record: GameRecord,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<GameOutcome>,
-    /// Entered by its final score only (the outcome's totals), with no
-    /// hands: it counts in the tables but not in the per-hand statistics.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub score_only: bool,
-}
-
-/// What the engine says of a game: each side's total in the order of the
-/// record's `sides`, the winning side's index, whether it is over, and who
-/// poses next (a player of the game).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameOutcome {
-    pub totals: [i64; 2],
-    pub winner: Option<usize>,
-    pub finished: bool,
-    pub next_pose: Option<String>,
-}
-
-impl GameOutcome {
-    /// The engine's outcome in the form stored beside each game.
-    pub fn of(record: &GameRecord, o: &crate::rules::Outcome) -> GameOutcome {
-        GameOutcome {
-            totals: [i64::from(o.totals[0]), i64::from(o.totals[1])],
-            winner: o.winner,
-            finished: o.finished,
-            next_pose: record.players.get(o.next_pose).cloned(),
-        }
-    }
-}
+pub use crate::league::match_result::{BoardResult, GameOutcome, GameResult, MatchResult, Roster};
 
 /// One version of a fixture's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -680,63 +624,30 @@ struct HandPlan {
     plays: Vec<(PlayerId, i64, bool, bool)>,
 }
 
-fn invalid(board: usize, game: usize, why: impl std::fmt::Display) -> DbError {
-    Refusal::Game {
-        board,
-        game,
-        why: why.to_string(),
-    }
-    .into()
+/// A result the use case should have checked
+/// ([`crate::league::match_result::check_names`]) names a player it
+/// cannot store: refused like a check constraint, for the log.
+fn unchecked(board: usize, game: usize, what: impl std::fmt::Display) -> DbError {
+    DbError::Check(super::error::Constraint {
+        table: Some("result rows".into()),
+        detail: format!("board {board}, game {game}: {what} (the result was not checked)"),
+    })
 }
 
-fn board_fault(board: usize, why: BoardFault) -> DbError {
-    Refusal::Board { board, why }.into()
-}
-
-/// Checks a result against the fixture's registered players and turns it
-/// into rows. Refuses what the rows could not give back unchanged.
-fn plan(
-    result: &MatchResult,
-    roster: &HashMap<PlayerId, (String, Side)>,
-) -> Result<Vec<BoardPlan>> {
+/// Turns a result, checked against `roster` before, into rows.
+fn plan(result: &MatchResult, roster: &Roster) -> Result<Vec<BoardPlan>> {
     let mut boards = Vec::with_capacity(result.boards.len());
     for (bi, board) in result.boards.iter().enumerate() {
         let bn = bi + 1;
-        let want = board.kind.players_a_side();
-        if board.conceded_by.is_some() {
-            if !(board.home.is_empty() && board.away.is_empty() && board.games.is_empty()) {
-                return Err(board_fault(bn, BoardFault::ConcededWithPlay));
-            }
-        } else if board.home.len() != want || board.away.len() != want {
-            return Err(board_fault(
-                bn,
-                BoardFault::Sides {
-                    kind: board.kind.as_str(),
-                    want,
-                },
-            ));
-        }
         // The board's players by name: the names its game records use.
         let mut by_name: HashMap<&str, PlayerId> = HashMap::new();
         let mut players = Vec::new();
         for (side, ids) in [(Side::Home, &board.home), (Side::Away, &board.away)] {
             for &id in ids {
-                let (name, team_side) = roster
+                let (name, _) = roster
                     .get(&id)
-                    .ok_or_else(|| board_fault(bn, BoardFault::Unregistered(id)))?;
-                if *team_side != side {
-                    return Err(board_fault(
-                        bn,
-                        BoardFault::WrongTeam {
-                            name: name.clone(),
-                            registered: *team_side,
-                            played: side,
-                        },
-                    ));
-                }
-                if by_name.insert(name.as_str(), id).is_some() {
-                    return Err(board_fault(bn, BoardFault::Twice(name.clone())));
-                }
+                    .ok_or_else(|| unchecked(bn, 0, format!("player {id} is not registered")))?;
+                by_name.insert(name.as_str(), id);
                 players.push((side, id));
             }
         }
@@ -744,20 +655,14 @@ fn plan(
         for (gi, game) in board.games.iter().enumerate() {
             let gn = gi + 1;
             let r = &game.record;
-            let id = |n: &str| -> Result<PlayerId> {
-                by_name
-                    .get(n)
-                    .copied()
-                    .ok_or_else(|| invalid(bn, gn, format!("`{n}` is not a player of this board")))
-            };
             let mut seats: Vec<Seat> = Vec::new();
             let mut in_game: HashMap<&str, usize> = HashMap::new();
             for (pos, n) in r.players.iter().enumerate() {
-                if in_game.insert(n.as_str(), pos).is_some() {
-                    return Err(invalid(bn, gn, format!("`{n}` plays twice")));
-                }
+                in_game.insert(n.as_str(), pos);
                 seats.push(Seat {
-                    player: id(n)?,
+                    player: *by_name
+                        .get(n.as_str())
+                        .ok_or_else(|| unchecked(bn, gn, format!("`{n}` is not on the board")))?,
                     side: None,
                     side_position: 0,
                     drawn_tile: None,
@@ -767,45 +672,28 @@ fn plan(
                 in_game
                     .get(n)
                     .copied()
-                    .ok_or_else(|| invalid(bn, gn, format!("`{n}` is not a player of this game")))
+                    .ok_or_else(|| unchecked(bn, gn, format!("`{n}` is not in the game")))
             };
             for (side, members) in r.sides.iter().enumerate() {
-                if members.is_empty() {
-                    return Err(invalid(bn, gn, format!("side {side} is empty")));
-                }
                 for (place, n) in members.iter().enumerate() {
                     let s = &mut seats[seat(n)?];
-                    if s.side.is_some() {
-                        return Err(invalid(bn, gn, format!("`{n}` is on two sides")));
-                    }
                     s.side = Some(side as i64);
                     s.side_position = place as i64;
                 }
-            }
-            if let Some((pos, _)) = seats.iter().enumerate().find(|(_, s)| s.side.is_none()) {
-                return Err(invalid(
-                    bn,
-                    gn,
-                    format!("`{}` is on no side", r.players[pos]),
-                ));
             }
             for (n, tile) in r.draw.iter().flatten() {
                 seats[seat(n)?].drawn_tile = Some(tile.clone());
             }
             let game_player = |n: &str| -> Result<PlayerId> { Ok(seats[seat(n)?].player) };
             let mut hands = Vec::with_capacity(r.hands.len());
-            for (hi, hand) in r.hands.iter().enumerate() {
-                let hn = hi + 1;
+            for hand in &r.hands {
                 let counts = |m: &BTreeMap<String, i64>| -> Result<Vec<(PlayerId, i64)>> {
                     m.iter().map(|(n, &p)| Ok((game_player(n)?, p))).collect()
                 };
                 let (end_kind, out, left_given, pips) = match &hand.end {
                     None => ("none", None, false, Vec::new()),
                     Some(EndRecord {
-                        out: Some(n),
-                        left,
-                        blocked: None,
-                        abandoned: false,
+                        out: Some(n), left, ..
                     }) => (
                         "out",
                         Some(game_player(n)?),
@@ -813,26 +701,9 @@ fn plan(
                         left.as_ref().map(counts).transpose()?.unwrap_or_default(),
                     ),
                     Some(EndRecord {
-                        out: None,
-                        left: None,
-                        blocked: Some(b),
-                        abandoned: false,
+                        blocked: Some(b), ..
                     }) => ("blocked", None, false, counts(b)?),
-                    Some(EndRecord {
-                        out: None,
-                        left: None,
-                        blocked: None,
-                        abandoned: true,
-                    }) => ("abandoned", None, false, Vec::new()),
-                    Some(_) => {
-                        return Err(invalid(
-                            bn,
-                            gn,
-                            format!(
-                                "hand {hn}: an end is one of out (with left), blocked or abandoned"
-                            ),
-                        ));
-                    }
+                    Some(EndRecord { .. }) => ("abandoned", None, false, Vec::new()),
                 };
                 let plays = hand
                     .plays
@@ -860,16 +731,6 @@ fn plan(
                 })
                 .collect::<Result<Vec<_>>>()?;
             let outcome = game.outcome.as_ref();
-            if outcome.and_then(|o| o.winner).is_some_and(|w| w > 1) {
-                return Err(invalid(bn, gn, "the winner is side 0 or side 1"));
-            }
-            if game.score_only && !(r.hands.is_empty() && outcome.is_some()) {
-                return Err(invalid(
-                    bn,
-                    gn,
-                    "a game entered by its final score has the score and no hands",
-                ));
-            }
             games.push(GamePlan {
                 score_only: game.score_only,
                 format: r.format.clone(),
@@ -964,11 +825,7 @@ pub(crate) async fn version_result(
 /// players of its two teams on its date (transfers after it do not move a
 /// player out of this match), or a singles or pairs cup tie's two entrants
 /// (who may share a team).
-pub(crate) async fn fixture_roster(
-    tx: &mut Tx,
-    league: LeagueId,
-    f: &Fixture,
-) -> Result<HashMap<PlayerId, (String, Side)>> {
+pub(crate) async fn fixture_roster(tx: &mut Tx, league: LeagueId, f: &Fixture) -> Result<Roster> {
     let entrants: Vec<super::cups::TiePlayer> = if f.cup_id.is_some() {
         sql::query_as(super::cups::TIE_PLAYERS)
             .bind(league)
@@ -1036,16 +893,16 @@ pub(crate) async fn captain_sides(
         .collect())
 }
 
-/// Writes `result` as the version `new` of its fixture, every row of it,
-/// after checking it against `roster` (who may be named, for which side);
-/// the earlier versions' rows stay. Not audited here: the use case writes
+/// Writes `result`, checked against `roster` (who may be named, for which
+/// side) by the use case, as the version `new` of its fixture, every row of
+/// it; the earlier versions' rows stay. Not audited here: the use case writes
 /// the entry with the version before and after.
 pub(crate) async fn insert_version(
     tx: &mut Tx,
     league: LeagueId,
     new: NewVersion<'_>,
     result: &MatchResult,
-    roster: &HashMap<PlayerId, (String, Side)>,
+    roster: &Roster,
 ) -> Result<ResultVersion> {
     let boards = plan(result, roster)?;
     let version: ResultVersion = sql::query_as::<VersionRow>(&format!(

@@ -1,6 +1,8 @@
 //! The administrator's pages: the installation's leagues, and each
 //! league's secretaries. Every handler takes [`Admin`].
 
+use crate::league::time::Zone;
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -48,8 +50,9 @@ pub struct LeagueForm {
 }
 
 impl LeagueForm {
-    /// The league and its time zone's name, each field checked.
-    fn check(&self, errors: &mut Errors) -> (NewLeague, String) {
+    /// The league and its time zone (`None` when refused), each field
+    /// checked.
+    fn check(&self, errors: &mut Errors) -> (NewLeague, Option<Zone>) {
         let new = NewLeague {
             name: form::text(errors, "name", &self.name, true, 100),
             short_name: form::slug(errors, "short_name", &self.short_name, 40),
@@ -104,16 +107,16 @@ async fn create_league(
 ) -> Result<Response> {
     let mut errors = Errors::default();
     let (new, zone) = input.check(&mut errors);
-    if errors.is_empty() {
+    if let (true, Some(zone)) = (errors.is_empty(), zone) {
         let kinds = super::console::default_penalty_kinds();
         match state
             .db()
-            .create_league_with_kinds(&new, &zone, &kinds)
+            .create_league_with_kinds(&new, zone, &kinds)
             .await
         {
             Ok(league) => {
                 return Ok(form::done(
-                    &format!("/admin/leagues/{}/secretaries", league.short_name),
+                    &links::at(&league).secretaries(),
                     format!(
                         "League {} created, with the {} penalty kinds of the standard list: now name its secretary.",
                         league.name,

@@ -173,14 +173,5 @@ pub async fn not_found(uri: Uri) -> AppError {
     AppError::NotFound(format!("The page {}", uri.path()))
 }
 
-/// Percent-encodes a path for a query parameter.
-pub fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
+/// Percent-encodes a path for a query parameter (the addresses do it too).
+pub use crate::addresses::urlencode;

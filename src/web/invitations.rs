@@ -2,6 +2,7 @@
 //! link, chooses a username and their own password, and is signed in with
 //! the role. Whoever named them never sees the password.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -145,7 +146,7 @@ async fn accept(
             start_session(&session, user.id).await?;
             let league = state.db().league(inv.league_id).await?;
             let to = if role.kind == crate::db::RoleKind::Secretary {
-                format!("/leagues/{}/console", league.short_name)
+                links::at(&league).console().to_string()
             } else {
                 "/".to_owned()
             };

@@ -6,6 +6,7 @@
 //! team captained, its fixtures. A captain has one or two teams, so this
 //! is a handful of queries, never one per fixture.
 
+use crate::web::links;
 use std::collections::{BTreeSet, HashMap};
 
 use chrono::Utc;
@@ -169,7 +170,7 @@ fn sort(
     }
     .locks_at()
     .is_some_and(|since| Utc::now() > since);
-    let base = format!("/leagues/{short}/matches/{}", f.id);
+    let base = links::at_short(short).match_page(f.id);
     let item = |href: String, action, state: String| MatchItem {
         when: f
             .starts_at
@@ -193,27 +194,26 @@ fn sort(
                 .is_some_and(|by| ours.contains(&by));
             match status {
                 ResultStatus::Entered if !by_us => t.needs_you.push(item(
-                    format!("{base}/history"),
+                    base.history(),
                     "Confirm or dispute",
                     "entered by the other team".into(),
                 )),
                 ResultStatus::Disputed if locked => t.waiting.push(item(
-                    format!("{base}/card"),
+                    base.card(),
                     "Locked",
                     "disputed, and locked: the secretary corrects it".into(),
                 )),
-                ResultStatus::Disputed => t.needs_you.push(item(
-                    format!("{base}/card"),
-                    "Correct the result",
-                    "disputed".into(),
-                )),
+                ResultStatus::Disputed => {
+                    t.needs_you
+                        .push(item(base.card(), "Correct the result", "disputed".into()))
+                }
                 ResultStatus::Entered => t.waiting.push(item(
-                    base.clone(),
+                    base.to_string(),
                     "See it",
                     "entered: the other captain confirms".into(),
                 )),
                 _ => t.waiting.push(item(
-                    base.clone(),
+                    base.to_string(),
                     "See it",
                     "confirmed: the secretary approves".into(),
                 )),
@@ -223,19 +223,19 @@ fn sort(
             let due = f.starts_at.is_some_and(|at| at <= Utc::now());
             if due && locked && f.status == FixtureStatus::Scheduled {
                 t.waiting.push(item(
-                    format!("{base}/card"),
+                    base.card(),
                     "Locked",
                     "no result, and locked: the secretary enters it".into(),
                 ));
             } else if due && f.status == FixtureStatus::Scheduled {
                 t.needs_you.push(item(
-                    format!("{base}/card"),
+                    base.card(),
                     "Enter the result",
                     "played, no result yet".into(),
                 ));
             } else if f.status == FixtureStatus::Scheduled {
                 t.coming_up.push(item(
-                    format!("/leagues/{short}/print/fixture/{}", f.id),
+                    links::at_short(short).print_fixture(f.id),
                     "Score sheet",
                     f.venue_name
                         .clone()

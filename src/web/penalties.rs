@@ -2,6 +2,7 @@
 //! off the table (league points, fines, warnings) against a team or a
 //! player, in a fixture or not. In-game penalties go on the match card.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use std::collections::HashMap;
 
@@ -70,7 +71,7 @@ struct PenaltiesPage {
 }
 
 struct PenaltyRow {
-    id: i64,
+    id: PenaltyId,
     when: String,
     against: String,
     kind: String,
@@ -152,7 +153,7 @@ async fn page(
         let kind = kind_of.get(&p.kind_id);
         let effect = kind.map(|k| k.effect);
         rows.push(PenaltyRow {
-            id: p.id.0,
+            id: p.id,
             when: iso_day(sec.league.time_zone, p.recorded_at),
             against: match (p.team_id, p.player_id) {
                 (Some(t), _) => team_name.get(&t).map_or("?".into(), |n| n.to_string()),
@@ -333,10 +334,7 @@ pub async fn record(
         Err(e) => return Err(e.into()),
     }
     Ok(super::flash::saved(
-        &format!(
-            "/leagues/{}/penalties?season={season}",
-            sec.league.short_name
-        ),
+        &format!("{}?season={season}", links::at(&sec.league).penalties()),
         "Penalty recorded: it is listed below, and any fine is in the fines ledger.",
     ))
 }
@@ -366,8 +364,9 @@ pub async fn void(
         .await?;
     Ok(super::flash::saved(
         &format!(
-            "/leagues/{}/penalties?season={}",
-            sec.league.short_name, penalty.season_id
+            "{}?season={}",
+            links::at(&sec.league).penalties(),
+            penalty.season_id
         ),
         if form.set != "0" {
             "Penalty voided: it no longer counts."
@@ -389,7 +388,7 @@ struct FinesPage {
 }
 
 struct FineRow {
-    id: i64,
+    id: FineId,
     when: String,
     who: String,
     amount: String,
@@ -423,7 +422,7 @@ pub async fn fines(State(state): State<AppState>, sec: Secretary) -> Result<Resp
                 *owed.entry(name.clone()).or_default() += f.amount_pence;
             }
             FineRow {
-                id: f.id.0,
+                id: f.id,
                 when: iso_day(sec.league.time_zone, f.created_at),
                 who: name,
                 amount: money(f.amount_pence),
@@ -455,7 +454,7 @@ pub async fn paid(
         .set_fine_paid(sec.league.id, FineId(id), when, Some(sec.user.id))
         .await?;
     Ok(super::flash::saved(
-        &format!("/leagues/{}/fines", sec.league.short_name),
+        &links::at(&sec.league).fines(),
         if when.is_some() {
             "Fine marked paid."
         } else {

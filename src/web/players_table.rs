@@ -6,6 +6,7 @@
 //! the number of players or matches.
 
 use crate::web::auth::InLeague;
+use crate::web::links;
 use crate::web::routes::Routes;
 use std::collections::BTreeMap;
 
@@ -24,8 +25,7 @@ use crate::rules::Format;
 
 use super::AppState;
 use super::auth::MaybeUser;
-use super::error::{AppError, Result, urlencode};
-use super::links::slug;
+use super::error::{AppError, Result};
 use super::page::{Ctx, html};
 
 pub fn router() -> Routes {
@@ -224,7 +224,7 @@ async fn players_table(
         }
     };
 
-    let league_href = format!("/leagues/{}", urlencode(&league.short_name));
+    let league_at = links::at(&league);
     let view = |r: &PlayerRow<PlayerId>| {
         let line = by_id.get(&r.player);
         let name = line.map_or_else(|| format!("Player {}", r.player), |l| l.name.clone());
@@ -232,7 +232,7 @@ async fn players_table(
         let now = rated.ratings.current(r.player, season.format);
         Row {
             position: r.position.map_or_else(String::new, |p| p.to_string()),
-            href: format!("{league_href}/players/{}-{}", r.player, slug(&name)),
+            href: links::player_href(&league, r.player, &name),
             name,
             team: line.and_then(|l| l.team_name.clone()).unwrap_or_default(),
             played: t.played,
@@ -271,7 +271,7 @@ async fn players_table(
         rows
     };
     let all_columns = q.cols.as_deref() == Some("all");
-    let here = format!("{league_href}/players-table/{}", season.id);
+    let here = league_at.players_table(season.id);
     let mut query: Vec<String> = q
         .min
         .as_deref()
@@ -320,11 +320,11 @@ async fn players_table(
         crumbs: vec![
             Crumb {
                 text: league.name.clone(),
-                href: league_href.clone(),
+                href: league_at.to_string(),
             },
             Crumb {
                 text: season.name.clone(),
-                href: format!("{league_href}/{}", slug(&season.name)),
+                href: links::season_href(&league, &season.name),
             },
         ],
         format_title: season.format.title(),

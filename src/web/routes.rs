@@ -82,6 +82,26 @@ pub fn paths() -> &'static [String] {
     PATHS.get_or_init(|| table().paths())
 }
 
+/// The route of the table that `path` (no query or fragment) would take,
+/// if any: each `{name}` of a route stands for any one segment.
+pub fn route_of(path: &str) -> Option<&'static str> {
+    let segments: Vec<&str> = path.split('/').collect();
+    paths()
+        .iter()
+        .find(|route| {
+            let pattern: Vec<&str> = route.split('/').collect();
+            pattern.len() == segments.len()
+                && pattern.iter().zip(&segments).all(|(p, s)| {
+                    if p.starts_with('{') {
+                        !s.is_empty()
+                    } else {
+                        p == s
+                    }
+                })
+        })
+        .map(String::as_str)
+}
+
 /// The first segments after a league's address that its pages take (`live`,
 /// `console`, ...): a season named one of them would have no page of its
 /// own. Read off the table.
@@ -149,6 +169,17 @@ mod tests {
         let taken = taken_division_segments();
         assert!(taken.iter().any(|t| t == "honours"), "{taken:?}");
         assert!(!taken.iter().any(|t| t.starts_with('{')));
+    }
+
+    #[test]
+    fn an_address_takes_the_route_whose_fixed_segments_it_has() {
+        assert_eq!(
+            route_of("/leagues/wessex/console/seasons/3/divisions"),
+            Some("/leagues/{league}/console/seasons/{season}/divisions")
+        );
+        assert_eq!(route_of("/leagues/wessex"), Some("/leagues/{league}"));
+        assert_eq!(route_of("/leagues/wessex/console/seasons/3/nowhere"), None);
+        assert_eq!(route_of("/leagues//console"), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! that zone; the calendar feeds give the UTC instants.
 
 use crate::app;
+use crate::web::links;
 use crate::web::routes::Routes;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -258,6 +259,8 @@ struct SavedLine {
     status: &'static str,
     /// A result or walkover stands against it.
     recorded: bool,
+    /// It may still be postponed or moved (not played, nor void).
+    movable: bool,
 }
 
 impl SavedLine {
@@ -273,6 +276,7 @@ impl SavedLine {
             status: f.status.as_str(),
             recorded: f.result_status.is_some()
                 || matches!(f.status, FixtureStatus::Played | FixtureStatus::Walkover),
+            movable: not_movable(f).is_none(),
         }
     }
 }
@@ -627,10 +631,7 @@ async fn generate_season(
         {
             Ok(_) => {
                 return Ok(form::done(
-                    &format!(
-                        "/leagues/{}/schedule/{}",
-                        sec.league.short_name, s.division.id
-                    ),
+                    &links::at(&sec.league).schedule(s.division.id).to_string(),
                     format!(
                         "Fixtures saved: {} matches for {}.",
                         new.len(),
@@ -668,10 +669,7 @@ async fn discard_season(
     .await
     {
         Ok(n) => Ok(form::done(
-            &format!(
-                "/leagues/{}/schedule/{}",
-                sec.league.short_name, s.division.id
-            ),
+            &links::at(&sec.league).schedule(s.division.id).to_string(),
             format!(
                 "{n} fixtures of {} thrown away: make the season again below.",
                 s.division.name
@@ -789,15 +787,13 @@ fn fixtures_of(league: &League, line: &FixtureLine) -> Link {
     match (line.division_id, line.cup_id) {
         (_, Some(cup)) => Link {
             text: format!("The ties of {}", line.competition),
-            href: format!("/leagues/{}/console/cups/{cup}", league.short_name),
+            href: links::at(league).console().cup(cup).to_string(),
         },
         (division, None) => Link {
             text: "The division's fixtures".into(),
-            href: format!(
-                "/leagues/{}/schedule/{}",
-                league.short_name,
-                division.map_or(0, |d| d.0)
-            ),
+            href: links::at(league)
+                .schedule(division.unwrap_or(DivisionId(0)))
+                .to_string(),
         },
     }
 }

@@ -9,7 +9,6 @@
 
 use std::collections::BTreeMap;
 
-use boneyard::app::cup_commands::{add_cup_entrant, draw_cup_round};
 use boneyard::db::pages::{FixtureScope, deductions};
 use boneyard::db::*;
 use boneyard::league::match_format::{self, BoardSpec, MatchFormat};
@@ -21,6 +20,7 @@ use boneyard::rules::{Format, GameRecord, Ruleset, score_record};
 use proptest::prelude::*;
 
 use crate::harness::LeagueBuilder;
+use crate::harness::builder::drawn_team_cup;
 use crate::harness::client::Client;
 use crate::harness::pages::slug;
 use crate::support::{self, on_both};
@@ -162,38 +162,7 @@ async fn setup(db: &Db) -> Setup {
         .await
         .unwrap()
         .id;
-    let cup = db
-        .create_cup(
-            league,
-            &NewCup {
-                season_id: season,
-                name: "League Cup".into(),
-                entrants: boneyard::league::cup::EntrantKind::Teams,
-                match_format: None,
-            },
-            None,
-        )
-        .await
-        .unwrap()
-        .id;
-    for team in &teams {
-        let entrant = NewEntrant {
-            team_id: *team,
-            players: Vec::new(),
-            seed: None,
-        };
-        add_cup_entrant(db, league, cup, &entrant, None)
-            .await
-            .unwrap();
-    }
-    let draw = DrawRequest {
-        round: 1,
-        starts_at: now(),
-        play_by: false,
-        venue_id: None,
-        how: How::Random { seed: 14 },
-    };
-    draw_cup_round(db, league, cup, &draw, None).await.unwrap();
+    let cup = drawn_team_cup(db, league, season, &teams, 14).await;
     let index = |t: TeamId| teams.iter().position(|x| *x == t).unwrap();
     let cup = db
         .fixture_lines(league, &FixtureScope::Cup(cup))

@@ -2,6 +2,7 @@
 //! each optionally tied to a user account, which gets the captain's role
 //! for the team that season.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
@@ -20,9 +21,9 @@ use crate::web::csrf::CsrfForm;
 use crate::web::csrf::random_token;
 use crate::web::error::Result;
 
+use super::PREFIX;
 use super::form::{self, Errors};
 use super::registrations::{Typed, roster, roster_page};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -132,7 +133,11 @@ async fn name(
                     _ => format!("{name} is now a captain of {}.", roster.team.name),
                 };
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+                    &links::at(&sec.league)
+                        .console()
+                        .team(team)
+                        .season(season)
+                        .to_string(),
                     said,
                 ));
             }
@@ -183,7 +188,11 @@ async fn remove(
         .remove_captain(sec.league.id, season, team, player, Some(sec.user.id))
         .await?;
     Ok(form::done(
-        &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+        &links::at(&sec.league)
+            .console()
+            .team(team)
+            .season(season)
+            .to_string(),
         "Captain role ended.",
     ))
 }

@@ -26,12 +26,12 @@ use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::dates;
 use crate::web::error::Result;
-use crate::web::links::{address_clash, cup_href};
+use crate::web::links::{self, address_clash, cup_href};
 use crate::web::page::Ctx;
 use crate::web::views::bracket::{Bracket, bracket, describe as describe_cup, entrant_name};
 
 use super::form::{self, Choice, Errors, FORM};
-use super::{PREFIX, at, missing};
+use super::{PREFIX, missing};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -200,7 +200,7 @@ async fn list_page(
         .await?
         .into_iter()
         .map(|cup| CupLine {
-            href: at(&sec.league, &format!("/cups/{}", cup.id)),
+            href: links::at(&sec.league).console().cup(cup.id).to_string(),
             public: cup_href(&sec.league, cup.id, &cup.name),
             about: describe_cup(&cup, &season, counts.get(&cup.id).copied().unwrap_or(0)),
             name: cup.name,
@@ -239,7 +239,7 @@ async fn create(
         match db.create_cup(sec.league.id, &new, Some(sec.user.id)).await {
             Ok(cup) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/cups/{}", cup.id)),
+                    &links::at(&sec.league).console().cup(cup.id).to_string(),
                     format!("Cup {} made: now enter its entrants.", cup.name),
                 ));
             }
@@ -337,7 +337,7 @@ async fn rename(
         {
             Ok((before, after)) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/cups/{cup}")),
+                    &links::at(&sec.league).console().cup(cup).to_string(),
                     format!("Cup {} renamed {}.", before.name, after.name),
                 ));
             }
@@ -355,7 +355,10 @@ async fn delete(
 ) -> Result<Response> {
     match delete_cup(state.db(), sec.league.id, cup, Some(sec.user.id)).await {
         Ok(gone) => Ok(form::done(
-            &at(&sec.league, &format!("/seasons/{}/cups", gone.season_id)),
+            &links::at(&sec.league)
+                .console()
+                .season(gone.season_id)
+                .cups(),
             format!("Cup {} deleted, with its entrants.", gone.name),
         )),
         Err(e) => {
@@ -785,7 +788,7 @@ async fn enter(
         match add_cup_entrant(state.db(), sec.league.id, cup, &new, Some(sec.user.id)).await {
             Ok(e) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/cups/{cup}")),
+                    &links::at(&sec.league).console().cup(cup).to_string(),
                     format!("{} entered in {}.", entrant_name(kind, &e), data.cup.name),
                 ));
             }
@@ -823,7 +826,7 @@ async fn withdraw(
     let (data, season) = load(&state, &sec.league, cup).await?;
     match remove_cup_entrant(state.db(), sec.league.id, cup, entrant, Some(sec.user.id)).await {
         Ok(e) => Ok(form::done(
-            &at(&sec.league, &format!("/cups/{cup}")),
+            &links::at(&sec.league).console().cup(cup).to_string(),
             format!(
                 "{} withdrawn from {}.",
                 entrant_name(data.cup.entrants, &e),
@@ -923,7 +926,7 @@ async fn draw(
                     .map_or((0, 0), |(_, q)| (cup::bracket_size(q) / 2, cup::byes(q)));
                 let name = format!("Round {}", r.round);
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/cups/{cup}")),
+                    &links::at(&sec.league).console().cup(cup).to_string(),
                     drawn_message(&name, &request.how, ties, byes),
                 ));
             }
@@ -1218,7 +1221,7 @@ async fn hand_draw(
         match draw_cup_round(state.db(), sec.league.id, cup, &request, Some(sec.user.id)).await {
             Ok(r) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/cups/{cup}")),
+                    &links::at(&sec.league).console().cup(cup).to_string(),
                     drawn_message(
                         &format!("Round {}", r.round),
                         &request.how,

@@ -1,6 +1,7 @@
 //! A season's divisions: their names and their order on the season's page.
 //! Teams are entered in them from each team's page.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -17,7 +18,7 @@ use crate::web::links::address_clash;
 use crate::web::page::Ctx;
 
 use super::form::{self, Errors};
-use super::{PREFIX, at, missing};
+use super::{PREFIX, missing};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -147,7 +148,10 @@ async fn create(
         {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/seasons/{}/divisions", season.id)),
+                    &links::at(&sec.league)
+                        .console()
+                        .season(season.id)
+                        .divisions(),
                     format!("Division {name} added."),
                 ));
             }
@@ -241,7 +245,10 @@ async fn update(
         {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/seasons/{}/divisions", season.id)),
+                    &links::at(&sec.league)
+                        .console()
+                        .season(season.id)
+                        .divisions(),
                     format!("Division {name} saved."),
                 ));
             }

@@ -195,16 +195,16 @@ pub fn slug(errors: &mut Errors, field: &'static str, value: &str, max: usize) -
 
 /// A time zone's IANA name (`Europe/London`), as stored; what was typed,
 /// trimmed, when it names no zone.
-pub fn time_zone(errors: &mut Errors, field: &'static str, value: &str) -> String {
+pub fn time_zone(errors: &mut Errors, field: &'static str, value: &str) -> Option<Zone> {
     match Zone::parse(value) {
-        Ok(zone) => zone.name().to_owned(),
+        Ok(zone) => Some(zone),
         Err(_) if value.trim().is_empty() => {
             errors.add(field, "Fill this in, e.g. Europe/London.");
-            String::new()
+            None
         }
         Err(why) => {
             errors.add(field, why.to_string());
-            value.trim().to_owned()
+            None
         }
     }
 }

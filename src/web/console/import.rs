@@ -2,6 +2,7 @@
 //! pasted): checked first, every mistake named with its row, then saved in
 //! one transaction.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -18,8 +19,8 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Errors, FORM};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new().league(
@@ -176,7 +177,7 @@ async fn check_or_save(
         {
             Ok(()) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/seasons/{}/import", season.id)),
+                    &links::at(&sec.league).console().season(season.id).import(),
                     format!(
                         "Imported into {}: {} new teams, {} teams entered, {} new players, {} registrations.",
                         season.name,

@@ -2,6 +2,7 @@
 //! kinds, and the one-click penalty a secretary applies from the approvals
 //! page, where each late fixture is proposed.
 
+use crate::web::links;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::post;
@@ -16,9 +17,9 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::routes::Routes;
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors};
 use super::penalty_kinds::{KindForm, list_page};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -112,7 +113,10 @@ async fn set_rule(
         None => "Late results saved: no penalty is proposed for a late result.".to_owned(),
     };
     Ok(form::done(
-        &at(&sec.league, "/penalty-kinds#late-rule"),
+        &format!(
+            "{}#late-rule",
+            links::at(&sec.league).console().penalty_kinds()
+        ),
         saved,
     ))
 }
@@ -130,7 +134,7 @@ async fn apply(
     Path((_, fixture)): Path<(String, FixtureId)>,
     CsrfForm(input): CsrfForm<ApplyForm>,
 ) -> Result<Response> {
-    let back = at(&sec.league, "/approvals#late");
+    let back = format!("{}#late", links::at(&sec.league).console().approvals());
     let outcome = crate::app::penalties::apply_late_result(
         state.db(),
         sec.league.id,

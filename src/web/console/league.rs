@@ -1,6 +1,8 @@
 //! The league's own details: name, rules summary, contact, time zone. The
 //! short name (in every address) is the administrator's to set.
 
+use crate::league::time::Zone;
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::State;
@@ -16,8 +18,8 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Errors};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new().league(&format!("{PREFIX}/league"), get(show).post(save))
@@ -44,9 +46,9 @@ impl LeagueForm {
         u32::try_from(n).ok()
     }
 
-    /// The league's details as typed, each checked, and its time zone's
-    /// name; `short_name` is kept.
-    pub fn check(&self, league: &League, errors: &mut Errors) -> (NewLeague, String) {
+    /// The league's details as typed, each checked, and its time zone
+    /// (`None` when refused); `short_name` is kept.
+    pub fn check(&self, league: &League, errors: &mut Errors) -> (NewLeague, Option<Zone>) {
         let new = NewLeague {
             name: form::text(errors, "name", &self.name, true, 100),
             short_name: league.short_name.clone(),
@@ -113,15 +115,15 @@ async fn save(
     let mut errors = Errors::default();
     let (new, zone) = input.check(&sec.league, &mut errors);
     let provisional = input.provisional(&mut errors);
-    if errors.is_empty() {
+    if let (true, Some(zone)) = (errors.is_empty(), zone) {
         match state
             .db()
-            .update_league(sec.league.id, &new, &zone, provisional)
+            .update_league(sec.league.id, &new, zone, provisional)
             .await
         {
             Ok(league) => {
                 return Ok(form::done(
-                    &at(&league, ""),
+                    &links::at(&league).console().to_string(),
                     format!("League details of {} saved.", league.name),
                 ));
             }

@@ -25,6 +25,7 @@ use super::AppState;
 use super::auth::Secretary;
 use super::dates;
 use super::error::{AppError, Result};
+use super::links;
 use super::page::{Ctx, html};
 
 pub mod form;
@@ -90,11 +91,6 @@ pub fn router() -> Routes {
         .merge(late_results::router())
         .merge(users::router())
         .merge(mail::router())
-}
-
-/// A console address: `path` under the league's console.
-fn at(league: &League, path: &str) -> String {
-    format!("/leagues/{}/console{path}", league.short_name)
 }
 
 /// A record the address names that this league does not have: 404.
@@ -185,8 +181,7 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
         .await?;
     let fines = db.fines(id).await?;
     let unpaid: Vec<_> = fines.iter().filter(|f| f.paid_at.is_none()).collect();
-    let short = &sec.league.short_name;
-    let match_path = |f: FixtureId, rest: &str| format!("/leagues/{short}/matches/{f}{rest}");
+    let league_at = links::at(&sec.league);
     let job = |line: &FixtureLine, state: String, href: String, action| Job {
         when: line
             .starts_at
@@ -203,7 +198,7 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
             let j = job(
                 l,
                 "no result entered".into(),
-                match_path(l.id, "/card"),
+                league_at.match_page(l.id).card(),
                 "Enter the result",
             );
             (l.starts_at, j)
@@ -219,7 +214,12 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
             };
             (
                 l.starts_at,
-                job(l, state, match_path(l.id, ""), "Open the match"),
+                job(
+                    l,
+                    state,
+                    league_at.match_page(l.id).to_string(),
+                    "Open the match",
+                ),
             )
         })
         .collect();
@@ -240,42 +240,42 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
             disputes.push(job(
                 line,
                 format!("version {} disputed: {note}", p.version),
-                match_path(p.fixture_id, "/history"),
+                league_at.match_page(p.fixture_id).history(),
                 "Settle the dispute",
             ));
         } else {
             approvals.push(job(
                 line,
                 format!("version {} {} by {who}", p.version, p.status.as_str()),
-                match_path(p.fixture_id, "/history"),
+                league_at.match_page(p.fixture_id).history(),
                 "Check and approve",
             ));
         }
     }
-    let at_ = |path: &str| at(&sec.league, path);
+    let console = league_at.console();
     let mut steps = Vec::new();
     if seasons.is_empty() {
         steps.push(Step {
             text: "Create the first season: its rules, match format and divisions",
-            href: at_("/seasons/new"),
+            href: console.new_season(),
         });
     }
     if venues == 0 {
         steps.push(Step {
             text: "Add the venues (the pubs)",
-            href: at_("/venues"),
+            href: console.venues(),
         });
     }
     if teams == 0 {
         steps.push(Step {
             text: "Add the teams and enter each in a division",
-            href: at_("/teams"),
+            href: console.teams(),
         });
     }
     if players == 0 {
         steps.push(Step {
             text: "Paste each team's players into its roster",
-            href: at_("/teams"),
+            href: console.teams(),
         });
     }
     if !seasons.is_empty() && teams > 0 && missing.is_empty() && week.is_empty() {
@@ -286,7 +286,7 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
         if !any_fixtures {
             steps.push(Step {
                 text: "Generate each division's fixtures",
-                href: at_(&format!("/seasons/{}/divisions", seasons[0].id)),
+                href: console.season(seasons[0].id).divisions(),
             });
         }
     }
@@ -294,37 +294,37 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
         Section {
             title: "Seasons",
             count: seasons.len(),
-            href: at_("/seasons"),
+            href: console.seasons(),
             what: "rulesets, match formats, divisions and fixtures",
         },
         Section {
             title: "Venues",
             count: venues,
-            href: at_("/venues"),
+            href: console.venues(),
             what: "the pubs and how many matches each hosts a night",
         },
         Section {
             title: "Teams",
             count: teams,
-            href: at_("/teams"),
+            href: console.teams(),
             what: "home venues, divisions, rosters and captains",
         },
         Section {
             title: "Players",
             count: players,
-            href: at_("/players"),
+            href: console.players(),
             what: "names and registrations",
         },
         Section {
             title: "Penalty kinds",
             count: kinds,
-            href: at_("/penalty-kinds"),
+            href: console.penalty_kinds(),
             what: "the league's list of penalties and their effects",
         },
         Section {
             title: "Users and roles",
             count: roles,
-            href: at_("/users"),
+            href: console.users(),
             what: "accounts of captains and players",
         },
     ];

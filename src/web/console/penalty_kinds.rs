@@ -1,6 +1,7 @@
 //! The league's list of penalty kinds, each with its default effect and
 //! amount; a button adds LEAGUE.md's defaults.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -17,9 +18,9 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors};
 use super::late_results::LateForm;
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -161,7 +162,7 @@ async fn create(
         match state.db().add_penalty_kind(sec.league.id, &new).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/penalty-kinds"),
+                    &links::at(&sec.league).console().penalty_kinds(),
                     format!("Penalty kind {} added.", new.code),
                 ));
             }
@@ -198,7 +199,7 @@ async fn add_defaults(
         }
     }
     Ok(form::done(
-        &at(&sec.league, "/penalty-kinds"),
+        &links::at(&sec.league).console().penalty_kinds(),
         format!("{added} of the default penalty kinds added."),
     ))
 }
@@ -235,7 +236,7 @@ async fn update(
         {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/penalty-kinds"),
+                    &links::at(&sec.league).console().penalty_kinds(),
                     format!("Penalty kind {} saved.", new.code),
                 ));
             }

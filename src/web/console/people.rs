@@ -3,6 +3,7 @@
 //! that league confirms or declines it on their players page; either side
 //! can undo its own link. Linked records share a rating.
 
+use crate::web::links;
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -19,8 +20,8 @@ use crate::web::error::Result;
 use crate::web::page::Ctx;
 use crate::web::routes::Routes;
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -190,7 +191,7 @@ async fn propose(
                 },
             );
             Ok(form::done(
-                &at(&sec.league, &format!("/players/{id}")),
+                &links::at(&sec.league).console().player(id).to_string(),
                 said,
             ))
         }
@@ -234,7 +235,10 @@ async fn confirm(
         }
         Err(e) => return Err(e.into()),
     };
-    Ok(form::done(&at(&sec.league, "/players#links"), said))
+    Ok(form::done(
+        &format!("{}#links", links::at(&sec.league).console().players()),
+        said,
+    ))
 }
 
 async fn drop_request(
@@ -255,7 +259,10 @@ async fn drop_request(
         Err(DbError::NotFound(why)) => format!("Nothing changed: {why}."),
         Err(e) => return Err(e.into()),
     };
-    Ok(form::done(&at(&sec.league, "/players#links"), said))
+    Ok(form::done(
+        &format!("{}#links", links::at(&sec.league).console().players()),
+        said,
+    ))
 }
 
 async fn unlink(
@@ -275,7 +282,7 @@ async fn unlink(
         Err(e) => return Err(e.into()),
     };
     Ok(form::done(
-        &at(&sec.league, &format!("/players/{id}")),
+        &links::at(&sec.league).console().player(id).to_string(),
         said,
     ))
 }

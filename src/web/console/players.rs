@@ -1,6 +1,7 @@
 //! Players: adding and renaming them, and where each is registered.
 //! Registering a player to a team is on the team's season page.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -15,9 +16,9 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Errors};
 use super::people::Links;
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -104,7 +105,7 @@ async fn create(
         match state.db().create_player(sec.league.id, &name).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/players"),
+                    &links::at(&sec.league).console().players(),
                     format!("Player {name} added."),
                 ));
             }
@@ -134,10 +135,11 @@ async fn player_page(
             registered.push(Registered {
                 season: season.name.clone(),
                 team: team.map_or_else(String::new, |t| t.name.clone()),
-                href: at(
-                    &sec.league,
-                    &format!("/teams/{}/seasons/{}", r.team_id, season.id),
-                ),
+                href: links::at(&sec.league)
+                    .console()
+                    .team(r.team_id)
+                    .season(season.id)
+                    .to_string(),
             });
         }
     }
@@ -179,7 +181,7 @@ async fn rename(
         match state.db().rename_player(sec.league.id, id, &name).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/players"),
+                    &links::at(&sec.league).console().players(),
                     format!("Player renamed {name} (was {}).", player.name),
                 ));
             }

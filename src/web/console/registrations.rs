@@ -1,6 +1,7 @@
 //! A team's season page: its registered players and its captains. This
 //! file registers players; `captains` names and removes captains.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -18,7 +19,7 @@ use crate::web::page::Ctx;
 
 use super::captains::CaptainForm;
 use super::form::{self, Choice, Errors};
-use super::{PREFIX, at, missing};
+use super::{PREFIX, missing};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -236,7 +237,11 @@ async fn register(
         match register_player(db, league, season, team, player).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+                    &links::at(&sec.league)
+                        .console()
+                        .team(team)
+                        .season(season)
+                        .to_string(),
                     format!(
                         "{} registered for this team.",
                         players

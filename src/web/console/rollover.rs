@@ -5,6 +5,7 @@
 
 use crate::app::formats::match_formats;
 use crate::app::rollover::{self, CarriedTeam, NewPlayoff, RollOver};
+use crate::web::links;
 use crate::web::routes::Routes;
 use std::collections::HashMap;
 
@@ -30,8 +31,8 @@ use crate::web::error::Result;
 use crate::web::page::Ctx;
 use crate::web::views::words::and_list;
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors, FORM};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -464,10 +465,10 @@ async fn save(
                     ));
                 }
                 return Ok(form::done(
-                    &at(
-                        &sec.league,
-                        &format!("/seasons/{}/divisions", done.season.id),
-                    ),
+                    &links::at(&sec.league)
+                        .console()
+                        .season(done.season.id)
+                        .divisions(),
                     msg,
                 ));
             }
@@ -552,7 +553,7 @@ async fn add_playoff(
         match rollover::add_playoff(state.db(), sec.league.id, &new, Some(sec.user.id)).await {
             Ok(fixture) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/seasons/{}/end", end.season.id)),
+                    &links::at(&sec.league).console().season(end.season.id).end(),
                     format!(
                         "Play-off added in {}: {} v {} (round {}{}). Its result settles only their order; it does not count in the table.",
                         division.name,

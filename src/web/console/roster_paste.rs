@@ -2,6 +2,7 @@
 //! (what each line will do), then saved in one go: new players made,
 //! existing ones matched by name, all registered, in one transaction.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -17,10 +18,10 @@ use crate::web::auth::Secretary;
 use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 
+use super::PREFIX;
 use super::form::{self, Errors};
 use super::registrations::{Typed, roster, roster_page};
 use super::roster_invites::{invited_words, player_invites};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new().league(
@@ -169,7 +170,11 @@ async fn paste(
         {
             Ok(n) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/teams/{team}/seasons/{season}")),
+                    &links::at(&sec.league)
+                        .console()
+                        .team(team)
+                        .season(season)
+                        .to_string(),
                     format!(
                         "Roster of {} saved: {n} registered ({} new player{}, {} existing){}.",
                         roster.team.name,

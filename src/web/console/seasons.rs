@@ -10,6 +10,7 @@
 //! options with their defaults, to check before saving again: the page
 //! needs no script.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -33,8 +34,8 @@ use crate::web::error::Result;
 use crate::web::links::address_clash;
 use crate::web::page::{Ctx, html};
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors, FORM};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -781,8 +782,8 @@ struct SeasonPage {
 impl SeasonPage {
     fn action(&self) -> String {
         match &self.season {
-            Some(s) => at(&self.league, &format!("/seasons/{}", s.id)),
-            None => at(&self.league, "/seasons/new"),
+            Some(s) => links::at(&self.league).console().season(s.id).to_string(),
+            None => links::at(&self.league).console().new_season(),
         }
     }
 }
@@ -897,7 +898,10 @@ async fn create(
         match created {
             Ok(season) => {
                 return Ok(form::done(
-                    &at(&page.league, &format!("/seasons/{}/divisions", season.id)),
+                    &links::at(&page.league)
+                        .console()
+                        .season(season.id)
+                        .divisions(),
                     format!("Season {} created: now add its divisions.", season.name),
                 ));
             }
@@ -1004,7 +1008,7 @@ async fn update(
         }
     }
     Ok(form::done(
-        &at(&page.league, "/seasons"),
+        &links::at(&page.league).console().seasons(),
         format!("Season {} saved.", rules.name),
     ))
 }

@@ -2,6 +2,7 @@
 //! A team's players and captains for a season are on its season page
 //! (`registrations`, `captains`).
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -16,8 +17,8 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -154,7 +155,7 @@ async fn create(
         match db.create_team(sec.league.id, &name, venue).await {
             Ok(team) => {
                 return Ok(form::done(
-                    &at(&sec.league, &format!("/teams/{}", team.id)),
+                    &links::at(&sec.league).console().team(team.id).to_string(),
                     format!(
                         "Team {} created: enter it in a division of a season below.",
                         team.name
@@ -193,10 +194,11 @@ async fn team_page(
                     .iter()
                     .find(|d| d.id == e.division_id)
                     .map_or_else(String::new, |d| d.name.clone()),
-                href: at(
-                    &sec.league,
-                    &format!("/teams/{}/seasons/{}", team.id, season.id),
-                ),
+                href: links::at(&sec.league)
+                    .console()
+                    .team(team.id)
+                    .season(season.id)
+                    .to_string(),
                 season: season.name.clone(),
             });
         }
@@ -253,7 +255,7 @@ async fn update(
         match db.update_team(sec.league.id, id, &name, venue).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/teams"),
+                    &links::at(&sec.league).console().teams(),
                     format!("Team {name} saved."),
                 ));
             }
@@ -291,10 +293,11 @@ async fn enter(
             {
                 Ok(_) => {
                     return Ok(form::done(
-                        &at(
-                            &sec.league,
-                            &format!("/teams/{}/seasons/{}", id, division.season_id),
-                        ),
+                        &links::at(&sec.league)
+                            .console()
+                            .team(id)
+                            .season(division.season_id)
+                            .to_string(),
                         format!("{} entered in {}.", team.name, division.name),
                     ));
                 }

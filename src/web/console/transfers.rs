@@ -2,6 +2,7 @@
 //! team of the season from a day, with an optional fee charged to the new
 //! team. The season's transfers are listed beside the form.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -20,8 +21,8 @@ use crate::web::error::Result;
 use crate::web::page::Ctx;
 use crate::web::penalties::{money, parse_pence};
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors, FORM};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new().league(
@@ -215,7 +216,10 @@ async fn save(
                 .map(|f| format!("; a fee of {} is charged to {}", money(f), done.to_team))
                 .unwrap_or_default();
             Ok(form::done(
-                &at(&sec.league, &format!("/seasons/{}/transfers", season.id)),
+                &links::at(&sec.league)
+                    .console()
+                    .season(season.id)
+                    .transfers(),
                 format!(
                     "Transferred {} from {} to {} from {}{fee}. Their games for {} stay with {}.",
                     done.player,

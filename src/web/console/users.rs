@@ -4,6 +4,7 @@
 //! does not exist yet, and takes those roles away. Secretaries are named by
 //! the administrator.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -22,8 +23,8 @@ use crate::web::csrf::{CsrfForm, random_token};
 use crate::web::error::{AppError, Result};
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Choice, Errors};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -313,7 +314,7 @@ async fn grant(
             None => "shown only now".to_owned(),
         };
         return Ok(form::done(
-            &at(&sec.league, "/users"),
+            &links::at(&sec.league).console().users(),
             format!(
                 "No account is called {username}: a one-time link, {sent}, makes it with their own password and the {} role (it works for {} days): {link}",
                 input.role,
@@ -327,7 +328,7 @@ async fn grant(
     };
     match db.grant_role(&role, Some(sec.user.id)).await {
         Ok(_) => Ok(form::done(
-            &at(&sec.league, "/users"),
+            &links::at(&sec.league).console().users(),
             format!("{} now has the {} role.", user.username, role.kind.as_str()),
         )),
         Err(e) => {
@@ -365,5 +366,8 @@ async fn revoke(
     }
     db.revoke_role(Some(sec.league.id), id, Some(sec.user.id))
         .await?;
-    Ok(form::done(&at(&sec.league, "/users"), "Role removed."))
+    Ok(form::done(
+        &links::at(&sec.league).console().users(),
+        "Role removed.",
+    ))
 }

@@ -1,6 +1,7 @@
 //! Venues: the pubs, their addresses, and how many matches each can host
 //! on one night.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -15,8 +16,8 @@ use crate::web::csrf::CsrfForm;
 use crate::web::error::Result;
 use crate::web::page::Ctx;
 
+use super::PREFIX;
 use super::form::{self, Errors};
-use super::{PREFIX, at};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -116,7 +117,7 @@ async fn create(
         match state.db().create_venue(sec.league.id, &new).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/venues"),
+                    &links::at(&sec.league).console().venues(),
                     format!("Venue {} added.", new.name),
                 ));
             }
@@ -155,7 +156,7 @@ async fn update(
         match state.db().update_venue(sec.league.id, id, &new).await {
             Ok(_) => {
                 return Ok(form::done(
-                    &at(&sec.league, "/venues"),
+                    &links::at(&sec.league).console().venues(),
                     format!("Venue {} saved.", new.name),
                 ));
             }

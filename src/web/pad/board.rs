@@ -3,6 +3,7 @@
 //! was offline sends what it kept), and the service worker that lets the
 //! page load with no connection.
 
+use crate::web::links;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -297,7 +298,7 @@ fn page(
         away_team: &access.names[1],
         taps,
         revision,
-        sync: access.path("/sync"),
+        sync: access.sync_path(),
         csrf: &access.csrf,
         store: format!(
             "boneyard-pad:{}:{}:{}",
@@ -317,10 +318,9 @@ fn page(
         away_team: access.names[1].clone(),
         action: access.path(""),
         back: (access.keeper != Keeper::Link).then(|| {
-            format!(
-                "/leagues/{}/matches/{}/pad",
-                access.league.short_name, access.fixture.id
-            )
+            links::at(&access.league)
+                .match_page(access.fixture.id)
+                .pad()
         }),
         notice,
         error,
@@ -580,7 +580,7 @@ pub async fn tap(
             ));
         }
     }
-    let to = access.path(&format!("?saved={}", taps.len()));
+    let to = access.path(&format!("saved={}", taps.len()));
     Ok(Redirect::to(&to).into_response())
 }
 

@@ -2,6 +2,7 @@
 //! live page. The page reads without a script; a small one refreshes the
 //! lines every few seconds.
 
+use crate::web::links;
 use chrono::Duration;
 
 use crate::db::pad::LiveBoard;
@@ -79,7 +80,7 @@ impl LiveLine {
     pub fn of(league: &League, b: &LiveBoard) -> LiveLine {
         LiveLine::new(
             format!("{} v {}, board {}", b.home_team, b.away_team, b.board),
-            format!("/leagues/{}/matches/{}", league.short_name, b.fixture_id),
+            links::at(league).match_page(b.fixture_id).to_string(),
             &b.summary,
             [&b.home_team, &b.away_team],
         )

@@ -2,6 +2,7 @@
 //! review and one-tap submission of the whole match, the links that let
 //! someone without an account keep one board, and the live page.
 
+use crate::web::links;
 use crate::web::routes::Routes;
 use std::collections::HashMap;
 
@@ -203,16 +204,30 @@ impl PadAccess {
         }
     }
 
-    /// This board's pad address, with the link's key when it came by one.
-    pub fn path(&self, rest: &str) -> String {
-        let mut path = format!(
-            "/leagues/{}/matches/{}/pad/{}{rest}",
-            self.league.short_name, self.fixture.id, self.board
-        );
+    /// This board's pad address, with `query` (`saved=3`, or empty) and
+    /// the link's key when it came by one.
+    pub fn path(&self, query: &str) -> String {
+        let pad = links::at(&self.league).match_page(self.fixture.id);
+        self.with_key(pad.pad_board(self.board), query)
+    }
+
+    /// Where this board's pad sends the taps it kept offline, with the key.
+    pub fn sync_path(&self) -> String {
+        let pad = links::at(&self.league).match_page(self.fixture.id);
+        self.with_key(pad.pad_sync(self.board), "")
+    }
+
+    fn with_key(&self, mut path: String, query: &str) -> String {
+        let mut params: Vec<String> = Vec::new();
+        if !query.is_empty() {
+            params.push(query.to_owned());
+        }
         if let Some(key) = &self.key {
-            path.push(if rest.contains('?') { '&' } else { '?' });
-            path.push_str("key=");
-            path.push_str(&super::error::urlencode(key));
+            params.push(format!("key={}", super::error::urlencode(key)));
+        }
+        if !params.is_empty() {
+            path.push('?');
+            path.push_str(&params.join("&"));
         }
         path
     }
@@ -257,8 +272,9 @@ pub async fn link_codes(
         let url = absolute(
             headers,
             &format!(
-                "/leagues/{}/matches/{}/pad/{}?key={}",
-                league.short_name, fixture.id, l.board, l.token
+                "{}?key={}",
+                links::at(league).match_page(fixture.id).pad_board(l.board),
+                l.token
             ),
         );
         codes.push((l.board, qr::svg(&url), url));

@@ -2,6 +2,8 @@
 //! who won it, a link to each board's pad, the links (and QR codes) for
 //! whoever keeps a board without an account, and the one-tap submission.
 
+use crate::web::links;
+use crate::web::links::{Address, MatchAt};
 use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -23,7 +25,8 @@ use super::MatchRules;
 struct ReviewPage {
     ctx: Ctx,
     title: String,
-    match_path: String,
+    /// The match's page.
+    at: Address<MatchAt>,
     action: String,
     links_action: String,
     sheet: String,
@@ -136,6 +139,7 @@ async fn page(
     let tz = access.league.time_zone;
     let rotates = loaded.rules.ruleset.pose == PoseRule::Rotate;
     let mut missing = Vec::new();
+    let match_at = access.at();
     let boards = loaded
         .boards
         .iter()
@@ -168,10 +172,7 @@ async fn page(
             let link = links.iter().rev().find(|l| l.board == *number).map(|l| {
                 let url = super::absolute(
                     headers,
-                    &format!(
-                        "/leagues/{}/matches/{}/pad/{}?key={}",
-                        access.league.short_name, access.fixture.id, number, l.token
-                    ),
+                    &format!("{}?key={}", match_at.pad_board(*number), l.token),
                 );
                 LinkView {
                     qr: super::qr::svg(&url),
@@ -182,10 +183,7 @@ async fn page(
             BoardLine {
                 number: *number,
                 kind: spec.kind.as_str(),
-                pad: format!(
-                    "/leagues/{}/matches/{}/pad/{}",
-                    access.league.short_name, access.fixture.id, number
-                ),
+                pad: match_at.pad_board(*number),
                 players: if board.players.is_empty() {
                     String::new()
                 } else {
@@ -216,13 +214,10 @@ async fn page(
     Ok(ReviewPage {
         ctx: access.user.ctx(),
         title: access.title(),
-        match_path: access.path(""),
-        action: access.path("/pad"),
-        links_action: access.path("/pad/links"),
-        sheet: format!(
-            "/leagues/{}/print/fixture/{}",
-            access.league.short_name, access.fixture.id
-        ),
+        at: access.at(),
+        action: access.at().pad(),
+        links_action: access.at().pad_links(),
+        sheet: links::at(&access.league).print_fixture(access.fixture.id),
         notice,
         boards,
         ready: missing.is_empty(),
@@ -360,10 +355,11 @@ pub async fn submit(
         }
         Err(e) => return Err(access.refused(e)),
     };
-    Ok(Redirect::to(&access.path(&format!(
-        "/history?submitted=pad&version={}",
+    Ok(Redirect::to(&format!(
+        "{}?submitted=pad&version={}",
+        access.at().history(),
         version.version
-    )))
+    ))
     .into_response())
 }
 
@@ -386,7 +382,7 @@ pub async fn links(
     let to = match form.action.as_str() {
         "revoke" => {
             let n = db.revoke_pad_links(league, fixture, form.board).await?;
-            access.path(&format!("/pad?revoked={}&n={n}", form.board))
+            format!("{}?revoked={}&n={n}", access.at().pad(), form.board)
         }
         "create" | "create_all" => {
             let now = crate::db::now();
@@ -416,9 +412,9 @@ pub async fn links(
                 .await?;
             }
             if form.action == "create_all" {
-                access.path(&format!("/pad?made_all={}", boards.len()))
+                format!("{}?made_all={}", access.at().pad(), boards.len())
             } else {
-                access.path(&format!("/pad?made={}", form.board))
+                format!("{}?made={}", access.at().pad(), form.board)
             }
         }
         other => return Err(AppError::BadRequest(format!("unknown action `{other}`"))),

@@ -2,6 +2,7 @@
 //! fixtures and results by round.
 
 use crate::web::auth::InLeague;
+use crate::web::links;
 use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
@@ -20,7 +21,7 @@ use crate::app::division_table::DivisionData;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
-use super::super::error::{AppError, Result, urlencode};
+use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::super::views::words::and_list;
 use super::{
@@ -236,12 +237,8 @@ pub async fn table(
             }
         })
         .collect();
-    let playoff_href = (!season.is_closed() && !ties.is_empty()).then(|| {
-        format!(
-            "/leagues/{}/console/seasons/{}/end",
-            league.short_name, season.id
-        )
-    });
+    let playoff_href = (!season.is_closed() && !ties.is_empty())
+        .then(|| links::at(&league).console().season(season.id).end());
 
     let counts = |round: i64| after.is_none_or(|a| round <= i64::from(a));
     let separations = separations(&rows, &names, &rules);
@@ -286,7 +283,8 @@ pub async fn table(
             selected: after == Some(round),
         })
         .collect();
-    let href = division_href(&league, &season.name, &division.name);
+    let division_at = links::division_at(&league, &season.name, &division.name);
+    let href = division_at.to_string();
     let mut query: Vec<String> = after.map(|a| format!("after={a}")).into_iter().collect();
     if !all_columns {
         query.push("cols=all".into());
@@ -296,22 +294,16 @@ pub async fn table(
     } else {
         format!("{href}?{}", query.join("&"))
     };
-    let calendar = super::CalendarLinks::new(
-        &headers,
-        &format!(
-            "/leagues/{}/calendar/division/{}.ics",
-            urlencode(&league.short_name),
-            division.id
-        ),
-    );
+    let calendar =
+        super::CalendarLinks::new(&headers, &links::at(&league).division_calendar(division.id));
     let page = TablePage {
         ctx: user.ctx(),
         crumbs: crumbs(&league, &season),
         all_columns,
         cols_href,
         calendar,
-        data_href: format!("{href}/data"),
-        fixtures_href: format!("{href}/fixtures"),
+        data_href: division_at.data(),
+        fixtures_href: division_at.fixtures(),
         after,
         rounds,
         rows: rows

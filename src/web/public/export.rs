@@ -4,6 +4,7 @@
 //! added, never renamed or removed, and `version` says which shape it is.
 
 use crate::web::auth::InLeague;
+use crate::web::links;
 use askama::Template;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -225,7 +226,8 @@ pub async fn data_page(
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
     let (league, season, division) = resolve(&state, league, &p).await?;
-    let href = division_href(&league, &season.name, &division.name);
+    let division_at = links::division_at(&league, &season.name, &division.name);
+    let href = division_at.to_string();
     Ok(html(&DataPage {
         ctx: user.ctx(),
         crumbs: vec![
@@ -233,7 +235,7 @@ pub async fn data_page(
             Link::new(season.name.clone(), season_href(&league, &season.name)),
             Link::new(division.name.clone(), href.clone()),
         ],
-        json_href: format!("{href}/data.json"),
+        json_href: division_at.data_json(),
         table_href: href,
         division: division.name,
         season: season.name,

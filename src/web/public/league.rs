@@ -2,6 +2,7 @@
 
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::web::auth::InLeague;
+use crate::web::links;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -20,9 +21,7 @@ use super::super::auth::MaybeUser;
 use super::super::error::Result;
 use super::super::links::honours_href;
 use super::super::page::{Ctx, html};
-use super::{
-    FixtureView, Link, division_href, find_season, fixture_views, league_href, season_href, today,
-};
+use super::{FixtureView, Link, find_season, fixture_views, league_href, season_href, today};
 
 /// Results and fixtures the league's home lists.
 const HOME_LIST: usize = 8;
@@ -83,7 +82,7 @@ pub async fn home(
         recent: Vec::new(),
         next: Vec::new(),
         live: 0,
-        live_href: format!("{}/live", league_href(&league)),
+        live_href: links::at(&league).live(),
         league,
     };
     let Some(season) = seasons.first() else {
@@ -100,10 +99,10 @@ pub async fn home(
         .await?
         .iter()
         .map(|d| {
-            let href = division_href(league, &season.name, &d.name);
+            let at = links::division_at(league, &season.name, &d.name);
             DivisionLinks {
-                fixtures: format!("{href}/fixtures"),
-                table: Link::new(d.name.clone(), href),
+                fixtures: at.fixtures(),
+                table: Link::new(d.name.clone(), at.to_string()),
             }
         })
         .collect();
@@ -187,10 +186,10 @@ pub async fn season(
     let divisions = divisions
         .iter()
         .map(|d| {
-            let href = division_href(&league, &season.name, &d.name);
+            let at = links::division_at(&league, &season.name, &d.name);
             DivisionTeams {
-                fixtures: format!("{href}/fixtures"),
-                table: Link::new(d.name.clone(), href),
+                fixtures: at.fixtures(),
+                table: Link::new(d.name.clone(), at.to_string()),
                 teams: entries
                     .iter()
                     .filter(|e| e.division_id == d.id)

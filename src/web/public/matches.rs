@@ -3,6 +3,8 @@
 //! disregarded, who posed each hand and who poses next.
 
 use crate::web::auth::InLeague;
+use crate::web::links;
+use crate::web::links::{Address, MatchAt};
 use std::collections::{HashMap, HashSet};
 
 use askama::Template;
@@ -59,7 +61,8 @@ struct MatchPage {
     result: Option<ResultView>,
     penalties: Vec<PenaltyView>,
     /// This match's own address, for the links to its card and history.
-    base: String,
+    /// The match's page, and the addresses under it.
+    at: Address<MatchAt>,
     /// The printable score sheet.
     sheet: String,
     /// Boards being kept on score pads, while the match is unplayed.
@@ -249,8 +252,8 @@ pub async fn page(
         walkover,
         result,
         penalties: penalty_views(&league, &penalties),
-        base: format!("/leagues/{}/matches/{}", league.short_name, line.id),
-        sheet: format!("/leagues/{}/print/fixture/{}", league.short_name, line.id),
+        at: links::at(&league).match_page(line.id),
+        sheet: links::at(&league).print_fixture(line.id),
         league,
     };
     Ok(html(&page))

@@ -3,6 +3,7 @@
 
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::web::auth::InLeague;
+use crate::web::links;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -268,7 +269,7 @@ pub async fn page(
                 games: now.games,
                 provisional: now.provisional(rated.provisional_games),
                 rank: format!("{} of {}", ordinal(place), list.len()),
-                list_href: format!("{}/ratings/{}", league_href(&league), format.as_str()),
+                list_href: links::at(&league).ratings_of(format.as_str()),
                 chart: RatingChart::new(
                     &format!("rating-{}", format.as_str()),
                     &format!("{}: rating by week", format.title()),
@@ -297,10 +298,7 @@ pub async fn page(
         all_columns: cols.all(),
         cols_href: cols.toggle(&player_href(&league, player.id, &player.name)),
         cup_ties,
-        calendar: CalendarLinks::new(
-            &headers,
-            &format!("{}/calendar/player/{}.ics", league_href(&league), player.id),
-        ),
+        calendar: CalendarLinks::new(&headers, &links::at(&league).player_calendar(player.id)),
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         seasons,

@@ -4,6 +4,7 @@
 //! With the method written out, so anyone can check a figure.
 
 use crate::web::auth::InLeague;
+use crate::web::links;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -147,7 +148,6 @@ fn league_page(
         .enumerate()
         .map(|(i, (p, r))| line(i + 1, p, r, &league, rated.provisional_games, false))
         .collect();
-    let base = format!("{}/ratings", league_href(&league));
     Ok(html(&RatingsPage {
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
@@ -155,7 +155,10 @@ fn league_page(
             .into_iter()
             .map(|f| {
                 (
-                    Link::new(f.title().to_owned(), format!("{base}/{}", f.as_str())),
+                    Link::new(
+                        f.title().to_owned(),
+                        links::at(&league).ratings_of(f.as_str()),
+                    ),
                     f == format,
                 )
             })

@@ -14,6 +14,7 @@ use crate::app::division_table::division_rows;
 use crate::app::feats::{counted_fixtures, feat_matches};
 use crate::app::formats::scores_by_season;
 use crate::web::auth::InLeague;
+use crate::web::links;
 use std::collections::{BTreeSet, HashMap};
 
 use askama::Template;
@@ -158,7 +159,7 @@ pub async fn week(
         earlier: built.earlier.map(|t| step(t, "Earlier: week of")),
         later: built.later.map(|t| step(t, "Later: week of")),
         text_href: format!("{href}.txt"),
-        subscribe_href: format!("{}/round-up/subscribe", league_href(&league)),
+        subscribe_href: links::at(&league).round_up_subscribe(),
         divisions: built.divisions,
         feats: built.feats,
         text: built.text,

@@ -6,6 +6,7 @@
 //! round-up is queued once for each confirmed address.
 
 use crate::web::auth::InLeague;
+use crate::web::links;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -54,6 +55,7 @@ struct ListPage {
     ctx: Ctx,
     league_name: String,
     league_href: String,
+    round_up_href: String,
     /// `subscribe`, `confirm`, `unsubscribe` or `done`.
     step: &'static str,
     action: String,
@@ -68,6 +70,7 @@ async fn page(session: &Session, league: &League, step: &'static str) -> Result<
         ctx: csrf::guest_ctx(session).await?,
         league_name: league.name.clone(),
         league_href: league_href(league),
+        round_up_href: links::at(league).round_up(),
         step,
         ..ListPage::default()
     })
@@ -82,7 +85,7 @@ fn done(mut page: ListPage, said: String) -> Response {
 /// `GET /round-up/subscribe`: the form.
 pub async fn form(session: Session, InLeague(league): InLeague) -> Result<Response> {
     let mut page = page(&session, &league, "subscribe").await?;
-    page.action = format!("{}/round-up/subscribe", league_href(&league));
+    page.action = links::at(&league).round_up_subscribe();
     Ok(html(&page))
 }
 
@@ -98,7 +101,7 @@ pub async fn subscribe(
     let db = state.db();
     let email = input.email.trim().to_owned();
     let mut page = page(&session, &league, "subscribe").await?;
-    page.action = format!("{}/round-up/subscribe", league_href(&league));
+    page.action = links::at(&league).round_up_subscribe();
     page.email = email.clone();
     if let Some(e) = check_email(&email) {
         page.error = Some(e.into());
@@ -170,7 +173,7 @@ pub async fn confirm_form(
     {
         Some(s) => {
             page.email = s.email;
-            page.action = format!("{}/round-up/confirm/{}", league_href(&league), p.token);
+            page.action = links::at(&league).round_up_confirm(&p.token);
             Ok(html(&page))
         }
         None => Ok((StatusCode::NOT_FOUND, expired(page)).into_response()),
@@ -222,7 +225,7 @@ pub async fn unsubscribe_form(
     match db.subscriber_by_token(league.id, &p.token).await? {
         Some(s) => {
             page.email = s.email;
-            page.action = format!("{}/round-up/unsubscribe/{}", league_href(&league), p.token);
+            page.action = links::at(&league).round_up_unsubscribe(&p.token);
             Ok(html(&page))
         }
         None => Ok(done(page, NOT_ON_THE_LIST.to_owned())),

@@ -3,6 +3,7 @@
 
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::web::auth::InLeague;
+use crate::web::links;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -81,10 +82,7 @@ pub async fn page(
         fixtures: Vec::new(),
         record: [0; 4],
         penalties: Vec::new(),
-        calendar: CalendarLinks::new(
-            &headers,
-            &format!("{}/calendar/team/{}.ics", league_href(&league), team.id),
-        ),
+        calendar: CalendarLinks::new(&headers, &links::at(&league).team_calendar(team.id)),
         chart: None,
         history: entries
             .iter()

@@ -3,6 +3,7 @@
 //! of it; "Submit" stores it as a new version. Nothing typed is lost: a
 //! refused card comes back as it was sent, with each error beside its game.
 
+use crate::web::links::{Address, MatchAt};
 use std::collections::HashMap;
 
 use askama::Template;
@@ -26,7 +27,8 @@ use super::FixtureAccess;
 struct CardPage {
     ctx: Ctx,
     title: String,
-    match_path: String,
+    /// The match's page, and the addresses under it.
+    at: Address<MatchAt>,
     action: String,
     status: Option<String>,
     notice: Option<String>,
@@ -218,10 +220,11 @@ pub async fn save(
         }
         Err(e) => return Err(e),
     };
-    Ok(Redirect::to(&access.path(&format!(
-        "/history?saved=submitted&version={}",
+    Ok(Redirect::to(&format!(
+        "{}?saved=submitted&version={}",
+        access.at().history(),
         version.version
-    )))
+    ))
     .into_response())
 }
 
@@ -524,8 +527,8 @@ impl Card {
         CardPage {
             ctx: access.user.ctx(),
             title: access.title(),
-            match_path: access.path(""),
-            action: access.path("/card"),
+            at: access.at(),
+            action: access.at().card(),
             status,
             notice,
             boards,

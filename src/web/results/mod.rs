@@ -1,6 +1,7 @@
 //! Entering results hand by hand, the captains' workflow, and results in
 //! and out as game records and CSV.
 
+use crate::web::links::{self, Address, MatchAt};
 use crate::web::routes::Routes;
 use axum::extract::{FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
@@ -136,12 +137,9 @@ impl FixtureAccess {
         format!("{} v {}", self.names[0], self.names[1])
     }
 
-    /// The fixture's address, for redirects.
-    pub fn path(&self, rest: &str) -> String {
-        format!(
-            "/leagues/{}/matches/{}{rest}",
-            self.league.short_name, self.fixture.id
-        )
+    /// The fixture's page, and the addresses under it.
+    pub fn at(&self) -> Address<MatchAt> {
+        links::at(&self.league).match_page(self.fixture.id)
     }
 }
 

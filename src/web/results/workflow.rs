@@ -2,6 +2,7 @@
 //! approves, corrects, restores an earlier version, or records a walkover or
 //! a void fixture. Every change is a new version or an audited change.
 
+use crate::web::links::{self, Address, MatchAt};
 use std::collections::HashMap;
 
 use askama::Template;
@@ -68,7 +69,11 @@ fn shown(field: &str) -> Result<i64> {
 
 /// Where a step's page goes next: the history, saying what was saved.
 fn saved(access: &FixtureAccess, what: &str, version: i64) -> Response {
-    Redirect::to(&access.path(&format!("/history?saved={what}&version={version}"))).into_response()
+    Redirect::to(&format!(
+        "{}?saved={what}&version={version}",
+        access.at().history()
+    ))
+    .into_response()
 }
 
 /// A step refused: a stale version gets 409 and the history page with the
@@ -153,8 +158,10 @@ pub async fn approve(
     {
         Ok(v) if form.back == "approvals" => {
             let list = format!(
-                "/leagues/{}/console/approvals?approved={}&version={}",
-                access.league.short_name, access.fixture.id, v.version
+                "{}?approved={}&version={}",
+                links::at(&access.league).console().approvals(),
+                access.fixture.id,
+                v.version
             );
             Ok(Redirect::to(&list).into_response())
         }
@@ -217,7 +224,7 @@ pub async fn walkover(
     )
     .await
     .map_err(|e| access.refused(e))?;
-    Ok(Redirect::to(&access.path(&format!("/history?saved=walkover_{side}"))).into_response())
+    Ok(Redirect::to(&format!("{}?saved=walkover_{side}", access.at().history())).into_response())
 }
 
 pub async fn void(
@@ -233,7 +240,7 @@ pub async fn void(
     )
     .await
     .map_err(|e| access.refused(e))?;
-    Ok(Redirect::to(&access.path("/history?saved=void")).into_response())
+    Ok(Redirect::to(&format!("{}?saved=void", access.at().history())).into_response())
 }
 
 pub async fn reinstate(
@@ -249,7 +256,7 @@ pub async fn reinstate(
     )
     .await
     .map_err(|e| access.refused(e))?;
-    Ok(Redirect::to(&access.path("/history?saved=reinstated")).into_response())
+    Ok(Redirect::to(&format!("{}?saved=reinstated", access.at().history())).into_response())
 }
 
 #[derive(Template)]
@@ -257,9 +264,8 @@ pub async fn reinstate(
 struct HistoryPage {
     ctx: Ctx,
     title: String,
-    match_path: String,
-    card_path: String,
-    base: String,
+    /// The match's page, and its result's actions under it.
+    at: Address<MatchAt>,
     versions: Vec<VersionView>,
     secretary: bool,
     captain: bool,
@@ -614,9 +620,7 @@ async fn history_page(
         lineup,
         ctx: access.user.ctx(),
         title: access.title(),
-        match_path: access.path(""),
-        card_path: access.path("/card"),
-        base: access.path(""),
+        at: access.at(),
         versions: views,
         secretary: access.is_secretary(),
         captain: !access.is_secretary(),

@@ -46,6 +46,8 @@ pub(crate) struct TieView {
     /// The match, once there is one.
     pub href: Option<String>,
     pub fixture: Option<FixtureId>,
+    /// Its match may still be postponed or moved (not played, nor void).
+    pub movable: bool,
     /// Boards, home first (`5–4`), or empty.
     pub score: String,
     /// Where it stands, in words.
@@ -153,6 +155,10 @@ pub(crate) async fn bracket(
                     away: (!bye).then(|| side(t.away_entrant_id, t.away_from, won(Side::Away))),
                     href: line.map(|l| match_href(league, l.id)),
                     fixture: t.fixture_id,
+                    movable: line.is_some_and(|l| {
+                        crate::league::workflow::reschedule(l.status, FixtureStatus::Postponed)
+                            .is_ok()
+                    }),
                     score: score.map_or_else(String::new, |s| {
                         let n = if individual { s.games } else { s.boards };
                         format!("{}–{}", n[0], n[1])

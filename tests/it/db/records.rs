@@ -36,7 +36,7 @@ async fn leagues_seasons_and_divisions(db: Db) {
                 name: "Dorset Dominoes League".into(),
                 ..new
             },
-            "Europe/London",
+            boneyard::league::time::Zone::LONDON,
             None,
         )
         .await
@@ -268,18 +268,7 @@ async fn fixtures_and_their_changes(db: Db) {
 
 async fn penalties_and_fines(db: Db) {
     let l = LeagueBuilder::home_and_away("pf").build(&db).await;
-    let late_card = db
-        .add_penalty_kind(
-            l.id,
-            &NewPenaltyKind {
-                code: "late-card".into(),
-                name: "Result card late".into(),
-                effect: PenaltyEffect::LeaguePoints,
-                amount: 1,
-            },
-        )
-        .await
-        .unwrap();
+    let late_card = l.late_card(&db).await;
     let fine_kind = db
         .add_penalty_kind(
             l.id,

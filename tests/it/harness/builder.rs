@@ -67,6 +67,22 @@ pub struct Built {
 }
 
 impl Built {
+    /// The penalty kind "late-card" (one league point, "Result card late")
+    /// added to the league.
+    pub async fn late_card(&self, db: &Db) -> PenaltyKind {
+        db.add_penalty_kind(
+            self.id,
+            &NewPenaltyKind {
+                code: "late-card".into(),
+                name: "Result card late".into(),
+                effect: PenaltyEffect::LeaguePoints,
+                amount: 1,
+            },
+        )
+        .await
+        .unwrap()
+    }
+
     /// The first fixture's address, `rest` after it.
     pub fn path(&self, rest: &str) -> String {
         format!("/leagues/{}/matches/{}{rest}", self.short, self.fixtures[0])
@@ -549,4 +565,49 @@ pub fn simulated_result(
         });
     }
     MatchResult { boards }
+}
+
+/// "League Cup", a knockout of `teams` in `season`, with its first round
+/// drawn at random by `seed` to be played now.
+pub async fn drawn_team_cup(
+    db: &Db,
+    league: LeagueId,
+    season: SeasonId,
+    teams: &[TeamId],
+    seed: u64,
+) -> CupId {
+    use boneyard::app::cup_commands::{add_cup_entrant, draw_cup_round};
+    let cup = db
+        .create_cup(
+            league,
+            &NewCup {
+                season_id: season,
+                name: "League Cup".into(),
+                entrants: boneyard::league::cup::EntrantKind::Teams,
+                match_format: None,
+            },
+            None,
+        )
+        .await
+        .unwrap()
+        .id;
+    for team in teams {
+        let entrant = NewEntrant {
+            team_id: *team,
+            players: Vec::new(),
+            seed: None,
+        };
+        add_cup_entrant(db, league, cup, &entrant, None)
+            .await
+            .unwrap();
+    }
+    let draw = DrawRequest {
+        round: 1,
+        starts_at: now(),
+        play_by: false,
+        venue_id: None,
+        how: How::Random { seed },
+    };
+    draw_cup_round(db, league, cup, &draw, None).await.unwrap();
+    cup
 }

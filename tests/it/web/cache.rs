@@ -275,7 +275,7 @@ async fn visitors_finding_a_page_stale_together_all_get_the_new_one(db: Db) {
         rules_summary: l.rules_summary.clone(),
         contact: l.contact.clone(),
     };
-    db.update_league(league, &renamed, l.time_zone.name(), None)
+    db.update_league(league, &renamed, l.time_zone, None)
         .await
         .unwrap();
     // Sixteen at once: one renders the page again, the rest wait for it

@@ -56,18 +56,7 @@ fn home_league() -> LeagueBuilder {
 async fn console_pages_show_for_the_secretary(db: Db) {
     let app = TestApp::new(&db, home_league()).await;
     let (mut sec, l) = (app.with_secretary().await, &app.league);
-    let kind = db
-        .add_penalty_kind(
-            l.id,
-            &NewPenaltyKind {
-                code: "late-card".into(),
-                name: "Result card late".into(),
-                effect: PenaltyEffect::LeaguePoints,
-                amount: 1,
-            },
-        )
-        .await
-        .unwrap();
+    let kind = l.late_card(&db).await;
     let pages = [
         (String::new(), "home league: console"),
         ("/league".into(), "League details"),
@@ -1322,18 +1311,7 @@ async fn every_route_checks_the_role(db: Db) {
     boneyard::app::teams::add_captain(&db, l.id, l.season, l.home(), l.home_players()[0])
         .await
         .unwrap();
-    let kind = db
-        .add_penalty_kind(
-            l.id,
-            &NewPenaltyKind {
-                code: "late-card".into(),
-                name: "Result card late".into(),
-                effect: PenaltyEffect::LeaguePoints,
-                amount: 1,
-            },
-        )
-        .await
-        .unwrap();
+    let kind = l.late_card(&db).await;
     let spare = db.create_team(l.id, "Spare", None).await.unwrap().id;
     let free = db.create_player(l.id, "Free agent").await.unwrap().id;
     let _ = plain_id;
@@ -1775,18 +1753,7 @@ async fn every_console_and_admin_route_of_the_table_checks_the_role(db: Db) {
     let (mut plain, _) = app.with_account("plain").await;
     let mut anonymous = app.anonymous().await;
     let role = db.league_roles(l.id).await.unwrap()[0].id;
-    let kind = db
-        .add_penalty_kind(
-            l.id,
-            &NewPenaltyKind {
-                code: "late-card".into(),
-                name: "Result card late".into(),
-                effect: PenaltyEffect::LeaguePoints,
-                amount: 1,
-            },
-        )
-        .await
-        .unwrap();
+    let kind = l.late_card(&db).await;
     let fill = |path: &str| {
         path.replace("{league}", "home")
             .replace("{season}", &l.season.to_string())

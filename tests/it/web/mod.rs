@@ -10,6 +10,7 @@ mod cups;
 mod health;
 mod honours;
 mod limits;
+mod links;
 mod pad;
 mod penalties;
 mod people;

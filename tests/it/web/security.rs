@@ -270,18 +270,7 @@ async fn sign_in_sends_back_only_to_a_path_of_this_site(db: Db) {
 async fn voiding_a_penalty_returns_to_its_own_season(db: Db) {
     let app = TestApp::new(&db, LeagueBuilder::new("void")).await;
     let l = &app.league;
-    let kind = db
-        .add_penalty_kind(
-            l.id,
-            &NewPenaltyKind {
-                code: "late-card".into(),
-                name: "Result card late".into(),
-                effect: PenaltyEffect::LeaguePoints,
-                amount: 1,
-            },
-        )
-        .await
-        .unwrap();
+    let kind = l.late_card(&db).await;
     let penalty = boneyard::app::penalties::record(
         &db,
         l.id,
