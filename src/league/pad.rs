@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::match_format::BoardKind;
+use super::lineup::{BoardPlayers, clashes};
+use super::match_format::{BoardKind, MatchFormat};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::score::score_in_play;
 use crate::rules::{
@@ -154,6 +155,54 @@ pub struct Board {
     pub effective: Vec<Tap>,
     /// Checking done so far in this replay (see [`MAX_CHECK_WORK`]).
     work: usize,
+}
+
+/// Why the match's boards, as their pads stand (`(number, board)`), are
+/// not ready to submit as its result, in words for the captain: a board not
+/// decided yet, or (two phones choosing at once) a player on more boards of
+/// a kind than `format` allows, `name` naming them.
+pub fn not_ready(
+    format: &MatchFormat,
+    boards: &[(i64, Board)],
+    name: impl Fn(i64) -> String,
+) -> Option<String> {
+    let undecided: Vec<String> = boards
+        .iter()
+        .filter(|(_, b)| b.winner.is_none())
+        .map(|(n, _)| n.to_string())
+        .collect();
+    if !undecided.is_empty() {
+        let one = undecided.len() == 1;
+        return Some(format!(
+            "Not submitted: board{} {} {} not decided yet. Finish {} on the pad, or enter the result on the match card.",
+            if one { "" } else { "s" },
+            undecided.join(", "),
+            if one { "is" } else { "are" },
+            if one { "it" } else { "them" },
+        ));
+    }
+    let played: Vec<BoardPlayers> = boards
+        .iter()
+        .filter_map(|(number, b)| {
+            let spec = format
+                .boards
+                .get(usize::try_from(*number).ok()?.checked_sub(1)?)?;
+            Some(BoardPlayers {
+                board: *number as usize,
+                kind: spec.kind,
+                players: b.home.iter().chain(&b.away).copied().collect(),
+            })
+        })
+        .collect();
+    let clashes = clashes(format, &played);
+    if clashes.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = clashes.iter().map(|c| c.words(&name(c.player))).collect();
+    Some(format!(
+        "Not submitted: {} Undo the players on one of those boards' pads and choose again.",
+        words.join(" ")
+    ))
 }
 
 /// Replays a log. Returns the board of the taps taken and, if a tap was
@@ -1047,5 +1096,42 @@ mod tests {
             "{} of {MAX_CHECK_WORK}",
             board.work
         );
+    }
+
+    /// A singles board of `home` v `away`, won by `winner`.
+    fn decided(home: i64, away: i64, winner: Option<usize>) -> Board {
+        Board {
+            home: vec![home],
+            away: vec![away],
+            winner,
+            ..Board::default()
+        }
+    }
+
+    #[test]
+    fn boards_not_decided_are_named_before_anything_else() {
+        let f = MatchFormat::with_boards(6, 3, 1);
+        let boards = [
+            (1, decided(1, 11, Some(0))),
+            (2, decided(1, 12, None)),
+            (3, decided(3, 13, None)),
+        ];
+        let said = not_ready(&f, &boards, |_| "Ann".into()).unwrap();
+        assert!(said.contains("boards 2, 3 are not decided yet"), "{said}");
+    }
+
+    #[test]
+    fn a_player_chosen_on_two_singles_boards_is_named_and_a_fair_match_is_ready() {
+        let f = MatchFormat::with_boards(6, 3, 1);
+        let clash = [(1, decided(1, 11, Some(0))), (2, decided(1, 12, Some(1)))];
+        let said = not_ready(
+            &f,
+            &clash,
+            |id| if id == 1 { "Ann".into() } else { "?".into() },
+        )
+        .unwrap();
+        assert!(said.contains("Ann is on singles boards 1 and 2"), "{said}");
+        let fair = [(1, decided(1, 11, Some(0))), (2, decided(2, 12, Some(1)))];
+        assert_eq!(not_ready(&f, &fair, |_| String::new()), None);
     }
 }

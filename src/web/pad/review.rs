@@ -276,54 +276,17 @@ pub async fn submit(
         let page = page(&state, &access, &headers, &loaded, Some(notice)).await?;
         return Ok((axum::http::StatusCode::CONFLICT, html(&page)).into_response());
     }
-    let undecided: Vec<String> = loaded
-        .boards
-        .iter()
-        .filter(|(_, b)| b.winner.is_none())
-        .map(|(n, _)| n.to_string())
-        .collect();
-    if !undecided.is_empty() {
-        let notice = format!(
-            "Not submitted: board{} {} {} not decided yet. Finish {} on the pad, or enter the result on the match card.",
-            if undecided.len() == 1 { "" } else { "s" },
-            undecided.join(", "),
-            if undecided.len() == 1 { "is" } else { "are" },
-            if undecided.len() == 1 { "it" } else { "them" },
-        );
-        return Ok(invalid(
-            &page(&state, &access, &headers, &loaded, Some(notice)).await?,
-        ));
-    }
-    // Two phones may have chosen one player for two boards at once: the
-    // line-up rule again over the whole match.
-    let played: Vec<crate::league::lineup::BoardPlayers> = loaded
-        .boards
-        .iter()
-        .map(|(number, b)| crate::league::lineup::BoardPlayers {
-            board: *number as usize,
-            kind: loaded.rules.format.boards[(*number - 1) as usize].kind,
-            players: b.home.iter().chain(&b.away).copied().collect(),
-        })
-        .collect();
-    let clashes = crate::league::lineup::clashes(&loaded.rules.format, &played);
-    if !clashes.is_empty() {
-        let words: Vec<String> = clashes
+    let name = |id: i64| {
+        let rules = &loaded.rules;
+        rules
+            .home
             .iter()
-            .map(|c| {
-                let name = loaded
-                    .rules
-                    .home
-                    .iter()
-                    .chain(&loaded.rules.away)
-                    .find(|p| p.0 == c.player)
-                    .map_or("A player", |p| p.1.as_str());
-                c.words(name)
-            })
-            .collect();
-        let notice = format!(
-            "Not submitted: {} Undo the players on one of those boards' pads and choose again.",
-            words.join(" ")
-        );
+            .chain(&rules.away)
+            .find(|p| p.0 == id)
+            .map_or_else(|| "A player".to_owned(), |p| p.1.clone())
+    };
+    if let Some(notice) = crate::league::pad::not_ready(&loaded.rules.format, &loaded.boards, name)
+    {
         return Ok(invalid(
             &page(&state, &access, &headers, &loaded, Some(notice)).await?,
         ));
