@@ -9,10 +9,12 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::lineup::{BoardPlayers, clashes};
 use super::match_format::{BoardKind, MatchFormat};
+use crate::domain::FixtureId;
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::score::score_in_play;
 use crate::rules::{
@@ -155,6 +157,63 @@ pub struct Board {
     pub effective: Vec<Tap>,
     /// Checking done so far in this replay (see [`MAX_CHECK_WORK`]).
     work: usize,
+}
+
+/// What a board's link (for someone keeping it without an account) was
+/// made for, and until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkTerms {
+    pub fixture: FixtureId,
+    pub board: i64,
+    pub revoked: bool,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Why a link does not open the pad it was used for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkFault {
+    #[error(
+        "This score pad link is not known here: ask a captain or the secretary for the board's link."
+    )]
+    Unknown,
+    #[error("This link is for another match: it keeps only the board it was made for.")]
+    OtherMatch,
+    #[error(
+        "This link is for board {made_for}, not board {used_for}: it keeps only the board it was made for."
+    )]
+    OtherBoard { made_for: i64, used_for: i64 },
+    #[error("This link was revoked by a captain or the secretary: ask them for a new one.")]
+    Revoked,
+    #[error("This link has expired: it works only on the night of the match.")]
+    Expired,
+}
+
+/// Whether `link` (`None`: no such link) opens board `board` of
+/// `fixture` at `now`: only the board it was made for, until revoked or
+/// expired.
+pub fn check_link(
+    link: Option<&LinkTerms>,
+    fixture: FixtureId,
+    board: i64,
+    now: DateTime<Utc>,
+) -> Result<(), LinkFault> {
+    let link = link.ok_or(LinkFault::Unknown)?;
+    if link.fixture != fixture {
+        return Err(LinkFault::OtherMatch);
+    }
+    if link.board != board {
+        return Err(LinkFault::OtherBoard {
+            made_for: link.board,
+            used_for: board,
+        });
+    }
+    if link.revoked {
+        return Err(LinkFault::Revoked);
+    }
+    if link.expires_at <= now {
+        return Err(LinkFault::Expired);
+    }
+    Ok(())
 }
 
 /// Why the match's boards, as their pads stand (`(number, board)`), are
@@ -1133,5 +1192,45 @@ mod tests {
         assert!(said.contains("Ann is on singles boards 1 and 2"), "{said}");
         let fair = [(1, decided(1, 11, Some(0))), (2, decided(2, 12, Some(1)))];
         assert_eq!(not_ready(&f, &fair, |_| String::new()), None);
+    }
+
+    #[test]
+    fn a_link_opens_only_its_own_board_until_revoked_or_expired() {
+        let now: DateTime<Utc> = "2026-09-10T20:00:00Z".parse().unwrap();
+        let link = LinkTerms {
+            fixture: FixtureId(4),
+            board: 2,
+            revoked: false,
+            expires_at: now + chrono::Duration::hours(6),
+        };
+        assert_eq!(check_link(Some(&link), FixtureId(4), 2, now), Ok(()));
+        assert_eq!(
+            check_link(None, FixtureId(4), 2, now),
+            Err(LinkFault::Unknown)
+        );
+        assert_eq!(
+            check_link(Some(&link), FixtureId(5), 2, now),
+            Err(LinkFault::OtherMatch)
+        );
+        assert_eq!(
+            check_link(Some(&link), FixtureId(4), 3, now),
+            Err(LinkFault::OtherBoard {
+                made_for: 2,
+                used_for: 3
+            })
+        );
+        let revoked = LinkTerms {
+            revoked: true,
+            ..link.clone()
+        };
+        assert_eq!(
+            check_link(Some(&revoked), FixtureId(4), 2, now),
+            Err(LinkFault::Revoked)
+        );
+        let later = now + chrono::Duration::hours(6);
+        assert_eq!(
+            check_link(Some(&link), FixtureId(4), 2, later),
+            Err(LinkFault::Expired)
+        );
     }
 }

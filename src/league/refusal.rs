@@ -82,6 +82,11 @@ pub enum Refusal {
     /// A change to a season that was rolled over into the next one.
     #[error("The season is over: it was rolled over into the next one.")]
     SeasonOver,
+    /// A captain's or link keeper's result for a season rolled over.
+    #[error(
+        "Season {season} is over: its results are kept as they are. Only a secretary can still correct one."
+    )]
+    ResultsKept { season: String },
     /// A late result's penalty proposed on a page, no longer due.
     #[error(
         "The fixture has a result or its penalty already, is not late, or the rule changed since."

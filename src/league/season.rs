@@ -111,10 +111,32 @@ pub fn rules_open(season: &str, has_results: bool) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Refuses anyone but a secretary a result of season `season` once it was
+/// rolled over (`closed`): its results are kept as they are.
+pub fn results_open(season: &str, closed: bool, secretary: bool) -> Result<(), Refusal> {
+    if closed && !secretary {
+        return Err(Refusal::ResultsKept {
+            season: season.to_owned(),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_rolled_over_seasons_results_are_the_secretarys_alone() {
+        assert_eq!(results_open("2025/26", false, false), Ok(()));
+        assert_eq!(results_open("2025/26", true, true), Ok(()));
+        let refused = results_open("2025/26", true, false).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "Season 2025/26 is over: its results are kept as they are. Only a secretary can still correct one."
+        );
+    }
 
     #[test]
     fn defaults_read_and_a_bad_part_is_named() {

@@ -129,12 +129,12 @@ where
             .map_err(|_| AppError::Internal("no session layer".into()))?;
         let csrf = csrf::token(&session).await?;
         let season = db.season(league.id, fixture.season_id).await?;
-        if season.is_closed() && !matches!(keeper, Some(Keeper::Secretary)) {
-            return Err(AppError::Forbidden(format!(
-                "Season {} is over: its results are kept as they are. Only a secretary can still correct one.",
-                season.name
-            )));
-        }
+        crate::league::season::results_open(
+            &season.name,
+            season.is_closed(),
+            matches!(keeper, Some(Keeper::Secretary)),
+        )
+        .map_err(|why| AppError::Forbidden(why.to_string()))?;
         let names = crate::web::results::side_names(&app, &league, &fixture).await?;
         Ok(PadAccess {
             names,
@@ -164,33 +164,14 @@ async fn check_link(
     } else {
         None
     };
-    let Some(link) = link else {
-        return Err(AppError::Forbidden(
-            "This score pad link is not known here: ask a captain or the secretary for the board's link.".into(),
-        ));
-    };
-    if link.fixture_id != fixture.id {
-        return Err(AppError::Forbidden(
-            "This link is for another match: it keeps only the board it was made for.".into(),
-        ));
-    }
-    if link.board != board {
-        return Err(AppError::Forbidden(format!(
-            "This link is for board {}, not board {board}: it keeps only the board it was made for.",
-            link.board
-        )));
-    }
-    if link.revoked_at.is_some() {
-        return Err(AppError::Forbidden(
-            "This link was revoked by a captain or the secretary: ask them for a new one.".into(),
-        ));
-    }
-    if link.expires_at <= crate::db::now() {
-        return Err(AppError::Forbidden(
-            "This link has expired: it works only on the night of the match.".into(),
-        ));
-    }
-    Ok(())
+    let terms = link.map(|l| crate::league::pad::LinkTerms {
+        fixture: l.fixture_id,
+        board: l.board,
+        revoked: l.revoked_at.is_some(),
+        expires_at: l.expires_at,
+    });
+    crate::league::pad::check_link(terms.as_ref(), fixture.id, board, crate::db::now())
+        .map_err(|fault| AppError::Forbidden(fault.to_string()))
 }
 
 impl PadAccess {

@@ -162,12 +162,12 @@ where
             )
         })?;
         let season = db.season(league.id, fixture.season_id).await?;
-        if season.is_closed() && standing != Standing::Secretary {
-            return Err(AppError::Forbidden(format!(
-                "Season {} is over: its results are kept as they are. Only a secretary can still correct one.",
-                season.name
-            )));
-        }
+        crate::league::season::results_open(
+            &season.name,
+            season.is_closed(),
+            standing == Standing::Secretary,
+        )
+        .map_err(|why| AppError::Forbidden(why.to_string()))?;
         let names = side_names(&app, &league, &fixture).await?;
         let rules = season.rules()?;
         Ok(FixtureAccess {
