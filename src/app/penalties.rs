@@ -7,12 +7,13 @@ use chrono::{DateTime, Utc};
 use crate::db::fixtures::lock_fixture;
 use crate::db::late_results::{LateResult, late_result};
 use crate::db::penalties::{insert_fine, insert_penalty, kind_amount};
+use crate::db::sql::Tx;
 use crate::db::{
     Db, DbError, Fine, FixtureId, LeagueId, NewFine, NewPenalty, Penalty, PenaltyKindId, Result,
     UserId,
 };
 use crate::league::late_results::penalty_note;
-use crate::league::penalties::one_target;
+use crate::league::penalties::{ledger_reason, one_target};
 use crate::league::refusal::Refusal;
 
 /// Records a penalty; for a kind whose effect is a fine, its line in the
@@ -38,9 +39,33 @@ pub async fn record_with_fine(
 ) -> Result<(Penalty, Option<Fine>)> {
     one_target(new.team_id, new.player_id)?;
     let mut tx = db.write(league).await?;
-    let out = insert_penalty(&mut tx, league, new, fine_reason, by).await?;
+    let out = write_penalty(&mut tx, league, new, fine_reason, by).await?;
     tx.commit().await?;
     Ok(out)
+}
+
+/// Writes the penalty and, for a kind whose effect is a fine, its line in
+/// the ledger ([`ledger_reason`]).
+async fn write_penalty(
+    tx: &mut Tx,
+    league: LeagueId,
+    new: &NewPenalty,
+    fine_reason: Option<String>,
+    by: Option<UserId>,
+) -> Result<(Penalty, Option<Fine>)> {
+    let (penalty, kind) = insert_penalty(tx, league, new, by).await?;
+    let Some(reason) = ledger_reason(kind.effect, &kind.name, &new.note, fine_reason) else {
+        return Ok((penalty, None));
+    };
+    let line = NewFine {
+        team_id: new.team_id,
+        player_id: new.player_id,
+        penalty_id: Some(penalty.id),
+        amount_pence: new.amount,
+        reason,
+    };
+    let fine = insert_fine(tx, league, &line, by).await?;
+    Ok((penalty, Some(fine)))
 }
 
 /// A new line in the fines ledger, unpaid.
@@ -89,7 +114,7 @@ pub async fn apply_late_result(
         amount,
         note: penalty_note(found.days_late),
     };
-    let (penalty, fine) = insert_penalty(&mut tx, league, &new, None, by).await?;
+    let (penalty, fine) = write_penalty(&mut tx, league, &new, None, by).await?;
     tx.commit().await?;
     Ok((penalty, fine, found))
 }

@@ -3,7 +3,6 @@
 //! marked paid, each with an audit entry.
 
 use super::sql::{self, Tx};
-use crate::league::penalties::fine_reason_for;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -94,15 +93,14 @@ pub(crate) const COLUMNS: &str = "id, league_id, season_id, fixture_id, team_id,
 pub(crate) const FINE_COLUMNS: &str =
     "id, league_id, team_id, player_id, penalty_id, amount_pence, reason, created_at, paid_at";
 
-/// The penalty `new` of `league` and, for a fine, its line in the ledger,
-/// each audited. A kind of another league is [`DbError::ForeignKey`].
+/// The penalty `new` of `league`, audited, and its kind. A kind of another
+/// league is [`DbError::ForeignKey`].
 pub(crate) async fn insert_penalty(
     tx: &mut Tx,
     league: LeagueId,
     new: &NewPenalty,
-    fine_reason: Option<String>,
     by: Option<UserId>,
-) -> Result<(Penalty, Option<Fine>)> {
+) -> Result<(Penalty, PenaltyKind)> {
     let kind = sql::query_as::<PenaltyKind>(&format!(
         "SELECT {KIND_COLUMNS} FROM penalty_kinds WHERE league_id = $1 AND id = $2"
     ))
@@ -138,18 +136,7 @@ pub(crate) async fn insert_penalty(
         NewAudit::new(Some(league), by, "penalty", penalty.id.0, "record").after(Some(&penalty)),
     )
     .await?;
-    if kind.effect != PenaltyEffect::Fine {
-        return Ok((penalty, None));
-    }
-    let reason = fine_reason.unwrap_or_else(|| fine_reason_for(&kind.name, &new.note));
-    let fine = NewFine {
-        team_id: new.team_id,
-        player_id: new.player_id,
-        penalty_id: Some(penalty.id),
-        amount_pence: new.amount,
-        reason,
-    };
-    Ok((penalty, Some(insert_fine(tx, league, &fine, by).await?)))
+    Ok((penalty, kind))
 }
 
 impl Db {

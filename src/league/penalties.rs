@@ -100,6 +100,17 @@ pub fn fine_reason_for(kind: &str, note: &str) -> String {
     }
 }
 
+/// The reason of the fines ledger's line a penalty of `effect` writes:
+/// none but for a fine, then `given` or the kind's name with the note.
+pub fn ledger_reason(
+    effect: PenaltyEffect,
+    kind: &str,
+    note: &str,
+    given: Option<String>,
+) -> Option<String> {
+    (effect == PenaltyEffect::Fine).then(|| given.unwrap_or_else(|| fine_reason_for(kind, note)))
+}
+
 /// A penalty or fine is against a team or a player: exactly one of them.
 pub fn one_target<T, P>(team: Option<T>, player: Option<P>) -> Result<(), Refusal> {
     if team.is_some() == player.is_some() {
@@ -235,6 +246,28 @@ pub fn repeat_warnings<P: Eq + std::hash::Hash + Copy, K: Eq + std::hash::Hash +
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_fine_writes_a_ledger_line_with_its_reason() {
+        assert_eq!(
+            ledger_reason(PenaltyEffect::LeaguePoints, "Late card", "", None),
+            None
+        );
+        assert_eq!(
+            ledger_reason(PenaltyEffect::Fine, "Exposed tile", "board 3", None).as_deref(),
+            Some("Exposed tile: board 3")
+        );
+        assert_eq!(
+            ledger_reason(
+                PenaltyEffect::Fine,
+                "Exposed tile",
+                "",
+                Some("Given".into())
+            )
+            .as_deref(),
+            Some("Given")
+        );
+    }
 
     #[test]
     fn a_penalty_is_against_a_team_or_a_player() {
