@@ -14,6 +14,10 @@ use crate::db::{
     CupId, DivisionId, FineId, FixtureId, League, PenaltyId, PlayerId, RoleId, SeasonId, TeamId,
 };
 
+mod console;
+
+pub use console::Console;
+
 /// `text` made safe for a path or query: all but letters, digits and
 /// `-_.~/` percent-encoded.
 pub fn urlencode(text: &str) -> String {
@@ -26,10 +30,6 @@ pub fn urlencode(text: &str) -> String {
         })
         .collect()
 }
-
-mod console;
-
-pub use console::Console;
 
 /// An address of kind `K` that has addresses under it, built only here so
 /// it always names a route of the table; it shows as itself.

@@ -266,3 +266,67 @@ async fn a_second_phones_unsent_taps_are_shown_and_put_back() {
     want_log.extend(taps[4..6].iter().cloned());
     assert_eq!(stored(&address, &s).await, want_log);
 }
+
+/// A pub's signal that takes a request and leaves its answer hanging: the
+/// pad gives the request up (after 10 s), says its tap is kept on the
+/// phone, and sends it again as soon as the signal answers, rather than
+/// waiting on the hung request (a minute here) with every later tap held
+/// behind it; the server ends with the taps once each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_the_signal_leaves_hanging_is_given_up_and_sent_again() {
+    let name = "a_request_the_signal_leaves_hanging_is_given_up_and_sent_again";
+    if !super::available(name) {
+        return;
+    }
+    let dir = TempDir::new("hanging");
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    let s = setup(&address).await;
+    let mut server = Server::start(&address);
+    let (games, taps) = board_taps(&s, 0, 6);
+    let names = games[0].players.clone();
+    let pad = format!("/leagues/{}/matches/{}/pad/1", s.short, s.fixture);
+    let (server_ref, s_ref, taps_ref) = (&mut server, &s, &taps);
+    run(name, PHONE, |b| async move {
+        let outcome = async {
+            let (s, taps) = (s_ref, taps_ref);
+            b.sign_in(server_ref, &s.home_captain, PASSWORD).await?;
+            b.goto(&server_ref.url(&pad)).await?;
+            b.wait_text("h1", "Board 1").await?;
+            tap_range(&b, s, &names, taps, 0, 4).await?;
+            b.wait_text("#pad-sync", "Saved on the server").await?;
+
+            // Every request now waits a minute for its answer.
+            b.network(Some(60_000)).await?;
+            tap_range(&b, s, &names, taps, 4, 5).await?;
+            b.wait_text("#pad-sync", "Sending: 1 tap kept on this phone only")
+                .await?;
+            // Given up after 10 s: the pad says so, and the tap is kept.
+            b.wait_text("#pad-sync", "No connection: 1 tap kept on this phone only")
+                .await?;
+            // The signal answers again: the pad has the server's word for
+            // its tap within seconds, not when the hung request would have
+            // had its answer. (Chrome's emulated delay holds the answer, not
+            // the request: the server may hold the tap already, and taking
+            // the same log again changes nothing.)
+            b.network(None).await?;
+            let back = std::time::Instant::now();
+            loop {
+                let line = b.text("#pad-sync").await.unwrap_or_default();
+                if line.contains("Saved on the server") {
+                    break;
+                }
+                if back.elapsed() > std::time::Duration::from_secs(15) {
+                    return Err(format!(
+                        "15 s after the signal's return the pad says `{line}`"
+                    ));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            Ok::<(), String>(())
+        }
+        .await;
+        (b, outcome)
+    })
+    .await;
+    assert_eq!(plain(stored(&address, &s).await), plain(taps[..5].to_vec()));
+}
