@@ -212,7 +212,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
         return Vec::new();
     };
     let zone = Zone::parse(&h.time_zone).unwrap_or_default();
-    let base = at_short(&h.league_short).match_page(f.id);
+    let match_at = at_short(&h.league_short).match_page(f.id);
     let mut out = Vec::new();
     for (notice, who) in notices(
         &h.entity,
@@ -229,7 +229,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
                     "The result of {name} ({}) has been entered (version {version}) and waits for your confirmation. If it is wrong, dispute it with a note for the secretary.",
                     when(zone, f.starts_at)
                 )],
-                ("Confirm or dispute the result", base.history()),
+                ("Confirm or dispute the result", match_at.history()),
             ),
             Notice::Disputed { version, note } => (
                 format!("The result of {name} is disputed"),
@@ -237,14 +237,14 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
                     format!("Version {version} of the result of {name} was disputed."),
                     format!("The note says: {note}"),
                 ],
-                ("See the result and its history", base.history()),
+                ("See the result and its history", match_at.history()),
             ),
             Notice::Approved { version } => (
                 format!("The result of {name} is approved"),
                 vec![format!(
                     "The secretary approved version {version} of the result of {name}. It now counts in the tables."
                 )],
-                ("See the match", base.to_string()),
+                ("See the match", match_at.to_string()),
             ),
             Notice::Postponed => (
                 format!("{name} is postponed"),
@@ -252,7 +252,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
                     "{name}, due {}, is postponed. A new date will follow.",
                     when(zone, f.starts_at)
                 )],
-                ("See the match", base.to_string()),
+                ("See the match", match_at.to_string()),
             ),
             Notice::NewDate { from, to } => (
                 format!("{name} has a new date"),
@@ -261,7 +261,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
                     when(zone, *from),
                     when(zone, *to)
                 )],
-                ("See the match", base.to_string()),
+                ("See the match", match_at.to_string()),
             ),
             Notice::NewVenue => (
                 format!("{name} has a new venue"),
@@ -270,7 +270,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
                     when(zone, f.starts_at),
                     f.venue.as_deref().unwrap_or("a venue to be fixed")
                 )],
-                ("See the match", base.to_string()),
+                ("See the match", match_at.to_string()),
             ),
             Notice::Walkover { conceded_by } => (
                 format!("{name}: a walkover"),
@@ -281,7 +281,7 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
                         crate::db::Side::Away => &f.away,
                     }
                 )],
-                ("See the match", base.to_string()),
+                ("See the match", match_at.to_string()),
             ),
         };
         let (why, stop) = captain_footer(&h.league_name, topic);
@@ -313,14 +313,14 @@ pub fn compose(h: &Happening, config: &MailConfig) -> Vec<NewMail> {
 pub fn reminders(o: &Overdue, config: &MailConfig) -> Vec<NewMail> {
     let f = &o.fixture;
     let name = match_name(f);
-    let base = at_short(&o.league_short).match_page(f.id);
+    let match_at = at_short(&o.league_short).match_page(f.id);
     let (subject, paragraph, action, key) = match o.version {
         None => (
             format!("No result yet for {name}"),
             format!(
                 "{name} was due to be played and no result has been entered. Please enter it, or tell the secretary why it was not played."
             ),
-            ("Enter the result", base.card()),
+            ("Enter the result", match_at.card()),
             format!("remind:missing:{}", f.id),
         ),
         Some(v) => (
@@ -328,7 +328,7 @@ pub fn reminders(o: &Overdue, config: &MailConfig) -> Vec<NewMail> {
             format!(
                 "Version {v} of the result of {name} has waited more than 48 hours for the other captain's confirmation."
             ),
-            ("Confirm or dispute the result", base.history()),
+            ("Confirm or dispute the result", match_at.history()),
             format!("remind:unconfirmed:{}:{v}", f.id),
         ),
     };

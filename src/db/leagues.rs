@@ -124,8 +124,9 @@ impl Db {
     }
 
     /// The league's details and time zone, and with `Some` the games a
-    /// rating stays provisional for. Kick-offs already stored keep their instants:
-    /// a fixture at 19:30 in London shows as 14:30 after a move to New York.
+    /// rating stays provisional for. Kick-offs already stored keep their
+    /// instants: a fixture at 19:30 in London shows as 14:30 after a move
+    /// to New York.
     pub async fn update_league(
         &self,
         id: LeagueId,
