@@ -223,6 +223,31 @@ pub async fn dispute(
     .await
 }
 
+/// What the other captain's steps on a result are to the user acting:
+/// whether each is theirs to take on the current version now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Offered {
+    pub confirm: bool,
+    pub dispute: bool,
+}
+
+/// The steps `actor` may take on `f`'s current version as it stands, by the
+/// rules [`confirm`] and [`dispute`] decide by, so that a page offers no
+/// step the command would refuse (the captain who submitted is never
+/// offered to confirm). Read in one snapshot.
+pub async fn offered(db: &Db, league: LeagueId, f: &Fixture, actor: Actor) -> Result<Offered> {
+    let mut tx = db.read_tx().await?;
+    let Some(v) = current_version(&mut tx, league, f.id).await? else {
+        return Ok(Offered::default());
+    };
+    let state = version_state(&mut tx, league, f, &v).await?;
+    tx.commit().await?;
+    Ok(Offered {
+        confirm: flow::may_confirm(actor, &state).is_ok(),
+        dispute: flow::may_dispute(actor, &state).is_ok(),
+    })
+}
+
 /// A secretary approves version `shown`, if it is still as it was shown
 /// (`shown_status`, when the form said).
 pub async fn approve(

@@ -282,13 +282,7 @@ pub fn confirm(
     approve_on_confirmation: bool,
 ) -> Decision<(ResultStatus, &'static str)> {
     let current = seen(current, shown)?;
-    other_captain(actor, current)?;
-    if current.status != ResultStatus::Entered {
-        return Err(Refusal::NotNow(format!(
-            "This result is {}; only an entered result can be confirmed.",
-            current.status
-        )));
-    }
+    may_confirm(actor, current)?;
     Ok(if approve_on_confirmation {
         (ResultStatus::Approved, APPROVED_ON_CONFIRMATION)
     } else {
@@ -305,17 +299,38 @@ pub fn dispute(
     note: &str,
 ) -> Decision<String> {
     let current = seen(current, shown)?;
-    other_captain(actor, current)?;
+    may_dispute(actor, current)?;
     let note = note.trim();
     if note.is_empty() {
         return Err(Refusal::NoNote);
     }
+    Ok(note.chars().take(NOTE_LIMIT).collect())
+}
+
+/// Whether `actor` may confirm `current` as it stands: the other captain,
+/// while it is entered. The pages offer the button by this rule and the
+/// command decides by it, so nobody is offered a step that is refused.
+pub fn may_confirm(actor: Actor, current: &VersionState) -> Decision<()> {
+    other_captain(actor, current)?;
+    if current.status != ResultStatus::Entered {
+        return Err(Refusal::NotNow(format!(
+            "This result is {}; only an entered result can be confirmed.",
+            current.status
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `actor` may dispute `current` as it stands: the other captain,
+/// until it is approved.
+pub fn may_dispute(actor: Actor, current: &VersionState) -> Decision<()> {
+    other_captain(actor, current)?;
     if current.status == ResultStatus::Approved {
         return Err(Refusal::NotNow(
             "This result is approved already; ask a secretary to correct it.".into(),
         ));
     }
-    Ok(note.chars().take(NOTE_LIMIT).collect())
+    Ok(())
 }
 
 fn secretary(actor: Actor, what: &'static str) -> Decision<()> {
@@ -648,6 +663,40 @@ mod tests {
             dispute(sec(), Some(&v), 1, "no"),
             Err(Refusal::NotYours(_))
         ));
+    }
+
+    #[test]
+    fn a_step_is_offered_exactly_when_the_command_would_take_it() {
+        // What a page offers (may_confirm, may_dispute) and what the
+        // command decides never differ, for anyone, in any state.
+        let second_home = Actor::captain(UserId(12), Side::Home);
+        for status in ALL_RESULTS {
+            for v in [by_home(4, status), by_secretary(4, status)] {
+                for actor in [home(), away(), second_home, sec()] {
+                    assert_eq!(
+                        may_confirm(actor, &v).is_ok(),
+                        confirm(actor, Some(&v), 4, false).is_ok(),
+                        "{actor:?} confirming {v:?}"
+                    );
+                    assert_eq!(
+                        may_dispute(actor, &v).is_ok(),
+                        dispute(actor, Some(&v), 4, "a note").is_ok(),
+                        "{actor:?} disputing {v:?}"
+                    );
+                }
+            }
+        }
+        // The captain who submitted is never offered either.
+        let mine = by_home(1, ResultStatus::Entered);
+        assert!(matches!(
+            may_confirm(home(), &mine),
+            Err(Refusal::NotYours(_))
+        ));
+        assert!(matches!(
+            may_dispute(second_home, &mine),
+            Err(Refusal::NotYours(_))
+        ));
+        assert_eq!(may_confirm(away(), &mine), Ok(()));
     }
 
     #[test]

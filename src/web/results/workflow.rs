@@ -281,6 +281,14 @@ struct HistoryPage {
     /// rule (stored before the rule, or by a looser format), in words.
     /// Shown, not changed.
     lineup: Vec<String>,
+    /// The captain's steps on the current version: only those the
+    /// workflow would take from them.
+    offered: crate::app::results::Offered,
+    /// For a captain with no step to take: what the result waits on.
+    waiting: Option<String>,
+    /// The captain's team entered the version the other team disputed:
+    /// they correct it on the card.
+    correct: bool,
 }
 
 struct VersionView {
@@ -477,6 +485,35 @@ pub(crate) async fn dispute_note(
     )))
 }
 
+/// The team on the other side from the captain acting.
+fn other_side(access: &FixtureAccess) -> &str {
+    match access.standing {
+        Standing::HomeCaptain => &access.names[1],
+        _ => &access.names[0],
+    }
+}
+
+/// What version `n`, in `status`, waits on, for a captain not asked to
+/// confirm it: `ours` when their team entered it.
+fn waiting_words(n: i64, status: ResultStatus, other: &str, ours: bool) -> String {
+    match status {
+        ResultStatus::Entered if ours => format!(
+            "Waiting for the other captain ({other}) to confirm or dispute version {n}: it is the first thing on their home page."
+        ),
+        ResultStatus::Entered => format!("Version {n} is entered."),
+        ResultStatus::Confirmed => {
+            format!("Version {n} is confirmed: a secretary approves it next.")
+        }
+        ResultStatus::Disputed if ours => format!(
+            "{other} disputed version {n}: correct it on the match card, and it goes back to them to confirm."
+        ),
+        ResultStatus::Disputed => format!(
+            "Version {n} is disputed: {other}'s captain corrects it on the match card, or a secretary settles it."
+        ),
+        ResultStatus::Approved => format!("Version {n} is approved: it counts in the tables."),
+    }
+}
+
 /// What was just saved, in words.
 fn saved_notice(
     access: &FixtureAccess,
@@ -505,10 +542,7 @@ fn saved_notice(
         _ => {}
     }
     let n = q.version.or(current.map(|v| v.version))?;
-    let other = match access.standing {
-        Standing::HomeCaptain => &access.names[1],
-        _ => &access.names[0],
-    };
+    let other = other_side(access);
     Some(match saved {
         "submitted" if access.is_secretary() => {
             format!("Result submitted: version {n}, approved (entered by a secretary).")
@@ -616,7 +650,31 @@ async fn history_page(
         }
         _ => Vec::new(),
     };
+    let offered = if access.is_secretary() {
+        crate::app::results::Offered::default()
+    } else {
+        crate::app::results::offered(db, access.league.id, &access.fixture, access.actor()).await?
+    };
+    let status = stored
+        .as_ref()
+        .map(|s| (s.version.version, s.version.status));
+    // A captain not asked to confirm is told what the result waits on; the
+    // other team's captain may still dispute it until it is approved.
+    let waiting = match status {
+        Some((n, status)) if !access.is_secretary() && !offered.confirm => Some(waiting_words(
+            n,
+            status,
+            other_side(access),
+            !offered.dispute,
+        )),
+        _ => None,
+    };
     Ok(HistoryPage {
+        offered,
+        waiting,
+        correct: !offered.dispute
+            && !access.is_secretary()
+            && status.is_some_and(|(_, s)| s == ResultStatus::Disputed),
         lineup,
         ctx: access.user.ctx(),
         title: access.title(),
@@ -644,15 +702,11 @@ pub async fn history(
         .await?
         .pop();
     let notice = match (q.submitted.as_deref(), latest.as_ref()) {
+        // What it waits on is said beside the steps, below.
         (Some("pad"), Some(v)) => Some(format!(
-            "Saved: the result from the score pads, as version {}, {}.{}",
+            "Saved: the result from the score pads, as version {}, {}.",
             q.version.unwrap_or(v.version),
             v.status,
-            if access.is_secretary() {
-                ""
-            } else {
-                " The other captain can confirm or dispute it here, on this phone or their own."
-            }
         )),
         _ => saved_notice(&access, &q, latest.as_ref()),
     };

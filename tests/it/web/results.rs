@@ -461,7 +461,7 @@ async fn a_captains_home_page_says_what_needs_them(db: Db) {
     submit_card(&mut home, &m, &fields, "submit").await;
     let page = home.get("/").await;
     assert!(
-        page.has("entered: the other captain confirms"),
+        page.has("entered: waiting for the other captain (Anchor) to confirm"),
         "{}",
         page.body
     );
@@ -511,11 +511,17 @@ async fn submit_dispute_correct_confirm_approve_and_restore(db: Db) {
         StatusCode::SEE_OTHER
     );
     let history = home.get(&m.path("/history")).await;
-    // The captain who entered cannot confirm their own result.
+    // The captain who entered is not offered to confirm their own result,
+    // and cannot.
+    assert!(
+        !history.has(&format!("action=\"{}\"", m.path("/confirm"))),
+        "{}",
+        history.body
+    );
     let own = home
         .post(
             &m.path("/confirm"),
-            &[("csrf", &history.csrf()), ("version", &shown(&history))],
+            &[("csrf", &history.csrf()), ("version", "1")],
         )
         .await;
     assert_eq!(own.status, StatusCode::FORBIDDEN);
