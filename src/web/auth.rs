@@ -197,6 +197,18 @@ where
         let session = Session::from_request_parts(parts, &state)
             .await
             .map_err(|_| AppError::Internal("no session layer".into()))?;
+        MaybeUser::of_session(&state, &session, true).await
+    }
+}
+
+impl MaybeUser {
+    /// Who the session is signed in as, if anyone; with the message the
+    /// last form saved, taken so it shows once, when `take_flash`.
+    pub async fn of_session(
+        state: &AppState,
+        session: &Session,
+        take_flash: bool,
+    ) -> Result<MaybeUser, AppError> {
         let Some(id) = session
             .get::<UserId>(USER_KEY)
             .await
@@ -219,9 +231,13 @@ where
             id,
             username: user.username,
             roles,
-            csrf: csrf::token(&session).await?,
+            csrf: csrf::token(session).await?,
             consoles,
-            flash: super::flash::take(&session).await,
+            flash: if take_flash {
+                super::flash::take(session).await
+            } else {
+                None
+            },
         })))
     }
 }

@@ -49,6 +49,37 @@ struct ErrorPage {
     ctx: Ctx,
     title: &'static str,
     message: String,
+    /// The way back: where, and its words.
+    back: (String, String),
+}
+
+/// What an error page says, kept on its response so that [`framed`] can
+/// show it in the frame of whoever asked (their name in the header, their
+/// way back), which the error itself does not know.
+#[derive(Debug, Clone)]
+struct Shown {
+    title: &'static str,
+    message: String,
+}
+
+impl Shown {
+    fn page(self, ctx: Ctx, back: (String, String)) -> ErrorPage {
+        ErrorPage {
+            ctx,
+            title: self.title,
+            message: self.message,
+            back,
+        }
+    }
+
+    /// The page as anyone may see it: no one signed in, back to the
+    /// leagues; [`framed`] shows it again in the asker's frame.
+    fn response(self, status: StatusCode) -> Response {
+        let page = self.clone().page(Ctx::default(), to_the_leagues());
+        let mut response = (status, html(&page)).into_response();
+        response.extensions_mut().insert(self);
+        response
+    }
 }
 
 impl IntoResponse for AppError {
@@ -72,12 +103,11 @@ impl IntoResponse for AppError {
             AppError::Csrf => (StatusCode::FORBIDDEN, "Form expired"),
             AppError::BadSeason(why) | AppError::Db(DbError::BadSeason(why)) => {
                 tracing::error!(error = %why, "a season record cannot be read");
-                let page = ErrorPage {
-                    ctx: Ctx::default(),
+                return Shown {
                     title: "A season cannot be read",
                     message: format!("{why}."),
-                };
-                return (StatusCode::INTERNAL_SERVER_ERROR, html(&page)).into_response();
+                }
+                .response(StatusCode::INTERNAL_SERVER_ERROR);
             }
             AppError::Db(_) | AppError::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong")
@@ -95,13 +125,106 @@ impl IntoResponse for AppError {
         } else {
             self.to_string()
         };
-        let page = ErrorPage {
-            ctx: Ctx::default(),
-            title,
-            message,
-        };
-        (status, html(&page)).into_response()
+        Shown { title, message }.response(status)
     }
+}
+
+/// Where an error page leads back to, from the address that failed: the
+/// match it was about, else its league, else the leagues.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Back {
+    Match { league: String, fixture: i64 },
+    League(String),
+    Leagues,
+}
+
+impl Back {
+    /// Read from the path alone; [`framed`] checks the records exist.
+    fn of_path(path: &str) -> Back {
+        let mut parts = path.trim_start_matches('/').split('/');
+        let (Some("leagues"), Some(league)) = (parts.next(), parts.next()) else {
+            return Back::Leagues;
+        };
+        if league.is_empty() {
+            return Back::Leagues;
+        }
+        match (parts.next(), parts.next().map(str::parse::<i64>)) {
+            (Some("matches"), Some(Ok(fixture))) => Back::Match {
+                league: league.to_owned(),
+                fixture,
+            },
+            _ => Back::League(league.to_owned()),
+        }
+    }
+}
+
+/// The way back to the leagues' list, where every other way ends.
+fn to_the_leagues() -> (String, String) {
+    ("/".into(), "Back to the leagues".into())
+}
+
+/// The nearest way back from `path` that exists and is not `path` itself:
+/// the match, the league, or the leagues. Two lookups at most, on an error
+/// page only.
+async fn way_back(state: &super::AppState, path: &str) -> (String, String) {
+    let (short, fixture) = match Back::of_path(path) {
+        Back::Match { league, fixture } => (league, Some(fixture)),
+        Back::League(league) => (league, None),
+        Back::Leagues => return to_the_leagues(),
+    };
+    let Ok(league) = super::auth::league_named(state.db(), &short).await else {
+        return to_the_leagues();
+    };
+    let at = crate::web::links::at(&league);
+    let not_here = |href: &str| href.trim_end_matches('/') != path.trim_end_matches('/');
+    if let Some(id) = fixture.map(crate::db::FixtureId) {
+        let href = at.match_page(id).to_string();
+        if not_here(&href) && state.db().fixture(league.id, id).await.is_ok() {
+            return (href, "Back to the match".into());
+        }
+    }
+    let href = at.to_string();
+    if not_here(&href) {
+        return (href, format!("Back to {}", league.name));
+    }
+    to_the_leagues()
+}
+
+/// Middleware: an error page is shown in the frame of whoever asked (signed
+/// in, their name and sign-out in the header, not "Sign in" as if signed
+/// out) with the nearest way back, the match or the league, rather than
+/// the leagues' list.
+pub async fn framed(
+    axum::extract::State(state): axum::extract::State<super::AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let session = request
+        .extensions()
+        .get::<tower_sessions::Session>()
+        .cloned();
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    let Some(shown) = response.extensions().get::<Shown>().cloned() else {
+        return response;
+    };
+    // The flash stays for the next page: an error page is not where a
+    // saved message belongs.
+    let ctx = match &session {
+        Some(session) => match super::auth::MaybeUser::of_session(&state, session, false).await {
+            Ok(user) => user.ctx(),
+            Err(e) => {
+                tracing::warn!(error = %e, "an error page's frame: who is signed in is unknown");
+                Ctx::default()
+            }
+        },
+        None => Ctx::default(),
+    };
+    let back = way_back(&state, &path).await;
+    let (mut parts, _) = response.into_parts();
+    let (_, body) = html(&shown.page(ctx, back)).into_parts();
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    Response::from_parts(parts, body)
 }
 
 /// The status a rule's refusal is answered with.
@@ -175,3 +298,37 @@ pub async fn not_found(uri: Uri) -> AppError {
 
 /// Percent-encodes a path for a query parameter (the addresses do it too).
 pub use crate::addresses::urlencode;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_way_back_is_the_match_then_the_league_then_the_leagues() {
+        assert_eq!(
+            Back::of_path("/leagues/wessex/matches/12/confirm"),
+            Back::Match {
+                league: "wessex".into(),
+                fixture: 12
+            }
+        );
+        assert_eq!(
+            Back::of_path("/leagues/wessex/matches/12"),
+            Back::Match {
+                league: "wessex".into(),
+                fixture: 12
+            }
+        );
+        assert_eq!(
+            Back::of_path("/leagues/wessex/matches/x/pad"),
+            Back::League("wessex".into())
+        );
+        assert_eq!(
+            Back::of_path("/leagues/wessex/console"),
+            Back::League("wessex".into())
+        );
+        assert_eq!(Back::of_path("/leagues/"), Back::Leagues);
+        assert_eq!(Back::of_path("/admin"), Back::Leagues);
+        assert_eq!(Back::of_path("/"), Back::Leagues);
+    }
+}

@@ -170,6 +170,10 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .fallback(error::not_found)
         .with_state(state.clone())
         .layer(axum::Extension(settings))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            error::framed,
+        ))
         .layer(axum::middleware::from_fn(flash::keep))
         .layer(session_layer)
         .layer(axum::middleware::from_fn_with_state(cache, cache::layer))
