@@ -11,6 +11,7 @@ pub mod import;
 pub mod late_results;
 pub mod lineup;
 pub mod match_format;
+pub mod match_night;
 pub mod match_result;
 pub mod match_score;
 pub mod notices;

@@ -1,6 +1,7 @@
-//! A captain's matches on the home page, phone first: what needs them now
-//! (a result to enter, one to confirm or dispute), what waits on others,
-//! and what is coming up, each with the link that does it.
+//! A captain's matches on the home page, phone first: tonight's match with
+//! its one next step (the score pads, then confirming or waiting), what
+//! needs them now (a result to enter, one to confirm or dispute), what
+//! waits on others, and what is coming up, each with the link that does it.
 //!
 //! Queries: per league captained, its pending results and its roles; per
 //! team captained, its fixtures. A captain has one or two teams, so this
@@ -9,13 +10,12 @@
 use crate::web::links;
 use std::collections::{BTreeSet, HashMap};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
 use crate::db::pages::{FixtureLine, FixtureScope};
-use crate::db::{
-    Db, FixtureId, FixtureStatus, LeagueId, ResultStatus, RoleKind, SeasonId, TeamId, UserId,
-};
-use crate::league::time::Zone;
+use crate::db::{Db, FixtureId, League, LeagueId, RoleKind, SeasonId, Side, TeamId, UserId};
+use crate::league::match_night::{self, Step};
+use crate::league::workflow;
 
 use super::auth::CurrentUser;
 use super::dates;
@@ -33,12 +33,18 @@ pub struct MatchItem {
     pub action: &'static str,
     /// Where the result stands, in words.
     pub state: String,
+    /// The captain's to do (a button), not a wait (a link).
+    pub act: bool,
+    /// Another way to do it, less used (tonight: the match card).
+    pub also: Option<(String, &'static str)>,
 }
 
 /// A team the user captains, with its matches by what they need.
 pub struct TeamMatches {
     pub team: String,
     pub league: String,
+    /// Tonight's match, first on the page, with its one next step.
+    pub tonight: Vec<MatchItem>,
     pub needs_you: Vec<MatchItem>,
     pub waiting: Vec<MatchItem>,
     pub coming_up: Vec<MatchItem>,
@@ -127,20 +133,20 @@ pub async fn for_user(db: &Db, user: &CurrentUser) -> Result<Vec<TeamMatches>> {
             let mut t = TeamMatches {
                 team: name,
                 league: league.name.clone(),
+                tonight: Vec::new(),
                 needs_you: Vec::new(),
                 waiting: Vec::new(),
                 coming_up: Vec::new(),
             };
+            let captain = Captain {
+                user: user.id,
+                team,
+                ours: &ours,
+                pending: &pending,
+                lock_days,
+            };
             for line in &lines {
-                sort(
-                    &mut t,
-                    line,
-                    &league.short_name,
-                    league.time_zone,
-                    &pending,
-                    &ours,
-                    lock_days,
-                );
+                sort(&mut t, line, &league, &captain, Utc::now());
             }
             t.coming_up.truncate(COMING_UP);
             out.push(t);
@@ -149,99 +155,155 @@ pub async fn for_user(db: &Db, user: &CurrentUser) -> Result<Vec<TeamMatches>> {
     Ok(out)
 }
 
-/// Puts one fixture where it belongs: needs you, waiting on others, or
-/// coming up; settled fixtures go nowhere.
-fn sort(
-    t: &mut TeamMatches,
-    f: &FixtureLine,
-    short: &str,
-    zone: Zone,
-    pending: &HashMap<FixtureId, Option<UserId>>,
-    ours: &BTreeSet<UserId>,
+/// The captain whose page it is, as each fixture's step needs them.
+struct Captain<'a> {
+    user: UserId,
+    team: TeamId,
+    /// The team's captains this season, the user among them.
+    ours: &'a BTreeSet<UserId>,
+    /// Who entered each fixture's current result, where it awaits a step.
+    pending: &'a HashMap<FixtureId, Option<UserId>>,
     lock_days: Option<u32>,
-) {
+}
+
+/// Puts one fixture where it belongs: tonight's first, then needs you,
+/// waiting on others, or coming up; settled fixtures go nowhere. The step
+/// is `league::match_night`'s, and confirming is offered by the workflow's
+/// own rule, so the captain who entered a result is never offered it.
+fn sort(t: &mut TeamMatches, f: &FixtureLine, league: &League, c: &Captain, now: DateTime<Utc>) {
+    let zone = league.time_zone;
     // Past the season's result lock, entering or correcting is the
     // secretary's: the captain is told so instead of sent to a refusal.
-    let locked = crate::league::workflow::FixtureState {
+    let locked = workflow::FixtureState {
         status: f.status,
         starts_at: f.starts_at,
-        lock_days,
+        lock_days: c.lock_days,
         season_closed: false,
     }
     .locks_at()
-    .is_some_and(|since| Utc::now() > since);
-    let base = links::at_short(short).match_page(f.id);
-    let item = |href: String, action, state: String| MatchItem {
-        when: f
-            .starts_at
-            .map(|t| dates::when(zone, t))
-            .unwrap_or_default(),
+    .is_some_and(|since| now > since);
+    let side = if f.home_team_id == c.team {
+        Side::Home
+    } else {
+        Side::Away
+    };
+    let may_confirm = f.result_status.is_some_and(|status| {
+        // The version as the workflow sees it: entered by one of this
+        // team's captains, or by someone else (the other team, a secretary).
+        let entered_by = c.pending.get(&f.id).copied().flatten();
+        let ours = entered_by.is_some_and(|by| c.ours.contains(&by));
+        let version = workflow::VersionState {
+            version: 0,
+            status,
+            entered_by,
+            entered_for: if ours { vec![side] } else { Vec::new() },
+        };
+        workflow::may_confirm(workflow::Actor::captain(c.user, side), &version).is_ok()
+    });
+    let tonight = f
+        .starts_at
+        .is_some_and(|at| match_night::tonight(zone, at, now));
+    let step = match_night::next_step(&match_night::Facts {
+        status: f.status,
+        result: f.result_status,
+        may_confirm,
+        tonight,
+        started: f.starts_at.is_some_and(|at| at <= now),
+        locked,
+    });
+    let at = links::at(league);
+    let base = at.match_page(f.id);
+    let (other, venue) = (
+        if side == Side::Home {
+            f.away_label()
+        } else {
+            f.home_label()
+        },
+        f.venue_name
+            .clone()
+            .map_or_else(String::new, |v| format!("at {v}")),
+    );
+    let (href, action, state, also) = match step {
+        Step::ScorePads => (
+            super::pad::way_in(&base),
+            "Open the score pads",
+            String::new(),
+            Some((base.card(), "Or enter the result on the match card")),
+        ),
+        Step::EnterResult => (
+            base.card(),
+            "Enter the result",
+            "played, no result yet".into(),
+            None,
+        ),
+        Step::ConfirmOrDispute => (
+            base.history(),
+            "Confirm or dispute",
+            format!("entered by {other}: check it"),
+            None,
+        ),
+        Step::Correct => (base.card(), "Correct the result", "disputed".into(), None),
+        Step::AwaitingOtherCaptain => (
+            base.history(),
+            "See the result",
+            format!("entered: waiting for the other captain ({other}) to confirm"),
+            None,
+        ),
+        Step::AwaitingApproval => (
+            base.to_string(),
+            "See it",
+            "confirmed: the secretary approves".into(),
+            None,
+        ),
+        Step::Locked if f.result_status.is_some() => (
+            base.card(),
+            "Locked",
+            "disputed, and locked: the secretary corrects it".into(),
+            None,
+        ),
+        Step::Locked => (
+            base.card(),
+            "Locked",
+            "no result, and locked: the secretary enters it".into(),
+            None,
+        ),
+        Step::ComingUp => (at.print_fixture(f.id), "Score sheet", venue.clone(), None),
+        Step::Done => (
+            base.to_string(),
+            "See the match",
+            "approved: it counts in the tables".into(),
+            None,
+        ),
+        Step::Nothing => return,
+    };
+    let item = MatchItem {
+        when: match f.starts_at {
+            Some(at) if tonight => {
+                let mut when = format!("Tonight, {}", dates::clock(zone, at));
+                if !venue.is_empty() {
+                    when.push(' ');
+                    when.push_str(&venue);
+                }
+                when
+            }
+            Some(at) => dates::when(zone, at),
+            None => String::new(),
+        },
         title: format!("{} v {}", f.home_label(), f.away_label()),
         href,
         action,
         state,
+        act: step.is_action(),
+        also,
     };
-    if matches!(f.status, FixtureStatus::Void | FixtureStatus::Walkover) {
+    if tonight {
+        t.tonight.push(item);
         return;
     }
-    match f.result_status {
-        Some(ResultStatus::Approved) => {}
-        Some(status) => {
-            let by_us = pending
-                .get(&f.id)
-                .copied()
-                .flatten()
-                .is_some_and(|by| ours.contains(&by));
-            match status {
-                ResultStatus::Entered if !by_us => t.needs_you.push(item(
-                    base.history(),
-                    "Confirm or dispute",
-                    "entered by the other team".into(),
-                )),
-                ResultStatus::Disputed if locked => t.waiting.push(item(
-                    base.card(),
-                    "Locked",
-                    "disputed, and locked: the secretary corrects it".into(),
-                )),
-                ResultStatus::Disputed => {
-                    t.needs_you
-                        .push(item(base.card(), "Correct the result", "disputed".into()))
-                }
-                ResultStatus::Entered => t.waiting.push(item(
-                    base.to_string(),
-                    "See it",
-                    "entered: the other captain confirms".into(),
-                )),
-                _ => t.waiting.push(item(
-                    base.to_string(),
-                    "See it",
-                    "confirmed: the secretary approves".into(),
-                )),
-            }
-        }
-        None => {
-            let due = f.starts_at.is_some_and(|at| at <= Utc::now());
-            if due && locked && f.status == FixtureStatus::Scheduled {
-                t.waiting.push(item(
-                    base.card(),
-                    "Locked",
-                    "no result, and locked: the secretary enters it".into(),
-                ));
-            } else if due && f.status == FixtureStatus::Scheduled {
-                t.needs_you.push(item(
-                    base.card(),
-                    "Enter the result",
-                    "played, no result yet".into(),
-                ));
-            } else if f.status == FixtureStatus::Scheduled {
-                t.coming_up.push(item(
-                    links::at_short(short).print_fixture(f.id),
-                    "Score sheet",
-                    f.venue_name
-                        .clone()
-                        .map_or_else(String::new, |v| format!("at {v}")),
-                ));
-            }
-        }
+    match step {
+        Step::ComingUp => t.coming_up.push(item),
+        Step::Done | Step::Nothing => {}
+        s if s.is_action() => t.needs_you.push(item),
+        _ => t.waiting.push(item),
     }
 }

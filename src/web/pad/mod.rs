@@ -47,6 +47,14 @@ pub fn router() -> Routes {
         .route("/pad-sw.js", get(board::service_worker))
 }
 
+/// Where a captain starts keeping a match's score: its pads' page, where
+/// each board's pad is opened and its players chosen (the line-up, until a
+/// team sheet exists). Every "score this match" button asks here, so a
+/// line-up step put first later changes one place.
+pub fn way_in(at: &links::Address<links::MatchAt>) -> String {
+    at.pad()
+}
+
 /// Who keeps a board: a captain of either team or a secretary (signed
 /// in), or whoever holds a working link to that very board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
