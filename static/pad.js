@@ -404,6 +404,10 @@
     if (b.winner !== null) verdict = sideName(b.winner) + " won the board " + b.won[b.winner] + "–" + b.won[1 - b.winner] + ".";
     else if (o && o.finished) verdict = sideName(o.winner) + " won game " + b.games.length + ". Game " + (b.games.length + 1) + " opens with " + b.players[o.next] + " posing.";
     bind("verdict").forEach(function (el) { el.textContent = verdict; el.hidden = !verdict; });
+    // The match so far: the other boards as the page was made, and this one.
+    var won = D.won || [0, 0];
+    set("match0", won[0] + (b.winner === 0 ? 1 : 0));
+    set("match1", won[1] + (b.winner === 1 ? 1 : 0));
 
     root.querySelectorAll("[data-phase]").forEach(function (s) { s.hidden = s.getAttribute("data-phase") !== ph; });
     root.querySelectorAll("[data-seat]").forEach(function (el) {

@@ -264,6 +264,14 @@ pub fn not_ready(
     ))
 }
 
+/// The board to keep once board `this` is over, among the match's boards
+/// not yet decided (`undecided`, 1-based): the first after it, else the
+/// first before it; none once every other board is decided.
+pub fn next_board(this: i64, undecided: &[i64]) -> Option<i64> {
+    let after = undecided.iter().copied().filter(|&b| b > this).min();
+    after.or_else(|| undecided.iter().copied().filter(|&b| b < this).min())
+}
+
 /// Replays a log. Returns the board of the taps taken and, if a tap was
 /// refused, which and why (the taps after it are not looked at).
 pub fn replay(rules: &PadRules, taps: &[Tap]) -> (Board, Option<Refusal>) {
@@ -838,6 +846,15 @@ mod tests {
     use super::*;
     use crate::rules::score_record;
     use crate::rules::simulate::{Rng, Style, simulate_board};
+
+    #[test]
+    fn the_next_board_is_the_next_one_undecided_then_an_earlier_one() {
+        assert_eq!(next_board(3, &[1, 4, 9]), Some(4));
+        assert_eq!(next_board(9, &[2, 5]), Some(2));
+        assert_eq!(next_board(1, &[]), None);
+        // Boards already over are not offered.
+        assert_eq!(next_board(4, &[8]), Some(8));
+    }
 
     fn roster(names: &[&str], first: i64) -> Vec<(i64, String)> {
         names

@@ -66,6 +66,14 @@ struct PadPage {
     revision: i64,
     can_undo: bool,
     data: String,
+    /// This board's number.
+    board: i64,
+    /// Boards won so far, home first, this one included once it is over.
+    match_so_far: [u32; 2],
+    /// The other boards not yet decided.
+    to_play: usize,
+    /// The next board to keep once this one is over, and its pad.
+    next_board: Option<(i64, String)>,
 }
 
 /// What the pad's script is given of the board.
@@ -90,6 +98,9 @@ struct PadData<'a> {
     /// page was made (the server checks again on every sync).
     line_up: LineUp,
     others: &'a [BoardPlayers],
+    /// The other boards won so far, home first: the match's score once
+    /// this board's winner is added.
+    won: [u32; 2],
 }
 
 struct ScoreView {
@@ -179,7 +190,7 @@ fn page(
     who: Option<usize>,
     notice: Option<String>,
     error: Option<String>,
-    others: &[BoardPlayers],
+    others: &Others,
 ) -> PadPage {
     let n = spec.kind.players_a_side();
     let format = rules.ruleset.format;
@@ -306,8 +317,13 @@ fn page(
         ),
         open: access.open(),
         line_up: rules.format.line_up,
-        others,
+        others: &others.players,
+        won: others.won,
     };
+    let mut match_so_far = others.won;
+    if let Some(w) = board.winner {
+        match_so_far[w] += 1;
+    }
     PadPage {
         ctx: access.ctx(),
         title: format!(
@@ -378,6 +394,17 @@ fn page(
         revision,
         can_undo: !board.effective.is_empty(),
         data: serde_json::to_string(&data).unwrap_or_default(),
+        board: access.board,
+        match_so_far,
+        to_play: others.undecided.len(),
+        // A link keeps its own board only.
+        next_board: (access.keeper != Keeper::Link)
+            .then(|| crate::league::pad::next_board(access.board, &others.undecided))
+            .flatten()
+            .map(|n| {
+                let at = links::at(&access.league).match_page(access.fixture.id);
+                (n, at.pad_board(n))
+            }),
     }
 }
 
@@ -737,30 +764,51 @@ pub async fn sync(
     }
 }
 
-/// Who plays the match's other boards, as their pads hold them.
-async fn other_boards(
-    state: &AppState,
-    access: &PadAccess,
-    rules: &MatchRules,
-) -> Result<Vec<BoardPlayers>> {
+/// The match's other boards as their pads hold them.
+struct Others {
+    /// Who plays them (for the line-up rule).
+    players: Vec<BoardPlayers>,
+    /// Boards won by each side, home first.
+    won: [u32; 2],
+    /// The boards (1-based) not yet decided, a board no pad has kept
+    /// among them.
+    undecided: Vec<i64>,
+}
+
+/// The match's other boards, each replayed once from its pad.
+async fn other_boards(state: &AppState, access: &PadAccess, rules: &MatchRules) -> Result<Others> {
     let pads = state
         .db()
         .pad_boards(access.league.id, access.fixture.id)
         .await?;
-    Ok(pads
-        .iter()
-        .filter(|p| p.board != access.board)
-        .filter_map(|p| {
-            let spec = rules.spec(p.board).ok()?;
-            let (board, _) = rules.replay(spec, &p.taps);
-            Some(BoardPlayers {
-                board: usize::try_from(p.board).ok()?,
+    let mut others = Others {
+        players: Vec::new(),
+        won: [0, 0],
+        undecided: Vec::new(),
+    };
+    for number in 1..=rules.format.boards.len() as i64 {
+        if number == access.board {
+            continue;
+        }
+        let pad = pads.iter().find(|p| p.board == number);
+        let (Some(pad), Ok(spec)) = (pad, rules.spec(number)) else {
+            others.undecided.push(number);
+            continue;
+        };
+        let (board, _) = rules.replay(spec, &pad.taps);
+        match board.winner {
+            Some(w) => others.won[w] += 1,
+            None => others.undecided.push(number),
+        }
+        if !board.players.is_empty() {
+            others.players.push(BoardPlayers {
+                board: usize::try_from(number).unwrap_or(0),
                 kind: spec.kind,
                 players: board.home.iter().chain(&board.away).copied().collect(),
-            })
-        })
-        .filter(|b| !b.players.is_empty())
-        .collect())
+            });
+        }
+    }
+    Ok(others)
 }
 
 /// The line-up rule over the players taps among `taps[from..]`: a refusal
@@ -780,7 +828,7 @@ async fn lineup_refusal(
     if chosen.is_empty() {
         return Ok(None);
     }
-    let others = other_boards(state, access, rules).await?;
+    let others = other_boards(state, access, rules).await?.players;
     let board = usize::try_from(access.board).unwrap_or(0);
     for index in chosen {
         let (b, _) = rules.replay(spec, &taps[..=index]);

@@ -1,6 +1,7 @@
-//! The match as the pads hold it: each board's players, game scores and
-//! who won it, a link to each board's pad, the links (and QR codes) for
-//! whoever keeps a board without an account, and the one-tap submission.
+//! The match as the pads hold it: its score and the points each side
+//! gets, each board's result in words, a link to each board's pad, the
+//! links (and QR codes) for whoever keeps a board without an account, and
+//! the one-tap submission.
 
 use crate::web::links;
 use crate::web::links::{Address, MatchAt};
@@ -35,6 +36,15 @@ struct ReviewPage {
     ready: bool,
     missing: String,
     closed: bool,
+    /// The sides' names, home first.
+    names: [String; 2],
+    /// Boards won so far, home first.
+    score: [u32; 2],
+    /// Boards not decided yet.
+    to_play: usize,
+    /// The league points each side gets, home first, once every board is
+    /// decided (none for a cup tie).
+    points: Option<(u32, u32)>,
     /// (board, revision) of every board as shown, sent back on submit.
     revisions: Vec<(i64, i64)>,
 }
@@ -43,8 +53,9 @@ struct BoardLine {
     number: i64,
     kind: &'static str,
     pad: String,
-    players: String,
-    games: String,
+    /// The side that won it, by name.
+    winner: Option<String>,
+    /// Where it stands, in plain words.
     state: String,
     link: Option<LinkView>,
 }
@@ -139,36 +150,18 @@ async fn page(
     let tz = access.league.time_zone;
     let rotates = loaded.rules.ruleset.pose == PoseRule::Rotate;
     let mut missing = Vec::new();
+    let mut score = [0, 0];
     let match_at = access.at();
     let boards = loaded
         .boards
         .iter()
         .map(|(number, board)| {
             let spec = loaded.rules.format.boards[(*number - 1) as usize];
-            let summary = board.summary(rotates);
-            if board.winner.is_none() {
-                missing.push(number.to_string());
+            match board.winner {
+                Some(w) => score[w] += 1,
+                None => missing.push(number.to_string()),
             }
-            let state = match board.winner {
-                Some(w) => format!(
-                    "{} won {}–{}",
-                    if w == 0 {
-                        &access.names[0]
-                    } else {
-                        &access.names[1]
-                    },
-                    board.games_won[w],
-                    board.games_won[1 - w]
-                ),
-                None if board.players.is_empty() => "not started".into(),
-                None => format!(
-                    "in play: game {}, hand {}, {}–{}",
-                    summary.game.max(1),
-                    summary.hand.max(1),
-                    summary.totals[0],
-                    summary.totals[1]
-                ),
-            };
+            let state = in_words(board, rotates);
             let link = links.iter().rev().find(|l| l.board == *number).map(|l| {
                 let url = super::absolute(
                     headers,
@@ -184,34 +177,19 @@ async fn page(
                 number: *number,
                 kind: spec.kind.as_str(),
                 pad: match_at.pad_board(*number),
-                players: if board.players.is_empty() {
-                    String::new()
-                } else {
-                    let side = |s: usize| {
-                        board
-                            .players
-                            .iter()
-                            .skip(s)
-                            .step_by(2)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(" & ")
-                    };
-                    format!("{} v {}", side(0), side(1))
-                },
-                games: board
-                    .games
-                    .iter()
-                    .filter(|g| g.outcome.finished)
-                    .map(|g| format!("{}–{}", g.outcome.totals[0], g.outcome.totals[1]))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                winner: board.winner.map(|w| access.names[w].clone()),
                 state,
                 link,
             }
         })
         .collect();
+    let ready = missing.is_empty();
     Ok(ReviewPage {
+        names: access.names.clone(),
+        score,
+        to_play: missing.len(),
+        points: (ready && access.fixture.cup_id.is_none())
+            .then(|| loaded.rules.format.match_points(score[0], score[1])),
         ctx: access.user.ctx(),
         title: access.title(),
         at: access.at(),
@@ -220,11 +198,72 @@ async fn page(
         sheet: links::at(&access.league).print_fixture(access.fixture.id),
         notice,
         boards,
-        ready: missing.is_empty(),
+        ready,
         missing: missing.join(", "),
         closed: !access.fixture.status.is_open(),
         revisions: loaded.revisions.clone(),
     })
+}
+
+/// A board as its pad holds it, in plain words for the captain checking it
+/// before submitting: who beat whom and by what, each game's score given
+/// with its winner's first, so that no score reads as a count of games.
+fn in_words(board: &Board, rotates: bool) -> String {
+    let side = |s: usize| {
+        board
+            .players
+            .iter()
+            .skip(s)
+            .step_by(2)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let finished: Vec<_> = board.games.iter().filter(|g| g.outcome.finished).collect();
+    match board.winner {
+        Some(w) => {
+            let (winner, loser) = (side(w), side(1 - w));
+            match finished.as_slice() {
+                [only] => format!(
+                    "{winner} beat {loser} {}–{}.",
+                    only.outcome.totals[w],
+                    only.outcome.totals[1 - w]
+                ),
+                games => {
+                    let each: Vec<String> = games
+                        .iter()
+                        .map(|g| {
+                            let t = g.outcome.totals;
+                            match g.outcome.winner {
+                                Some(gw) => format!("{} {}–{}", side(gw), t[gw], t[1 - gw]),
+                                None => format!("{}–{}, not won", t[0], t[1]),
+                            }
+                        })
+                        .collect();
+                    format!(
+                        "{winner} beat {loser} {} games to {}: {}.",
+                        board.games_won[w],
+                        board.games_won[1 - w],
+                        each.join(", ")
+                    )
+                }
+            }
+        }
+        None if board.players.is_empty() => "Not started.".into(),
+        None if board.games.is_empty() => format!("{} v {}: not begun.", side(0), side(1)),
+        None => {
+            let summary = board.summary(rotates);
+            format!(
+                "In play: game {}, hand {}; {} {}, {} {}.",
+                summary.game.max(1),
+                summary.hand.max(1),
+                side(0),
+                summary.totals[0],
+                side(1),
+                summary.totals[1]
+            )
+        }
+    }
 }
 
 /// The match as the pads hold it, as a result to submit.
