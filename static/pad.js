@@ -148,20 +148,34 @@
       var u = new URL(el.getAttribute("href") || el.getAttribute("src"), location.href);
       if (u.origin === location.origin) files.push(u.href);
     });
+    function ready() {
+      if (offlineReady) return;
+      offlineReady = true;
+      root.setAttribute("data-offline", "ready");
+      render();
+    }
     caches.open("boneyard-pad-v1").then(function (c) {
+      // Kept by an earlier open, and this page answered by the service
+      // worker: it opens without signal, which the sync line says at once,
+      // whether or not the copy can be renewed now (an offline reload).
+      Promise.all([c.match(location.pathname)].concat(files.map(function (f) { return c.match(f); })))
+        .then(function (hits) {
+          if (navigator.serviceWorker.controller && hits.every(Boolean)) ready();
+        }).catch(function () {});
+      // The copy renewed from the server, given up after a while on a
+      // signal that takes the request and never answers.
+      var abort = window.AbortController ? new AbortController() : null;
+      var timer = abort && setTimeout(function () { abort.abort(); }, 20000);
       return Promise.all([
-        fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+        fetch(location.href, { credentials: "same-origin", cache: "no-store", signal: abort ? abort.signal : undefined }).then(function (r) {
+          clearTimeout(timer);
           if (!r.ok) throw new Error("not kept");
           return c.put(location.pathname, r);
         }),
         c.addAll(files),
         navigator.serviceWorker.ready
       ]);
-    }).then(function () {
-      offlineReady = true;
-      root.setAttribute("data-offline", "ready");
-      render();
-    }).catch(function () { /* it is kept on the next open instead */ });
+    }).then(ready).catch(function () { /* it is kept on the next open instead */ });
   }
 
   // ---- taps kept aside ----
