@@ -10,6 +10,7 @@ mod cup;
 mod formats;
 mod journeys;
 mod live;
+mod night;
 mod offline;
 mod pad;
 mod pad_rules;
@@ -144,11 +145,21 @@ impl Drop for Server {
 pub struct Browser {
     driver: Child,
     pub client: Client,
-    _profile: TempDir,
+    _profile: Option<TempDir>,
 }
 
 impl Browser {
-    pub async fn start((width, height): (u32, u32)) -> Browser {
+    pub async fn start(size: (u32, u32)) -> Browser {
+        let profile = TempDir::new("profile");
+        let mut browser = Browser::start_in(size, &profile.0).await;
+        browser._profile = Some(profile);
+        browser
+    }
+
+    /// With a profile folder of the caller's, which outlives the browser:
+    /// started again in it, the browser finds its service workers, caches,
+    /// storage and cookies as a phone's browser does after a restart.
+    pub async fn start_in((width, height): (u32, u32), profile: &Path) -> Browser {
         let port = free_port();
         let driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
@@ -157,7 +168,6 @@ impl Browser {
             .spawn()
             .expect("chromedriver starts");
         wait_for_port(port, "chromedriver");
-        let profile = TempDir::new("profile");
         let mut caps = serde_json::Map::new();
         caps.insert(
             "goog:chromeOptions".into(),
@@ -168,7 +178,7 @@ impl Browser {
                     "--disable-quic", "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync",
                     format!("--window-size={width},{height}"),
-                    format!("--user-data-dir={}", profile.0.display()),
+                    format!("--user-data-dir={}", profile.display()),
                 ],
             }),
         );
@@ -193,7 +203,7 @@ impl Browser {
         Browser {
             driver,
             client,
-            _profile: profile,
+            _profile: None,
         }
     }
 

@@ -11,6 +11,7 @@ mod health;
 mod honours;
 mod limits;
 mod links;
+pub(crate) mod night;
 mod pad;
 mod penalties;
 mod people;

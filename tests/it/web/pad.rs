@@ -36,7 +36,7 @@ fn board_league() -> LeagueBuilder {
 
 /// The board's games as the simulator plays them, and the taps that record
 /// them.
-fn simulated(m: &Built, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
+pub(crate) fn simulated(m: &Built, board: usize, seed: u64) -> (Vec<GameRecord>, Vec<Tap>) {
     let spec = m.format.boards[board];
     let n = spec.kind.players_a_side();
     let home: Vec<&(PlayerId, String)> = m.teams[0].players.iter().skip(board).take(n).collect();
@@ -493,7 +493,7 @@ async fn submit_review_at(c: &mut Client, action: &str, review: &Page) -> Page {
 
 /// Keeps every board of fixture `fixture` to its end through the sync, as
 /// the home captain's phone; returns each board's taps.
-async fn play_all_boards(
+pub(crate) async fn play_all_boards(
     c: &mut Client,
     m: &Built,
     fixture: FixtureId,
