@@ -30,7 +30,7 @@ pub async fn steps(state: &AppState, league: &League, seasons: &[Season]) -> Res
             },
         ]);
     };
-    if !db.fixtures(league.id, season.id).await?.is_empty() {
+    if db.has_fixtures(league.id, season.id).await? {
         return Ok(Vec::new());
     }
     let mut steps = Vec::new();

@@ -390,6 +390,9 @@ async fn a_new_secretary_sets_up_eight_teams_in_one_sitting() {
             }
             // Crown A's page lists its captain's invitation too.
             b.goto(&server.url("/leagues/dudley/console/teams")).await?;
+            b.wait_text("#setup", "paste them from a spreadsheet into 2026/27")
+                .await?;
+            shots(&b, "teams").await?;
             b.click_named("main", "Crown A").await?;
             heading(&b, "Crown A").await?;
             b.click("main a[href*='/seasons/']").await?;

@@ -23,7 +23,8 @@ async fn team_names(db: &Db, l: &crate::harness::Built) -> Vec<String> {
 
 /// A tab (a spreadsheet's cells copied) or a comma between the name and
 /// a phone number: the name alone makes the player, and the preview says
-/// which column became what.
+/// which column became what, on a team's roster and on the season's
+/// set-up page.
 async fn a_pasted_row_with_a_phone_number_makes_a_player_of_the_name(db: Db) {
     let app = TestApp::new(&db, LeagueBuilder::home_and_away("home").secretary("sec")).await;
     let (mut sec, l) = (app.with_secretary().await, &app.league);
@@ -78,5 +79,53 @@ async fn a_pasted_row_with_a_phone_number_makes_a_player_of_the_name(db: Db) {
             .collect();
         added.sort();
         assert_eq!(added, made, "the players made: no phone number in a name");
+    }
+    // The season's set-up page reads a spreadsheet's rows the same way.
+    let form = at_short("home").console().season(l.season).import();
+    for (text, team, player) in [
+        (
+            "Team\tPlayer\tPhone\nSwan\tEve Swan\t07700 900005\n",
+            "Swan",
+            "Eve Swan",
+        ),
+        (
+            "Team,Player,Phone\nLamb,Fay Lamb,07700 900006\n",
+            "Lamb",
+            "Fay Lamb",
+        ),
+    ] {
+        let checked = sec
+            .submit(&form, &form, &[("csv", text), ("action", "check")])
+            .await;
+        assert_eq!(checked.status, StatusCode::OK, "{}", checked.body);
+        assert_eq!(
+            rows(&checked, "<table id=\"columns\""),
+            [
+                ["1", "Team", "the team"],
+                ["2", "Player", "the player's name"],
+                ["3", "Phone", "a phone number: not kept"],
+            ],
+            "{}",
+            checked.body
+        );
+        let saved = sec
+            .submit(&form, &form, &[("csv", text), ("action", "save")])
+            .await;
+        assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+        let made = db
+            .teams(l.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|t| t.name == team)
+            .expect("the team made");
+        let players: Vec<String> = db
+            .team_players(l.id, l.season, made.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(players, [player]);
     }
 }
