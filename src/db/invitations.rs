@@ -1,6 +1,8 @@
 //! Invitations: one-time links with which a person named to a role makes
-//! their own account. Only a token's SHA-256 is stored; the token itself is
-//! shown once, to whoever made it.
+//! their own account. A link is found by its token's SHA-256; the token
+//! itself is kept only while the invitation waits (issue 39: the secretary
+//! copies it again from the lists, as the emailed message holds it
+//! anyway), and cleared once it is taken up or revoked.
 
 use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};

@@ -148,7 +148,6 @@ async fn waiting(state: &AppState, league: &League, id: i64) -> Result<Waiting> 
         })
 }
 
-#[allow(clippy::too_many_arguments)]
 async fn invitation_page(
     state: &AppState,
     sec: Secretary,
