@@ -86,6 +86,11 @@ impl Address<Console> {
         let id = *id.borrow();
         self.under(format_args!("users/roles/{id}/revoke"))
     }
+    /// A waiting invitation: its link, resent or revoked.
+    pub fn invitation(&self, id: impl Borrow<i64>) -> Address<ConsoleInvitation> {
+        let id = *id.borrow();
+        Address::new(self.under(format_args!("invitations/{id}")))
+    }
     /// A request from another league to link one of our players.
     pub fn confirm_link(&self, id: impl Borrow<LinkRequestId>) -> String {
         let id = *id.borrow();
@@ -158,6 +163,18 @@ impl Address<TeamSeason> {
     pub fn remove_captain(&self, player: impl Borrow<PlayerId>) -> String {
         let player = *player.borrow();
         self.under(format_args!("captains/{player}/remove"))
+    }
+}
+
+/// A waiting invitation in the console.
+pub enum ConsoleInvitation {}
+
+impl Address<ConsoleInvitation> {
+    pub fn resend(&self) -> String {
+        self.under("resend")
+    }
+    pub fn revoke(&self) -> String {
+        self.under("revoke")
     }
 }
 

@@ -1,16 +1,12 @@
-//! Registering players to teams for a season: one at a time, a pasted
-//! roster, or a season's file. Each is one transaction that registers,
+//! Registering players to teams for a season: one at a time or a pasted
+//! roster (a season's file is `app::setup`). Each is one transaction that registers,
 //! then holds every squad to the season's limit
 //! ([`check_squads`]) before the commit, so a refused list saves nothing.
 
 use crate::app::transfers::check_squads;
-use crate::db::invitations::{PlayerInvite, insert_player_invites};
+use crate::db::invitations::insert_player_invites;
 use crate::db::players::{Registration, RosterChange, insert_player, insert_registration};
-use crate::db::teams::{insert_entry, insert_team};
-use crate::db::{
-    Db, DivisionId, LeagueId, PlayerId, Result, SeasonId, TeamId, UserId, VenueId, now,
-};
-use crate::league::import::ImportPlan;
+use crate::db::{Db, LeagueId, PlayerId, Result, SeasonId, TeamId, UserId, now};
 
 /// Registers a player to a team entered in the season. A second team in
 /// the same season is refused as [`DbError::Unique`](crate::db::DbError).
@@ -62,45 +58,4 @@ pub async fn register_roster(
     check_squads(&mut tx, league, season).await?;
     tx.commit().await?;
     Ok(ids.len())
-}
-
-/// A season's teams and players from a checked file ([`ImportPlan`]): new
-/// teams made and entered, new players made, everyone registered, in one
-/// transaction. A name taken meanwhile refuses the whole file
-/// ([`DbError::Unique`](crate::db::DbError)).
-pub async fn import_rosters(
-    db: &Db,
-    league: LeagueId,
-    season: SeasonId,
-    plan: &ImportPlan,
-    invites: &[PlayerInvite],
-    by: Option<UserId>,
-) -> Result<()> {
-    let mut tx = db.write(league).await?;
-    let at = now();
-    let mut made = Vec::new();
-    for t in &plan.teams {
-        let id = match t.id {
-            Some(id) => TeamId(id),
-            None => insert_team(&mut tx, league, &t.name, t.venue.map(VenueId)).await?,
-        };
-        if !t.entered {
-            insert_entry(&mut tx, league, season, DivisionId(t.division), id).await?;
-        }
-        for p in t.players.iter().filter(|p| !p.registered) {
-            let pid = match p.id {
-                Some(id) => PlayerId(id),
-                None => {
-                    let id = insert_player(&mut tx, league, &p.name, at).await?;
-                    made.push((p.name.clone(), id));
-                    id
-                }
-            };
-            insert_registration(&mut tx, league, season, id, pid, at).await?;
-        }
-    }
-    insert_player_invites(&mut tx, league, invites, &made, by).await?;
-    check_squads(&mut tx, league, season).await?;
-    tx.commit().await?;
-    Ok(())
 }

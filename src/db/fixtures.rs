@@ -223,6 +223,19 @@ impl Db {
             .try_into()
     }
 
+    /// Whether the season has any fixture (the console's set-up checklist
+    /// asks on every visit: one row at most, not the season's all).
+    pub async fn has_fixtures(&self, league: LeagueId, season: SeasonId) -> Result<bool> {
+        let found: Option<i64> = sql::query_scalar(
+            "SELECT id FROM fixtures WHERE league_id = $1 AND season_id = $2 LIMIT 1",
+        )
+        .bind(league)
+        .bind(season)
+        .fetch_optional(self)
+        .await?;
+        Ok(found.is_some())
+    }
+
     /// A season's fixtures, by round and date.
     pub async fn fixtures(&self, league: LeagueId, season: SeasonId) -> Result<Vec<Fixture>> {
         let sql = format!(

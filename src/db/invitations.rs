@@ -1,6 +1,8 @@
 //! Invitations: one-time links with which a person named to a role makes
-//! their own account. Only a token's SHA-256 is stored; the token itself is
-//! shown once, to whoever made it.
+//! their own account. A link is found by its token's SHA-256; the token
+//! itself is kept only while the invitation waits (issue 39: the secretary
+//! copies it again from the lists, as the emailed message holds it
+//! anyway), and cleared once it is taken up or revoked.
 
 use super::sql::{self, Tx};
 use chrono::{DateTime, Utc};
@@ -101,17 +103,19 @@ pub struct Invitation {
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub used_at: Option<DateTime<Utc>>,
+    /// The secretary took the link back: it no longer works.
+    pub revoked_at: Option<DateTime<Utc>>,
 }
 
 impl Invitation {
     /// Whether the link still works at `at`.
     pub fn open(&self, at: DateTime<Utc>) -> bool {
-        self.used_at.is_none() && at < self.expires_at
+        self.used_at.is_none() && self.revoked_at.is_none() && at < self.expires_at
     }
 }
 
 const COLUMNS: &str = "id, kind, username, league_id, season_id, team_id, player_id, \
-                       email, created_at, expires_at, used_at";
+                       email, created_at, expires_at, used_at, revoked_at";
 
 /// The stored form of a token.
 pub fn token_hash(token: &str) -> String {
@@ -137,10 +141,12 @@ pub(crate) async fn insert_invitation(
         Invited::Player { player } => ("player", None, None, Some(*player)),
     };
     let at = now();
+    // An invitation with an address is emailed in the transaction that
+    // makes it (each caller queues the message): it was sent now.
     sql::query(
         "INSERT INTO invitations (token_hash, kind, username, league_id, season_id, team_id, \
-         player_id, created_by, created_at, expires_at, email) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+         player_id, created_by, created_at, expires_at, email, token, sent_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(token_hash(&new.token))
     .bind(kind)
@@ -153,6 +159,8 @@ pub(crate) async fn insert_invitation(
     .bind(at)
     .bind(at + chrono::TimeDelta::days(VALID_DAYS))
     .bind(new.email.as_deref())
+    .bind(&new.token)
+    .bind(new.email.as_ref().map(|_| at))
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -215,18 +223,158 @@ impl Db {
             .ok_or_else(|| DbError::not_found("invitation"))
     }
 
-    /// The invitations of a league not yet used, newest first.
-    pub async fn open_invitations(&self, league: LeagueId) -> Result<Vec<Invitation>> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM invitations WHERE league_id = $1 AND used_at IS NULL \
-             AND expires_at > $2 ORDER BY id DESC"
-        );
-        sql::query_as::<Invitation>(&sql)
+    /// The league's invitations not yet taken up nor revoked (expired
+    /// ones too: resending renews them), newest first. A secretary's
+    /// invitation is the administrator's and is not listed.
+    pub async fn waiting_invitations(&self, league: LeagueId) -> Result<Vec<Waiting>> {
+        sql::query_as::<Waiting>(&format!("{WAITING} ORDER BY i.id DESC"))
             .bind(league)
-            .bind(now())
             .fetch_all(self)
             .await
     }
+
+    /// [`Db::waiting_invitations`] of one team in a season: its captains'
+    /// and those of the players registered to it.
+    pub async fn team_invitations(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        team: TeamId,
+    ) -> Result<Vec<Waiting>> {
+        sql::query_as::<Waiting>(&format!(
+            "{WAITING} AND ((i.season_id = $2 AND i.team_id = $3) \
+             OR (i.kind = 'player' AND EXISTS (SELECT 1 FROM registrations r \
+                 WHERE r.league_id = i.league_id AND r.season_id = $2 AND r.team_id = $3 \
+                 AND r.player_id = i.player_id))) \
+             ORDER BY i.id DESC"
+        ))
+        .bind(league)
+        .bind(season)
+        .bind(team)
+        .fetch_all(self)
+        .await
+    }
+
+    /// One of [`Db::waiting_invitations`], if it is still waiting.
+    pub async fn waiting_invitation(&self, league: LeagueId, id: i64) -> Result<Option<Waiting>> {
+        sql::query_as::<Waiting>(&format!("{WAITING} AND i.id = $2"))
+            .bind(league)
+            .bind(id)
+            .fetch_optional(self)
+            .await
+    }
+}
+
+/// An invitation still waiting to be taken up, with the names it is
+/// listed by.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Waiting {
+    pub id: i64,
+    /// `captain` or `player`.
+    pub kind: String,
+    /// The username suggested.
+    pub username: String,
+    pub season_id: Option<SeasonId>,
+    pub team_id: Option<TeamId>,
+    pub player_id: Option<PlayerId>,
+    pub email: Option<String>,
+    /// The link's token, kept to be copied; `None` for an invitation made
+    /// before links were kept (resending makes a new one).
+    pub token: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    /// When the link was last emailed.
+    pub sent_at: Option<DateTime<Utc>>,
+    pub player_name: Option<String>,
+    pub team_name: Option<String>,
+    pub season_name: Option<String>,
+}
+
+impl Waiting {
+    /// Whom it is for: the player's name, else the username suggested.
+    pub fn who(&self) -> &str {
+        self.player_name.as_deref().unwrap_or(&self.username)
+    }
+}
+
+/// The waiting invitations of league `$1`; callers add conditions and
+/// the order.
+const WAITING: &str = "SELECT i.id, i.kind, i.username, i.season_id, i.team_id, i.player_id, \
+     i.email, i.token, i.created_at, i.expires_at, i.sent_at, \
+     p.name AS player_name, t.name AS team_name, s.name AS season_name \
+     FROM invitations i \
+     LEFT JOIN players p ON p.league_id = i.league_id AND p.id = i.player_id \
+     LEFT JOIN teams t ON t.league_id = i.league_id AND t.id = i.team_id \
+     LEFT JOIN seasons s ON s.league_id = i.league_id AND s.id = i.season_id \
+     WHERE i.league_id = $1 AND i.used_at IS NULL AND i.revoked_at IS NULL \
+     AND i.kind <> 'secretary'";
+
+/// [`Db::waiting_invitation`] inside a write, locked on Postgres until
+/// the commit.
+pub(crate) async fn lock_waiting(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: i64,
+) -> Result<Option<Waiting>> {
+    let sql = format!(
+        "{WAITING} AND i.id = $2{}",
+        tx.dialect("", " FOR UPDATE OF i")
+    );
+    sql::query_as::<Waiting>(&sql)
+        .bind(league)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+}
+
+/// Gives waiting invitation `id` the link `token` (the one it has, or a
+/// new one), the address `email`, and `days` more from `at`; `sent`: it
+/// is emailed in this transaction.
+pub(crate) async fn renew_invitation(
+    tx: &mut Tx,
+    id: i64,
+    token: &str,
+    email: Option<&str>,
+    at: DateTime<Utc>,
+    sent: bool,
+) -> Result<()> {
+    sql::query(
+        "UPDATE invitations SET token_hash = $2, token = $3, email = $4, expires_at = $5, \
+         sent_at = CASE WHEN $6 THEN $7 ELSE sent_at END \
+         WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL",
+    )
+    .bind(id)
+    .bind(token_hash(token))
+    .bind(token)
+    .bind(email)
+    .bind(at + chrono::TimeDelta::days(VALID_DAYS))
+    .bind(sent)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Revokes waiting invitation `id` of `league`: its link stops working
+/// and is no longer kept. Whether it was still waiting.
+pub(crate) async fn revoke_invitation(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: i64,
+    at: DateTime<Utc>,
+) -> Result<bool> {
+    Ok(sql::query(
+        "UPDATE invitations SET revoked_at = $3, token = NULL \
+         WHERE league_id = $1 AND id = $2 AND used_at IS NULL AND revoked_at IS NULL \
+         AND kind <> 'secretary'",
+    )
+    .bind(league)
+    .bind(id)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        > 0)
 }
 
 /// The invitation whose link carries `token`, if any.
@@ -310,16 +458,18 @@ pub(crate) async fn tie_captain_account(
         > 0)
 }
 
-/// Marks the link of `token` used by `user`; whether it was still unused.
+/// Marks the link of `token` used by `user`; whether it was still unused
+/// and not revoked.
 pub(crate) async fn close_invitation(
     tx: &mut Tx,
     token: &str,
     user: UserId,
     at: DateTime<Utc>,
 ) -> Result<bool> {
+    // The link is spent: it is no longer kept to be copied.
     Ok(sql::query(
-        "UPDATE invitations SET used_at = $2, user_id = $3 \
-         WHERE token_hash = $1 AND used_at IS NULL",
+        "UPDATE invitations SET used_at = $2, user_id = $3, token = NULL \
+         WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL",
     )
     .bind(token_hash(token))
     .bind(at)

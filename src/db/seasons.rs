@@ -419,3 +419,23 @@ pub(crate) async fn update_season_name(
     .await?
     .try_into()
 }
+
+/// Stores a new division of the season, after the season's others; a
+/// name the season uses already is [`DbError::Unique`].
+pub(crate) async fn insert_division(
+    tx: &mut Tx,
+    league: LeagueId,
+    season: SeasonId,
+    name: &str,
+) -> Result<DivisionId> {
+    sql::query_scalar(
+        "INSERT INTO divisions (league_id, season_id, name, position) \
+         SELECT $1, $2, $3, COALESCE(MAX(position), 0) + 1 FROM divisions \
+         WHERE league_id = $1 AND season_id = $2 RETURNING id",
+    )
+    .bind(league)
+    .bind(season)
+    .bind(name)
+    .fetch_one(&mut *tx)
+    .await
+}

@@ -144,6 +144,22 @@ impl Db {
             .await
     }
 
+    /// Every captain of the season: team and player, by id.
+    pub async fn season_captain_ids(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<(TeamId, PlayerId)>> {
+        sql::query_as(
+            "SELECT team_id, player_id FROM team_captains \
+             WHERE league_id = $1 AND season_id = $2 ORDER BY team_id, player_id",
+        )
+        .bind(league)
+        .bind(season)
+        .fetch_all(self)
+        .await
+    }
+
     /// The team's captains this season.
     pub async fn captains(
         &self,

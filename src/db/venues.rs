@@ -1,6 +1,6 @@
 //! Venues: the pubs where matches are played.
 
-use super::sql::{self};
+use super::sql::{self, Tx};
 use serde::{Deserialize, Serialize};
 
 use super::{Db, DbError, LeagueId, Result, VenueId};
@@ -23,6 +23,21 @@ pub struct NewVenue {
 }
 
 const COLUMNS: &str = "id, league_id, name, address, tables";
+
+/// Stores a new venue of `league`; a name the league uses already is
+/// [`DbError::Unique`].
+pub(crate) async fn insert_venue(tx: &mut Tx, league: LeagueId, new: &NewVenue) -> Result<VenueId> {
+    sql::query_scalar(
+        "INSERT INTO venues (league_id, name, address, tables) VALUES ($1, $2, $3, $4) \
+         RETURNING id",
+    )
+    .bind(league)
+    .bind(&new.name)
+    .bind(&new.address)
+    .bind(new.tables)
+    .fetch_one(&mut *tx)
+    .await
+}
 
 impl Db {
     pub async fn create_venue(&self, league: LeagueId, new: &NewVenue) -> Result<Venue> {

@@ -3,6 +3,7 @@
 pub mod board;
 pub mod captains;
 pub mod card;
+pub mod columns;
 pub mod cup;
 pub mod feats;
 pub mod fixtures;

@@ -7,7 +7,16 @@
 //! ("1.", "-", "•") are dropped. A line may give the player's email address
 //! after the name ("Ann Smith, ann@example.org" or "Ann Smith
 //! <ann@example.org>"): their invitation is then emailed to it.
+//!
+//! Rows copied from a spreadsheet keep their other cells apart (issue 39):
+//! cells are split at tabs, or else at commas, and a phone number is told
+//! from a name and left out, never made part of it. A first row of
+//! headings (`Name`, `Email`, `Mobile`, `First name`, `Surname`...) says
+//! what each column is; without one, each cell is read for what it holds.
 
+use std::collections::BTreeMap;
+
+use super::columns::{self, Column, ColumnUse, Holds};
 use crate::domain::email::check_email;
 
 /// The longest name a player may have.
@@ -44,6 +53,8 @@ pub enum Outcome {
     Unreadable,
     /// Its email address cannot be one: refused, with why.
     BadEmail(&'static str),
+    /// Nothing on the line reads as a name (a phone number alone): refused.
+    NoName,
 }
 
 impl Outcome {
@@ -55,6 +66,7 @@ impl Outcome {
                 | Outcome::TooLong
                 | Outcome::Unreadable
                 | Outcome::BadEmail(_)
+                | Outcome::NoName
         )
     }
 }
@@ -71,10 +83,11 @@ pub struct PlanLine {
     pub outcome: Outcome,
 }
 
-/// What a paste is: its lines, or why it cannot be read at all.
+/// What a paste is: its lines and what each column of them became, or
+/// why it cannot be read at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Plan {
-    Lines(Vec<PlanLine>),
+    Lines(Vec<PlanLine>, Vec<ColumnUse>),
     TooMany(usize),
 }
 
@@ -93,25 +106,6 @@ pub fn clean(line: &str) -> String {
         }
     }
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// A pasted line split into its name and the email address after it:
-/// the word with an `@`, whatever separates it (a comma, a tab, angle
-/// brackets).
-pub fn split_email(line: &str) -> (String, Option<String>) {
-    let separators = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '<' | '>');
-    let Some(word) = line.split(separators).rev().find(|w| w.contains('@')) else {
-        return (line.to_owned(), None);
-    };
-    let at = line.rfind(word).unwrap_or(0);
-    let name = line[..at].trim_end_matches(separators);
-    let rest = line[at + word.len()..].trim_matches(separators);
-    let name = if rest.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{name} {rest}")
-    };
-    (name, Some(word.to_owned()))
 }
 
 /// The username an invitation suggests for a player (they may choose
@@ -142,43 +136,216 @@ fn key(name: &str) -> String {
     clean(name).to_lowercase()
 }
 
+/// What one column of a line held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Part {
+    Name,
+    FirstName,
+    LastName,
+    Email,
+    Phone,
+    Unused,
+}
+
+impl Part {
+    fn words(self) -> &'static str {
+        match self {
+            Part::Name => Column::Player.words(),
+            Part::FirstName => Column::FirstName.words(),
+            Part::LastName => Column::LastName.words(),
+            Part::Email => Column::Email.words(),
+            Part::Phone => Column::Phone.words(),
+            Part::Unused => Column::Unused.words(),
+        }
+    }
+}
+
+/// One pasted line read: the name, the address, and what each column
+/// (from 0) held.
+struct Read {
+    name: String,
+    email: Option<String>,
+    parts: Vec<(usize, Part)>,
+}
+
+/// The headings of a first line that names its columns: two cells or
+/// more, one of them naming the player (`Name`, `First name`...), none
+/// holding an address or a phone number.
+fn heading_row(line: &str) -> Option<Vec<(String, Column)>> {
+    let cells = columns::line_cells(line);
+    if cells.len() < 2
+        || cells
+            .iter()
+            .any(|c| matches!(columns::holds(c), Holds::Email | Holds::Phone))
+    {
+        return None;
+    }
+    let headings: Vec<(String, Column)> = cells
+        .iter()
+        .map(|c| (c.trim().to_owned(), Column::from_heading(c)))
+        .collect();
+    headings
+        .iter()
+        .any(|(_, c)| matches!(c, Column::Player | Column::FirstName | Column::LastName))
+        .then_some(headings)
+}
+
+/// A line read by its cells' looks: the first text is the name (an
+/// address or a number inside it kept apart), the first address and the
+/// first phone number are theirs, anything else is not used.
+fn read_by_looks(line: &str) -> Read {
+    let mut read = Read {
+        name: String::new(),
+        email: None,
+        parts: Vec::new(),
+    };
+    let mut phone = false;
+    for (i, cell) in columns::line_cells(line).into_iter().enumerate() {
+        let part = match columns::holds(cell) {
+            Holds::Empty => continue,
+            Holds::Email if read.email.is_none() => {
+                read.email = Some(cell.trim().to_owned());
+                Part::Email
+            }
+            Holds::Phone if !phone => {
+                phone = true;
+                Part::Phone
+            }
+            Holds::Text if read.name.is_empty() => {
+                let cell = columns::name_cell(&clean(cell));
+                if cell.email.is_some() && read.email.is_none() {
+                    read.email = cell.email;
+                    read.parts.push((i, Part::Email));
+                }
+                if cell.phone.is_some() && !phone {
+                    phone = true;
+                    read.parts.push((i, Part::Phone));
+                }
+                read.name = clean(&cell.name);
+                Part::Name
+            }
+            _ => Part::Unused,
+        };
+        read.parts.push((i, part));
+    }
+    read
+}
+
+/// A line read under a heading row.
+fn read_by_headings(line: &str, headings: &[(String, Column)]) -> Read {
+    let mut read = Read {
+        name: String::new(),
+        email: None,
+        parts: Vec::new(),
+    };
+    let (mut first, mut last) = (String::new(), String::new());
+    for (i, cell) in columns::line_cells(line).into_iter().enumerate() {
+        if cell.trim().is_empty() {
+            continue;
+        }
+        let column = headings.get(i).map_or(Column::Unused, |(_, c)| *c);
+        let part = match column {
+            Column::Player => {
+                let cell = columns::name_cell(&clean(cell));
+                read.name = clean(&cell.name);
+                if read.email.is_none() {
+                    read.email = cell.email;
+                }
+                Part::Name
+            }
+            Column::FirstName => {
+                first = clean(cell);
+                Part::FirstName
+            }
+            Column::LastName => {
+                last = clean(cell);
+                Part::LastName
+            }
+            Column::Email => {
+                read.email = Some(cell.trim().to_owned());
+                Part::Email
+            }
+            Column::Phone => Part::Phone,
+            _ => Part::Unused,
+        };
+        read.parts.push((i, part));
+    }
+    if read.name.is_empty() {
+        read.name = clean(&format!("{first} {last}"));
+    }
+    read
+}
+
+/// What the columns became, from what each line's held.
+fn column_uses(reads: &[Read], headings: Option<&[(String, Column)]>) -> Vec<ColumnUse> {
+    let mut seen: BTreeMap<usize, Vec<Part>> = BTreeMap::new();
+    for read in reads {
+        for (i, part) in &read.parts {
+            let parts = seen.entry(*i).or_default();
+            if !parts.contains(part) {
+                parts.push(*part);
+            }
+        }
+    }
+    seen.into_iter()
+        .map(|(i, mut parts)| {
+            parts.sort();
+            ColumnUse {
+                number: i + 1,
+                heading: headings.and_then(|h| h.get(i)).map(|(h, _)| h.clone()),
+                what: parts
+                    .iter()
+                    .map(|p| p.words())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            }
+        })
+        .collect()
+}
+
 /// What saving `text` as the roster of team `team` would do.
 pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
-    let lines: Vec<(usize, String)> = text
+    let mut lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, clean(l)))
-        .filter(|(_, name)| !name.is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !clean(l).is_empty())
         .collect();
-    let lines: Vec<(usize, String, Option<String>)> = lines
-        .into_iter()
-        .map(|(line, text)| {
-            let (name, email) = split_email(&text);
-            (line, clean(&name), email)
-        })
-        .collect();
+    let headings = lines.first().and_then(|(_, l)| heading_row(l));
+    if headings.is_some() {
+        lines.remove(0);
+    }
     if lines.len() > MAX_LINES {
         return Plan::TooMany(lines.len());
     }
+    let reads: Vec<Read> = lines
+        .iter()
+        .map(|(_, l)| match &headings {
+            Some(h) => read_by_headings(l, h),
+            None => read_by_looks(l),
+        })
+        .collect();
+    let uses = column_uses(&reads, headings.as_deref());
     let mut seen: Vec<(String, usize)> = Vec::new();
     let mut out = Vec::with_capacity(lines.len());
-    for (line, name, email) in lines {
+    for ((line, _), Read { name, email, .. }) in lines.iter().copied().zip(reads) {
         let k = key(&name);
-        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
+        let outcome = if name.is_empty() {
+            Some(Outcome::NoName)
+        } else if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
+            Some(Outcome::Repeated { line: *first })
+        } else {
+            email
+                .as_deref()
+                .and_then(check_email)
+                .map(Outcome::BadEmail)
+        };
+        if let Some(outcome) = outcome {
             out.push(PlanLine {
                 line,
                 name,
                 email,
-                outcome: Outcome::Repeated { line: *first },
-            });
-            continue;
-        }
-        if let Some(why) = email.as_deref().and_then(check_email) {
-            out.push(PlanLine {
-                line,
-                name,
-                email,
-                outcome: Outcome::BadEmail(why),
+                outcome,
             });
             continue;
         }
@@ -222,7 +389,7 @@ pub fn plan(text: &str, known: &[Known], team: i64) -> Plan {
             outcome,
         });
     }
-    Plan::Lines(out)
+    Plan::Lines(out, uses)
 }
 
 #[cfg(test)]
@@ -251,7 +418,7 @@ mod tests {
 
     fn outcomes(text: &str) -> Vec<(String, Outcome)> {
         match plan(text, &known(), 10) {
-            Plan::Lines(lines) => lines.into_iter().map(|l| (l.name, l.outcome)).collect(),
+            Plan::Lines(lines, _) => lines.into_iter().map(|l| (l.name, l.outcome)).collect(),
             Plan::TooMany(n) => panic!("too many: {n}"),
         }
     }
@@ -290,26 +457,85 @@ mod tests {
         assert_eq!(got[1].1, Outcome::Repeated { line: 1 });
     }
 
+    fn read(text: &str) -> (Vec<PlanLine>, Vec<ColumnUse>) {
+        match plan(text, &known(), 10) {
+            Plan::Lines(lines, uses) => (lines, uses),
+            Plan::TooMany(n) => panic!("too many: {n}"),
+        }
+    }
+
+    fn whats(uses: &[ColumnUse]) -> Vec<(usize, &str)> {
+        uses.iter().map(|u| (u.number, u.what.as_str())).collect()
+    }
+
     #[test]
     fn an_address_after_a_name_is_kept_apart() {
-        assert_eq!(
-            split_email("Ann Smith, ann@example.org"),
-            ("Ann Smith".into(), Some("ann@example.org".into()))
-        );
-        assert_eq!(
-            split_email("Dee New <dee@pub.example>"),
-            ("Dee New".into(), Some("dee@pub.example".into()))
-        );
-        assert_eq!(split_email("Ann Smith"), ("Ann Smith".into(), None));
-        let lines = match plan("ann smith\tann@example.org\nDee New, dee@", &known(), 10) {
-            Plan::Lines(lines) => lines,
-            Plan::TooMany(n) => panic!("too many: {n}"),
-        };
+        let (lines, _) = read("Ann Smith, ann@example.org\nDee New <dee@pub.example>\nAl Bo");
+        assert_eq!(lines[0].name, "Ann Smith");
+        assert_eq!(lines[0].email.as_deref(), Some("ann@example.org"));
+        assert_eq!(lines[1].name, "Dee New");
+        assert_eq!(lines[1].email.as_deref(), Some("dee@pub.example"));
+        assert_eq!((lines[2].name.as_str(), &lines[2].email), ("Al Bo", &None));
+        let (lines, _) = read("ann smith\tann@example.org\nDee New, dee@");
         assert_eq!(lines[0].name, "Ann Smith");
         assert_eq!(lines[0].email.as_deref(), Some("ann@example.org"));
         assert_eq!(lines[0].outcome, Outcome::Register { id: 1 });
         assert!(matches!(lines[1].outcome, Outcome::BadEmail(_)));
         assert!(lines[1].outcome.refuses());
+    }
+
+    #[test]
+    fn a_phone_number_is_never_part_of_a_name() {
+        for text in [
+            "Ann Smith\t07700 900001\nDee New\t+44 7700 900002",
+            "Ann Smith, 07700 900001\nDee New, +44 7700 900002",
+        ] {
+            let (lines, uses) = read(text);
+            let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+            assert_eq!(names, ["Ann Smith", "Dee New"], "{text}");
+            assert_eq!(
+                whats(&uses),
+                [(1, "the player's name"), (2, "a phone number: not kept")],
+                "{text}"
+            );
+        }
+        // The tab turned into spaces: the number is still kept apart.
+        let (lines, uses) = read("Ann Smith 07700 900001");
+        assert_eq!(lines[0].name, "Ann Smith");
+        assert_eq!(
+            whats(&uses),
+            [(1, "the player's name; a phone number: not kept")]
+        );
+        // A number alone names nobody.
+        let (lines, _) = read("07700 900001");
+        assert_eq!(lines[0].outcome, Outcome::NoName);
+    }
+
+    #[test]
+    fn a_heading_row_names_the_columns() {
+        let (lines, uses) = read(
+            "First name\tSurname\tMobile\tEmail\tShirt\nAnn\tSmith\t07700 900001\tann@example.org\tL\n",
+        );
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].name, "Ann Smith");
+        assert_eq!(lines[0].line, 2);
+        assert_eq!(lines[0].email.as_deref(), Some("ann@example.org"));
+        assert_eq!(
+            whats(&uses),
+            [
+                (1, "the player's first name"),
+                (2, "the player's surname"),
+                (3, "a phone number: not kept"),
+                (4, "an email address: the invitation is sent to it"),
+                (5, "not used"),
+            ]
+        );
+        assert_eq!(uses[2].heading.as_deref(), Some("Mobile"));
+        // Without a heading row, extra text is said to be unused, not
+        // added to the name.
+        let (lines, uses) = read("Ann Smith\tThe Plough");
+        assert_eq!(lines[0].name, "Ann Smith");
+        assert_eq!(whats(&uses)[1], (2, "not used"));
     }
 
     #[test]

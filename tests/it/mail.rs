@@ -35,6 +35,7 @@ on_both!(
     absolute_links_follow_the_public_url_not_the_host_header,
     a_pasted_roster_with_addresses_emails_each_new_player_an_invitation,
     an_invitation_given_an_address_is_emailed_and_shown,
+    a_season_set_up_in_one_paste_invites_its_captains_and_keeps_each_invitation_listed,
     the_round_up_goes_to_confirmed_subscribers_once_and_stops_in_one_click,
     a_late_result_is_proposed_to_the_secretary_once_by_email,
     a_late_results_penalty_is_applied_in_one_click_once,
@@ -44,7 +45,7 @@ const PUBLIC: &str = "http://127.0.0.1:3000";
 const PYTHON: &str = "/usr/bin/python3";
 
 /// A real SMTP server: aiosmtpd's Mailbox handler writing a maildir.
-struct SmtpServer {
+pub(crate) struct SmtpServer {
     child: Option<Child>,
     port: u16,
     dir: PathBuf,
@@ -52,7 +53,7 @@ struct SmtpServer {
 
 impl SmtpServer {
     /// Started on a free port, or `None` (said once) without aiosmtpd.
-    async fn start() -> Option<SmtpServer> {
+    pub(crate) async fn start() -> Option<SmtpServer> {
         static SKIPPED: Once = Once::new();
         let found = Command::new(PYTHON)
             .args(["-c", "import aiosmtpd"])
@@ -115,12 +116,12 @@ impl SmtpServer {
         }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("smtp://127.0.0.1:{}", self.port)
     }
 
     /// Every message received so far, parsed.
-    fn received(&self) -> Vec<Received> {
+    pub(crate) fn received(&self) -> Vec<Received> {
         let Ok(entries) = std::fs::read_dir(self.dir.join("new")) else {
             return Vec::new();
         };
@@ -161,7 +162,7 @@ impl SmtpServer {
         out
     }
 
-    fn to(&self, address: &str) -> Vec<Received> {
+    pub(crate) fn to(&self, address: &str) -> Vec<Received> {
         self.received()
             .into_iter()
             .filter(|m| m.to == address)
@@ -177,11 +178,11 @@ impl Drop for SmtpServer {
 }
 
 #[derive(Debug, Clone)]
-struct Received {
-    to: String,
+pub(crate) struct Received {
+    pub(crate) to: String,
     to_name: String,
-    subject: String,
-    text: String,
+    pub(crate) subject: String,
+    pub(crate) text: String,
     html: String,
     header_names: Vec<String>,
     /// The `List-Unsubscribe` header's address, without its brackets.
@@ -942,6 +943,241 @@ async fn an_invitation_given_an_address_is_emailed_and_shown(db: Db) {
     assert!(page.has(&link), "{}", page.body);
     let opened = Client::new(&db).await.get(&link).await;
     assert_eq!(opened.status, StatusCode::OK);
+}
+
+/// Issue 39: captains marked in a pasted spreadsheet are named and their
+/// invitations emailed; every invitation stays listed (users page and its
+/// team's page) with its link until it is taken up; resending sends the
+/// same link again, revoking stops it, taking it up takes it off the list.
+async fn a_season_set_up_in_one_paste_invites_its_captains_and_keeps_each_invitation_listed(
+    db: Db,
+) {
+    use boneyard::addresses::at_short;
+    let Some(smtp) = SmtpServer::start().await else {
+        return;
+    };
+    let built = LeagueBuilder::new("card")
+        .name("Card League")
+        .teams(&["Crown", "Anchor"])
+        .players(2)
+        .build(&db)
+        .await;
+    let console = at_short("card").console();
+    let mut sec = client(&db, "sec-card").await;
+    let form = console.season(built.season).import();
+    let rows = "Team\tPlayer\tEmail\tMobile\tCaptain\tVenue\n\
+                Swan\tEve New\teve@example.org\t07700 900001\tyes\tThe Swan\n\
+                Swan\tFay New\t\t07700 900002\t\t\n\
+                Lamb\tGus New\tgus@example.org\t\tyes\tThe Lamb\n\
+                Lamb\tHal New\thal@example.org\t\t\t\n\
+                Lamb\tIvy New\t\t\tx\t\n";
+    let checked = sec
+        .submit(&form, &form, &[("csv", rows), ("action", "check")])
+        .await;
+    assert_eq!(checked.status, StatusCode::OK, "{}", checked.body);
+    assert!(
+        checked.has("2 new venues, 0 new divisions, 2 new teams, 2 teams entered in a division, 5 new players, 5 registrations, 3 captains named, 3 email addresses; 2 phone numbers read and not kept."),
+        "{}",
+        checked.body
+    );
+    assert!(
+        db.teams(built.id).await.unwrap().len() == 2,
+        "nothing saved yet"
+    );
+    let saved = sec
+        .submit(&form, &form, &[("csv", rows), ("action", "save")])
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let done = sec.get(saved.location.as_deref().unwrap()).await;
+    assert!(
+        done.has("3 captains named. Invitations: 2 emailed to captains, 1 emailed to player, 1 to copy and send yourself (no address); each stays listed"),
+        "{}",
+        done.body
+    );
+    worker(&db, &smtp).pass().await.unwrap();
+    let eve = smtp.to("eve@example.org");
+    assert_eq!(eve.len(), 1);
+    assert!(
+        eve[0].subject.contains("captain of Swan in Card League"),
+        "{}",
+        eve[0].subject
+    );
+    assert!(
+        smtp.to("gus@example.org")[0]
+            .subject
+            .contains("captain of Lamb")
+    );
+    assert!(
+        smtp.to("hal@example.org")[0]
+            .subject
+            .contains("Hal New, a player")
+    );
+    assert_eq!(smtp.received().len(), 3);
+    // Each waits on the users page with its link, the one emailed.
+    let waiting = db.waiting_invitations(built.id).await.unwrap();
+    let id = |name: &str| {
+        waiting
+            .iter()
+            .find(|w| w.player_name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("{name} invited"))
+            .id
+    };
+    assert_eq!(waiting.len(), 4);
+    let users = sec.get(&console.users()).await;
+    for name in ["Eve New", "Gus New", "Hal New", "Ivy New"] {
+        assert!(
+            users.has(&format!("id=\"invitation-{}\"", id(name))),
+            "{name}"
+        );
+    }
+    let eve_link = eve[0].link();
+    assert!(users.has(&eve_link), "the link emailed is there to copy");
+    assert!(users.has("Resend<span class=\"visually-hidden\">: the invitation of Eve New"));
+    assert!(users.has("Revoke<span class=\"visually-hidden\">: the invitation of Eve New"));
+    // And on its team's page: Lamb's three, not Swan's.
+    let lamb = db
+        .teams(built.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "Lamb")
+        .unwrap();
+    let team_page = sec
+        .get(&console.team(lamb.id).season(built.season).to_string())
+        .await;
+    for (name, listed) in [
+        ("Gus New", true),
+        ("Hal New", true),
+        ("Ivy New", true),
+        ("Eve New", false),
+    ] {
+        assert_eq!(
+            team_page.has(&format!("id=\"invitation-{}\"", id(name))),
+            listed,
+            "{name} on Lamb's page"
+        );
+    }
+    // Resent: a new message, with the same link, good for longer.
+    let resend = console.invitation(id("Eve New")).resend();
+    let page = sec
+        .submit(&console.users(), &resend, &[("back", "users")])
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    worker(&db, &smtp).pass().await.unwrap();
+    let eve = smtp.to("eve@example.org");
+    assert_eq!(eve.len(), 2, "resending sends a new message");
+    assert_eq!(eve[1].link(), eve_link);
+    // Ivy has no address: resending asks for one, then sends it there.
+    let ivy = console.invitation(id("Ivy New"));
+    let page = sec
+        .submit(&console.users(), &ivy.resend(), &[("back", "users")])
+        .await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.body
+    );
+    assert!(
+        page.has("Give the address to email the link to"),
+        "{}",
+        page.body
+    );
+    let page = sec
+        .submit(
+            &ivy.to_string(),
+            &ivy.resend(),
+            &[("email", "ivy@example.org"), ("back", "users")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    worker(&db, &smtp).pass().await.unwrap();
+    assert!(
+        smtp.to("ivy@example.org")[0]
+            .subject
+            .contains("captain of Lamb")
+    );
+    // Revoked: the link stops working and leaves the lists.
+    let gus_link = smtp.to("gus@example.org")[0].link();
+    let team = format!("team-{}-{}", lamb.id, built.season);
+    let page = sec
+        .submit(
+            &console.users(),
+            &console.invitation(id("Gus New")).revoke(),
+            &[("back", &team)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    assert_eq!(
+        page.location.as_deref(),
+        Some(
+            console
+                .team(lamb.id)
+                .season(built.season)
+                .to_string()
+                .as_str()
+        )
+    );
+    let opened = Client::new(&db).await.get(&gus_link).await;
+    assert_eq!(opened.status, StatusCode::GONE, "{}", opened.body);
+    let mut gus = Client::new(&db).await;
+    let form_page = gus.get(&eve_link).await;
+    let refused = gus
+        .post(
+            &gus_link,
+            &[
+                ("csrf", &form_page.csrf()),
+                ("username", "gus.new"),
+                ("password", PASSWORD),
+                ("confirm", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::GONE, "{}", refused.body);
+    assert!(db.user_by_username("gus.new").await.is_err());
+    // Taken up: Eve's account is the captain's, and her invitation is off
+    // the list.
+    let mut c = Client::new(&db).await;
+    let form_page = c.get(&eve_link).await;
+    let made = c
+        .post(
+            &eve_link,
+            &[
+                ("csrf", &form_page.csrf()),
+                ("username", "eve.new"),
+                ("password", PASSWORD),
+                ("confirm", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    let users = sec.get(&console.users()).await;
+    assert!(!users.has(&format!("id=\"invitation-{}\"", id("Eve New"))));
+    assert!(!users.has(&format!("id=\"invitation-{}\"", id("Gus New"))));
+    assert!(users.has(&format!("id=\"invitation-{}\"", id("Hal New"))));
+    let eve_user = db.user_by_username("eve.new").await.unwrap();
+    let swan = db
+        .teams(built.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "Swan")
+        .unwrap();
+    assert!(db.league_roles(built.id).await.unwrap().iter().any(|r| {
+        r.user_id == eve_user.id && r.kind == RoleKind::Captain && r.team_id == Some(swan.id)
+    }));
+    // Pressed again, a spent invitation's buttons do nothing and say so.
+    let page = sec
+        .submit(&console.users(), &resend, &[("back", "users")])
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(
+        sec.get(&console.users())
+            .await
+            .has("taken up or revoked already")
+    );
+    worker(&db, &smtp).pass().await.unwrap();
+    assert_eq!(smtp.to("eve@example.org").len(), 2);
 }
 
 async fn the_round_up_goes_to_confirmed_subscribers_once_and_stops_in_one_click(db: Db) {

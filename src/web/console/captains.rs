@@ -44,6 +44,8 @@ pub struct CaptainForm {
     pub captain: String,
     /// Optional: the account that gets the captain's role.
     pub username: String,
+    /// Optional: where their invitation is emailed.
+    pub email: String,
 }
 
 /// What the username typed with a captain names.
@@ -91,12 +93,23 @@ async fn name(
         "Choose one of the team's registered players.",
     )
     .map(PlayerId);
-    let account = account(&state, &input.username, &mut errors).await?;
+    let mut account = account(&state, &input.username, &mut errors).await?;
+    let email = input.email.trim().to_owned();
+    if !email.is_empty() {
+        if let Some(why) = crate::domain::email::check_email(&email) {
+            errors.add("email", why);
+        }
+    }
     if let (Some(player), true) = (player, errors.is_empty()) {
         let name = registered
             .iter()
             .find(|p| p.id == player)
             .map_or_else(String::new, |p| p.name.clone());
+        // An address and no username: invite them under the username
+        // their name suggests (they may choose another).
+        if matches!(account, Account::None) && !email.is_empty() {
+            account = Account::Invite(crate::league::roster::username_for(&name));
+        }
         let invite = match &account {
             Account::Invite(username) => Some(NewInvitation {
                 token: random_token(),
@@ -107,16 +120,36 @@ async fn name(
                     team,
                     player: Some(player),
                 },
-                email: None,
+                email: Some(email.clone()).filter(|e| !e.is_empty()),
             }),
             _ => None,
         };
+        let mail = invite.as_ref().and_then(|invite| {
+            let address = invite.email.as_deref()?;
+            let message = crate::app::mail::invitation_message(
+                &format!("captain of {} in {}", roster.team.name, sec.league.name),
+                state.mail().url(&format!("/invitations/{}", invite.token)),
+                crate::db::invitations::VALID_DAYS,
+            );
+            Some(message.to(Some(league), "invitation", &name, address, None))
+        });
         let named = match (&account, &invite) {
             (Account::Existing(u), _) => CaptainAccount::Existing(u.id),
             (_, Some(invite)) => CaptainAccount::Invite(invite),
             _ => CaptainAccount::None,
         };
-        match name_captain(db, league, season, team, player, named, Some(sec.user.id)).await {
+        match name_captain(
+            db,
+            league,
+            season,
+            team,
+            player,
+            named,
+            mail.as_ref(),
+            Some(sec.user.id),
+        )
+        .await
+        {
             Ok(()) => {
                 let said = match (&account, &invite) {
                     (Account::Existing(u), _) => format!(
@@ -124,9 +157,13 @@ async fn name(
                         roster.team.name, u.username
                     ),
                     (_, Some(invite)) => format!(
-                        "{name} is now a captain of {}. Send them this one-time link, shown only now, to make the account {} with their own password (it works for {} days): {}",
+                        "{name} is now a captain of {}. Their one-time link to make the account {} with their own password ({}; it works for {} days, and stays listed under Invitations below until they use it): {}",
                         roster.team.name,
                         invite.username,
+                        match &invite.email {
+                            Some(address) => format!("emailed to {address}"),
+                            None => "send it to them".to_owned(),
+                        },
                         crate::db::invitations::VALID_DAYS,
                         invitation_link(&headers, &invite.token)
                     ),
@@ -153,7 +190,7 @@ async fn name(
         captain: input,
         ..Typed::default()
     };
-    roster_page(&state, sec, roster, typed, errors).await
+    roster_page(&state, sec, &headers, roster, typed, errors).await
 }
 
 /// The whole address of an invitation, on the site the request came to.

@@ -34,6 +34,7 @@ mod approvals;
 mod cups;
 mod divisions;
 mod import;
+mod invitations;
 mod late_results;
 mod league;
 mod mail;
@@ -51,6 +52,7 @@ pub use captains::invitation_link;
 mod registrations;
 mod roster_invites;
 mod roster_paste;
+mod setup_steps;
 mod transfers;
 
 /// LEAGUE.md's list of penalty kinds, which a new league starts with.
@@ -90,6 +92,7 @@ pub fn router() -> Routes {
         .merge(penalty_kinds::router())
         .merge(late_results::router())
         .merge(users::router())
+        .merge(invitations::router())
         .merge(mail::router())
 }
 
@@ -117,11 +120,7 @@ struct Job {
     action: &'static str,
 }
 
-/// A first step still to take in a new league.
-struct Step {
-    text: &'static str,
-    href: String,
-}
+use setup_steps::Step;
 
 #[derive(Template)]
 #[template(path = "console/home.html")]
@@ -253,43 +252,7 @@ async fn home(sec: Secretary, State(state): State<AppState>) -> Result<Response>
         }
     }
     let console = league_at.console();
-    let mut steps = Vec::new();
-    if seasons.is_empty() {
-        steps.push(Step {
-            text: "Create the first season: its rules, match format and divisions",
-            href: console.new_season(),
-        });
-    }
-    if venues == 0 {
-        steps.push(Step {
-            text: "Add the venues (the pubs)",
-            href: console.venues(),
-        });
-    }
-    if teams == 0 {
-        steps.push(Step {
-            text: "Add the teams and enter each in a division",
-            href: console.teams(),
-        });
-    }
-    if players == 0 {
-        steps.push(Step {
-            text: "Paste each team's players into its roster",
-            href: console.teams(),
-        });
-    }
-    if !seasons.is_empty() && teams > 0 && missing.is_empty() && week.is_empty() {
-        let any_fixtures = !db
-            .fixture_lines(id, &FixtureScope::Season(seasons[0].id))
-            .await?
-            .is_empty();
-        if !any_fixtures {
-            steps.push(Step {
-                text: "Generate each division's fixtures",
-                href: console.season(seasons[0].id).divisions(),
-            });
-        }
-    }
+    let steps = setup_steps::steps(&state, &sec.league, &seasons).await?;
     let sections = vec![
         Section {
             title: "Seasons",

@@ -5,6 +5,7 @@ use crate::web::links;
 use crate::web::routes::Routes;
 use askama::Template;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -87,6 +88,8 @@ pub struct Typed {
     pub paste: String,
     /// What saving the paste would do, line by line, once checked.
     pub plan: Option<Vec<super::roster_paste::PlanView>>,
+    /// What each column of the paste became, once checked.
+    pub columns: Vec<crate::league::columns::ColumnUse>,
 }
 
 #[derive(Template)]
@@ -99,13 +102,26 @@ struct RosterPage {
     register: Vec<Choice>,
     captain: Vec<Choice>,
     username: String,
+    /// The captain form's address, as typed.
+    captain_email: String,
     paste: String,
     plan: Option<Vec<super::roster_paste::PlanView>>,
     /// Whether the plan shown may be saved as it is.
     plan_ok: bool,
-    /// Captains named with an invitation not yet taken up.
-    invited: Vec<String>,
+    /// Invitations of its captains and players not yet taken up.
+    invitations: Vec<super::invitations::InvitationView>,
+    /// Where the invitations' buttons come back to.
+    back: String,
+    /// The pasted list's columns and what each became, once checked.
+    columns: Vec<crate::league::columns::ColumnUse>,
     errors: Errors,
+}
+
+impl RosterPage {
+    /// Whether the pasted list had a heading row.
+    fn headed(&self) -> bool {
+        self.columns.iter().any(|c| c.heading.is_some())
+    }
 }
 
 /// The team's season page, with what was typed in either form and why it
@@ -113,6 +129,7 @@ struct RosterPage {
 pub async fn roster_page(
     state: &AppState,
     sec: Secretary,
+    headers: &HeaderMap,
     roster: Roster,
     typed: Typed,
     errors: Errors,
@@ -122,6 +139,7 @@ pub async fn roster_page(
         captain,
         paste,
         plan,
+        columns,
     } = typed;
     let db = state.db();
     let league = sec.league.id;
@@ -171,19 +189,12 @@ pub async fn roster_page(
             player,
         })
         .collect();
-    let invited = db
-        .open_invitations(league)
-        .await?
-        .into_iter()
-        .filter(|i| i.season_id == Some(season) && i.team_id == Some(team))
-        .map(|i| {
-            format!(
-                "{} (expires {})",
-                i.username,
-                crate::web::dates::day(sec.league.time_zone, i.expires_at)
-            )
-        })
-        .collect();
+    let invitations = super::invitations::views(
+        db.team_invitations(league, season, team).await?,
+        headers,
+        sec.league.time_zone,
+        chrono::Utc::now(),
+    );
     let page = RosterPage {
         ctx: sec.user.ctx(),
         league: sec.league,
@@ -192,12 +203,15 @@ pub async fn roster_page(
         register: register_choices,
         captain: captain_choices,
         username: captain.username,
+        captain_email: captain.email,
         plan_ok: plan
             .as_ref()
             .is_some_and(|p| !p.is_empty() && p.iter().all(|l| !l.refused)),
         plan,
         paste,
-        invited,
+        invitations,
+        back: format!("team-{}-{}", team.0, season.0),
+        columns,
         errors,
     };
     Ok(form::page(&page, &page.errors))
@@ -206,10 +220,19 @@ pub async fn roster_page(
 async fn show(
     sec: Secretary,
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path((_, team, season)): Path<(String, TeamId, SeasonId)>,
 ) -> Result<Response> {
     let roster = roster(&state, &sec.league, team, season).await?;
-    roster_page(&state, sec, roster, Typed::default(), Errors::default()).await
+    roster_page(
+        &state,
+        sec,
+        &headers,
+        roster,
+        Typed::default(),
+        Errors::default(),
+    )
+    .await
 }
 
 /// Registers a player to the team for the season; the database refuses a
@@ -217,6 +240,7 @@ async fn show(
 async fn register(
     sec: Secretary,
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path((_, team, season)): Path<(String, TeamId, SeasonId)>,
     CsrfForm(input): CsrfForm<RegisterForm>,
 ) -> Result<Response> {
@@ -281,5 +305,5 @@ async fn register(
         register: input,
         ..Typed::default()
     };
-    roster_page(&state, sec, roster, typed, errors).await
+    roster_page(&state, sec, &headers, roster, typed, errors).await
 }

@@ -5,6 +5,7 @@
 use crate::web::links;
 use crate::web::routes::Routes;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::post;
 use serde::Deserialize;
@@ -59,6 +60,7 @@ fn view(line: &roster::PlanLine) -> PlanView {
         Outcome::Unreadable => "refused: holds characters that are not part of a name".to_owned(),
         Outcome::TooLong => format!("refused: longer than {} characters", roster::MAX_NAME),
         Outcome::BadEmail(why) => format!("refused: {why}"),
+        Outcome::NoName => "refused: no name on this line".to_owned(),
     };
     let what = match (&line.email, line.outcome.refuses()) {
         (Some(email), false) => format!("{what}; invitation emailed to {email}"),
@@ -75,6 +77,7 @@ fn view(line: &roster::PlanLine) -> PlanView {
 async fn paste(
     sec: Secretary,
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path((_, team, season)): Path<(String, TeamId, SeasonId)>,
     CsrfForm(input): CsrfForm<PasteForm>,
 ) -> Result<Response> {
@@ -101,7 +104,7 @@ async fn paste(
         })
         .collect();
     let mut errors = Errors::default();
-    let lines = match roster::plan(&input.names, &known, team.0) {
+    let (lines, columns) = match roster::plan(&input.names, &known, team.0) {
         Plan::TooMany(n) => {
             errors.add(
                 "names",
@@ -110,9 +113,9 @@ async fn paste(
                     roster::MAX_LINES
                 ),
             );
-            Vec::new()
+            (Vec::new(), Vec::new())
         }
-        Plan::Lines(lines) => lines,
+        Plan::Lines(lines, columns) => (lines, columns),
     };
     if lines.is_empty() && errors.is_empty() {
         errors.add("names", "Paste the team's players here, a name a line.");
@@ -210,7 +213,8 @@ async fn paste(
     let typed = Typed {
         paste: input.names,
         plan: Some(lines.iter().map(view).collect()),
+        columns,
         ..Typed::default()
     };
-    roster_page(&state, sec, roster, typed, errors).await
+    roster_page(&state, sec, &headers, roster, typed, errors).await
 }

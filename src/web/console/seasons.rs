@@ -897,11 +897,21 @@ async fn create(
                 .await;
         match created {
             Ok(season) => {
+                let console = links::at(&page.league).console();
+                // A new league's first season: on to its set-up in one
+                // paste (issue 39); a later one's teams are entered from
+                // its divisions.
+                if state.db().teams(page.league.id).await?.is_empty() {
+                    return Ok(form::done(
+                        &console.season(season.id).import(),
+                        format!(
+                            "Season {} created: now paste its teams, players and captains from a spreadsheet.",
+                            season.name
+                        ),
+                    ));
+                }
                 return Ok(form::done(
-                    &links::at(&page.league)
-                        .console()
-                        .season(season.id)
-                        .divisions(),
+                    &console.season(season.id).divisions(),
                     format!("Season {} created: now add its divisions.", season.name),
                 ));
             }

@@ -88,6 +88,9 @@ struct Line {
 struct TeamsPage {
     ctx: Ctx,
     league: League,
+    /// The newest season's set-up page, where many teams are pasted at
+    /// once: its name and address.
+    setup: Option<(String, String)>,
     teams: Vec<Line>,
     venues: Vec<Choice>,
     form: TeamForm,
@@ -127,9 +130,21 @@ async fn list_page(
             team,
         })
         .collect();
+    let setup = db
+        .seasons(sec.league.id)
+        .await?
+        .into_iter()
+        .next()
+        .map(|s| {
+            (
+                s.name,
+                links::at(&sec.league).console().season(s.id).import(),
+            )
+        });
     let page = TeamsPage {
         ctx: sec.user.ctx(),
         league: sec.league,
+        setup,
         teams,
         venues: venue_choices(&venues, &form.venue),
         form,

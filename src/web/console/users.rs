@@ -79,6 +79,8 @@ struct UsersPage {
     teams: Vec<Choice>,
     players: Vec<Choice>,
     form: RoleForm,
+    /// Invitations not yet taken up, with their links to copy.
+    invitations: Vec<super::invitations::InvitationView>,
     errors: Errors,
 }
 
@@ -115,10 +117,17 @@ async fn targets(state: &AppState, league: &League) -> Result<Targets> {
 async fn users_page(
     state: &AppState,
     sec: Secretary,
+    headers: &HeaderMap,
     form: RoleForm,
     errors: Errors,
 ) -> Result<Response> {
     let t = targets(state, &sec.league).await?;
+    let invitations = super::invitations::views(
+        state.db().waiting_invitations(sec.league.id).await?,
+        headers,
+        sec.league.time_zone,
+        chrono::Utc::now(),
+    );
     let lines = state
         .db()
         .league_role_holders(sec.league.id)
@@ -171,13 +180,25 @@ async fn users_page(
             &form.player,
         ),
         form,
+        invitations,
         errors,
     };
     Ok(form::page(&page, &page.errors))
 }
 
-async fn list(sec: Secretary, State(state): State<AppState>) -> Result<Response> {
-    users_page(&state, sec, RoleForm::default(), Errors::default()).await
+async fn list(
+    sec: Secretary,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response> {
+    users_page(
+        &state,
+        sec,
+        &headers,
+        RoleForm::default(),
+        Errors::default(),
+    )
+    .await
 }
 
 /// What the role part of the form names, checked against the league.
@@ -278,7 +299,7 @@ async fn grant(
     let t = targets(&state, &sec.league).await?;
     let target = target(&input, &t, &mut errors);
     let Some(target) = target.filter(|_| errors.is_empty()) else {
-        return users_page(&state, sec, input, errors).await;
+        return users_page(&state, sec, &headers, input, errors).await;
     };
     let Some(user) = existing else {
         let invite = NewInvitation {
@@ -310,8 +331,8 @@ async fn grant(
         };
         db.invite(&invite, Some(sec.user.id), mail.as_ref()).await?;
         let sent = match &invite.email {
-            Some(address) => format!("emailed to {address} and shown here only now"),
-            None => "shown only now".to_owned(),
+            Some(address) => format!("emailed to {address} and listed under Invitations below"),
+            None => "listed under Invitations below until it is used".to_owned(),
         };
         return Ok(form::done(
             &links::at(&sec.league).console().users(),
@@ -341,7 +362,7 @@ async fn grant(
                 }
             };
             form::refused(e, &mut errors, "username", duplicate)?;
-            users_page(&state, sec, input, errors).await
+            users_page(&state, sec, &headers, input, errors).await
         }
     }
 }

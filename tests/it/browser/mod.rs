@@ -16,6 +16,7 @@ mod pad;
 mod pad_rules;
 mod phone;
 mod rollover;
+mod setup;
 mod sheet;
 mod year;
 
@@ -45,7 +46,7 @@ pub fn available(test: &str) -> bool {
     there
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -90,14 +91,22 @@ pub struct Server {
     child: Option<Child>,
     pub port: u16,
     pub database: String,
+    /// More arguments to `serve` (`--smtp-url ...`).
+    extra: Vec<String>,
 }
 
 impl Server {
     pub fn start(database: &str) -> Server {
+        Server::start_with(database, &[])
+    }
+
+    /// Started with more arguments to `serve`.
+    pub fn start_with(database: &str, extra: &[String]) -> Server {
         let mut s = Server {
             child: None,
             port: free_port(),
             database: database.to_owned(),
+            extra: extra.to_vec(),
         };
         s.restart();
         s
@@ -126,6 +135,7 @@ impl Server {
                 "--database",
                 &self.database,
             ])
+            .args(&self.extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

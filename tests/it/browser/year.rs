@@ -210,7 +210,7 @@ async fn a_secretary_sets_up_a_season_and_runs_a_league_night() {
             u.says("#saved", "Welcome, dudleysec").await?;
             u.says("header.site", "Console").await?;
             u.says("#start", "Setting up the league").await?;
-            u.follow("Create the first season: its rules, match format and divisions")
+            u.follow("Create the first season: its rules and match format")
                 .await?;
             u.type_in("input[name=name]", "2026/27").await?;
             b.client
@@ -224,6 +224,10 @@ async fn a_secretary_sets_up_a_season_and_runs_a_league_night() {
             b.select("#detail", "scores").await?;
             u.press("Create the season").await?;
             u.says("#saved", "Season 2026/27 created").await?;
+            // A new league's first season leads to its set-up from a
+            // spreadsheet; this secretary makes the divisions and venues
+            // one at a time first.
+            u.follow("Divisions of 2026/27").await?;
             for (name, order) in [("Premier", "1"), ("Division One", "2")] {
                 u.type_in("input[name=name]", name).await?;
                 u.paste("input[name=position]", order).await?;
@@ -241,16 +245,17 @@ async fn a_secretary_sets_up_a_season_and_runs_a_league_night() {
             // Ten teams and eighty players in one file.
             u.open("/leagues/dudley/console").await?;
             u.follow("divisions and fixtures").await?;
-            u.follow("Import teams and players from a CSV file").await?;
+            u.follow("Set up teams, players and captains from a spreadsheet")
+                .await?;
             u.paste("#csv", &league_file()).await?;
-            u.press("Check the file").await?;
+            u.press("Check the rows").await?;
             u.says(
                 "#import-summary",
-                "10 new teams, 10 teams entered in a division, 80 new players, 80 registrations.",
+                "0 new venues, 0 new divisions, 10 new teams, 10 teams entered in a division, 80 new players, 80 registrations,",
             )
             .await?;
-            u.press("Save: import these teams and players").await?;
-            u.says("#saved", "Imported into 2026/27: 10 new teams")
+            u.press("Save: set up these teams").await?;
+            u.says("#saved", "Set up in 2026/27: 0 new venues, 0 new divisions, 10 new teams")
                 .await?;
             // Each division's fixtures: twice round, Thursdays from
             // September, so the autumn's rounds are past.

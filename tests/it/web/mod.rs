@@ -22,6 +22,7 @@ pub(crate) mod rollover;
 mod schedule;
 mod secretary;
 mod security;
+mod setup;
 mod sheet;
 mod time_zone;
 mod transfers;

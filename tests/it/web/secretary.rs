@@ -313,9 +313,11 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
     let form = format!("/leagues/home/console/seasons/{}/import", l.season);
     let token = sec.get(&form).await.csrf();
     let teams_before = db.teams(l.id).await.unwrap().len();
-    // Mistakes are each named with their row, and nothing is written.
+    let venues_before = db.venues(l.id).await.unwrap().len();
+    // Mistakes are each named with their row, and nothing is written (not
+    // even the venue a good row names).
     let bad = format!(
-        "team,player,division,venue\nNew Crown,Ann New,Nowhere,\nPlough,{},,The Moon\n",
+        "team,player,division,venue\nNew Crown,Ann New,Honours,\nPlough,{},Premier,The Moon\nSwan,Cy,Premier,The Swan\n",
         l.away_names()[0]
     );
     let page = sec
@@ -335,15 +337,24 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
         page.body
     );
     assert!(
-        page.has("Row 2: the division `Nowhere` is not one of this season&#39;s: Premier."),
+        page.has("Row 2: the division `Honours`: The address …/honours belongs to another page"),
         "{}",
         page.body
     );
-    assert!(page.has("Row 3: the venue `The Moon`"), "{}", page.body);
+    assert!(
+        page.has(&format!(
+            "Row 3: {} is registered to home Away this season",
+            l.away_names()[0]
+        )),
+        "{}",
+        page.body
+    );
     assert_eq!(db.teams(l.id).await.unwrap().len(), teams_before);
-    // A good file: checked, then saved in one go.
+    assert_eq!(db.venues(l.id).await.unwrap().len(), venues_before);
+    // A good file: checked, then saved in one go; a venue and a division
+    // it names that the league lacks are made.
     let good = format!(
-        "Team,Player,Venue\nNew Crown,Ann New,The home Arms\nnew crown,Bob New,\nhome home,{},\nhome Home,Cy New,\n",
+        "Team,Player,Venue,Division\nNew Crown,Ann New,The home Arms,\nnew crown,Bob New,,\nhome home,{},,\nhome Home,Cy New,,\nSwan,Di New,The Swan,Division Two\n",
         l.home_names()[0]
     );
     let check = sec
@@ -358,7 +369,7 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
         .await;
     assert_eq!(check.status, StatusCode::OK, "{}", check.body);
     assert!(
-        check.has("1 new teams, 1 teams entered in a division, 3 new players, 3 registrations."),
+        check.has("1 new venues, 1 new divisions, 2 new teams, 2 teams entered in a division, 4 new players, 4 registrations,"),
         "{}",
         check.body
     );
@@ -374,10 +385,12 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
         )
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let divisions = format!("/leagues/home/console/seasons/{}/divisions", l.season);
+    assert_eq!(page.location.as_deref(), Some(divisions.as_str()));
     assert!(
-        sec.get(&form)
+        sec.get(&divisions)
             .await
-            .has("Imported into 2026/27: 1 new teams")
+            .has("Set up in 2026/27: 1 new venue, 1 new division, 2 new teams (2 entered in a division), 4 new players (4 registered), 0 captains named.")
     );
     let teams = db.teams(l.id).await.unwrap();
     let crown = teams.iter().find(|t| t.name == "New Crown").expect("made");
@@ -392,4 +405,22 @@ async fn teams_and_players_are_imported_from_a_csv_file(db: Db) {
     assert_eq!(crown_players.len(), 2);
     let home = db.team_players(l.id, l.season, l.home()).await.unwrap();
     assert_eq!(home.len(), l.home_players().len() + 1);
+    let swan = teams.iter().find(|t| t.name == "Swan").expect("made");
+    let venue = db
+        .venue(l.id, swan.venue_id.expect("a venue"))
+        .await
+        .unwrap();
+    assert_eq!(venue.name, "The Swan");
+    let two = db
+        .divisions(l.id, l.season)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|d| d.name == "Division Two")
+        .expect("made");
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.team_id == swan.id && e.division_id == two.id)
+    );
 }
