@@ -21,3 +21,4 @@ pub mod schedule;
 pub mod seasons;
 pub mod teams;
 pub mod transfers;
+pub mod week;

@@ -258,6 +258,23 @@ pub async fn walkover(
     .await
 }
 
+/// [`walkover`] inside a transaction of the caller's: the same decision,
+/// writes and audit entry (which tells both captains, as a single
+/// walkover does).
+pub(crate) async fn walkover_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    side: Side,
+    actor: Actor,
+) -> Result<Fixture> {
+    change_fixture_in(tx, league, fixture, actor, |state, _| {
+        let (status, side) = flow::walkover(actor, state, side)?;
+        Ok((status, Some(side)))
+    })
+    .await
+}
+
 /// A secretary voids the fixture.
 pub async fn void(db: &Db, league: LeagueId, fixture: FixtureId, actor: Actor) -> Result<Fixture> {
     change_fixture(db, league, fixture, actor, |state, _| {
@@ -522,13 +539,27 @@ async fn change_fixture(
     decide: impl FnOnce(FixtureState, bool) -> Result<(FixtureStatus, Option<Side>)>,
 ) -> Result<Fixture> {
     let mut tx = db.write(league).await?;
-    let before = lock_fixture(&mut tx, league, fixture).await?;
-    let has_result = current_version(&mut tx, league, fixture).await?.is_some();
-    let state = fixture_state(&mut tx, league, &before).await?;
+    let after = change_fixture_in(&mut tx, league, fixture, actor, decide).await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// [`change_fixture`] inside a transaction of the caller's (the console's
+/// walkovers in bulk write each this way, all in one).
+async fn change_fixture_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    actor: Actor,
+    decide: impl FnOnce(FixtureState, bool) -> Result<(FixtureStatus, Option<Side>)>,
+) -> Result<Fixture> {
+    let before = lock_fixture(tx, league, fixture).await?;
+    let has_result = current_version(tx, league, fixture).await?.is_some();
+    let state = fixture_state(tx, league, &before).await?;
     let (status, conceded_by) = decide(state, has_result)?;
-    let after = set_fixture_status(&mut tx, league, fixture, status, conceded_by).await?;
+    let after = set_fixture_status(tx, league, fixture, status, conceded_by).await?;
     insert_audit(
-        &mut tx,
+        tx,
         NewAudit::new(
             Some(league),
             Some(actor.user),
@@ -541,8 +572,7 @@ async fn change_fixture(
     )
     .await?;
     if let Some(cup) = after.cup_id {
-        advance_cup(&mut tx, league, cup, Some(actor.user)).await?;
+        advance_cup(tx, league, cup, Some(actor.user)).await?;
     }
-    tx.commit().await?;
     Ok(after)
 }

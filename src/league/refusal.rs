@@ -174,6 +174,12 @@ pub enum Refusal {
     /// A result's board that cannot be stored as it is (1-based).
     #[error("Board {board}: {why}.")]
     Board { board: usize, why: BoardFault },
+    /// A bulk action of the console's week (issue 39) chosen for fixtures
+    /// it may not act on, each named with why: nothing is done.
+    #[error("Nothing was done: {}.", unfit_words(.fixtures))]
+    NotForAll {
+        fixtures: Vec<(String, super::week::Unfit)>,
+    },
     /// A game of a result whose record the rules refuse.
     #[error("Board {board}, game {game}: {why}")]
     Game {
@@ -215,6 +221,15 @@ pub fn missing_words(boards: &[usize]) -> String {
         ),
         [] => String::new(),
     }
+}
+
+/// "Crown v Anchor: it has a result already; ..." for a bulk refusal.
+fn unfit_words(fixtures: &[(String, super::week::Unfit)]) -> String {
+    fixtures
+        .iter()
+        .map(|(name, why)| format!("{name}: {why}"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn pads_changed(boards: &[i64]) -> String {

@@ -16,6 +16,7 @@ mod pad_rules;
 mod phone;
 mod rollover;
 mod sheet;
+mod week;
 mod year;
 
 use std::net::{TcpListener, TcpStream};

@@ -24,4 +24,5 @@ mod security;
 mod sheet;
 mod time_zone;
 mod transfers;
+mod week;
 mod workflow;
