@@ -112,6 +112,13 @@ async fn submit_from(
     let season = season_in(&mut tx, league, f.season_id).await?;
     let cup = cup_format(&mut tx, league, &f).await?;
     let rules = season.rules()?;
+    // The season's setting decides how its captains give a game; a
+    // secretary may always give one by its final score (issue 39).
+    let score_only = result
+        .boards
+        .iter()
+        .any(|b| b.games.iter().any(|g| g.score_only));
+    flow::may_give_final_scores(actor, rules.settings.final_scores, score_only)?;
     let roster = fixture_roster(&mut tx, league, &f).await?;
     flow::check_result(
         rules.fixture_format(cup.as_ref()),

@@ -180,6 +180,12 @@ pub enum Refusal {
     NotForAll {
         fixtures: Vec<(String, super::week::Unfit)>,
     },
+    /// A captain's result with games known by their final score alone, in
+    /// a season whose captains enter every game hand by hand.
+    #[error(
+        "This season's games are entered hand by hand: a final score alone is not allowed (a secretary can allow it in the season's settings)."
+    )]
+    HandsRequired,
     /// A game of a result whose record the rules refuse.
     #[error("Board {board}, game {game}: {why}")]
     Game {

@@ -1,7 +1,8 @@
 //! The secretary's week on the demo (issue 39), at a desk and on a phone:
 //! the console opens on its counts and this week, not on a long list of
 //! stale cards; five walkovers are recorded with one confirmation, the
-//! clicks counted. With `BONEYARD_BROWSER_SHOTS=1` each page's screenshot is
+//! clicks counted; a paper card is typed by its final scores, chosen on
+//! the card. With `BONEYARD_BROWSER_SHOTS=1` each page's screenshot is
 //! left in `target/browser-shots/`.
 
 use std::path::Path;
@@ -95,6 +96,37 @@ async fn the_secretarys_week_at_a_desk_and_on_a_phone() {
             }
             shot(&b, "console", PHONE, false).await;
             shot(&b, "console-whole", PHONE, true).await;
+            // A paper card, typed by its final scores: one press.
+            b.goto(console).await?;
+            let card = b
+                .client
+                .find(Locator::Css(
+                    "#missing-list a[href$='/card'], #week-list a[href$='/card']",
+                ))
+                .await
+                .map_err(|e| format!("no card to enter: {e}"))?
+                .attr("href")
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or("a link without an address")?;
+            b.goto(&server.url(&card)).await?;
+            b.click_named("#card", "final scores").await?;
+            b.wait_text("main", "by its final score").await?;
+            if b.count("input[id$='.g0.home']").await? == 0 {
+                return Err("the card offers no final score to type".into());
+            }
+            if b.scrolls_sideways().await? {
+                return Err("the card scrolls sideways on a phone".into());
+            }
+            shot(&b, "card-final-scores", PHONE, false).await;
+            b.client
+                .execute(
+                    "document.querySelector(\"[id='b0.g0.home']\").scrollIntoView();",
+                    vec![],
+                )
+                .await
+                .map_err(|e| e.to_string())?;
+            shot(&b, "card-final-scores-game", PHONE, false).await;
             Ok::<(), String>(())
         }
         .await;
