@@ -51,8 +51,9 @@ pub(crate) async fn reminded<'a>(
 
 impl Db {
     /// Fixtures of `league` that started before `before`, are still to be
-    /// played (scheduled or postponed) with no version of a result, and
-    /// have boards tapped on the score pads, oldest first. Whether their
+    /// played (scheduled or postponed) with no version of a result in a
+    /// season not closed (as `counted::AWAITING_RESULT` counts the
+    /// missing), and have boards tapped on the score pads, oldest first. Whether their
     /// night is over is the caller's to say, in the league's time zone.
     pub async fn pads_left(
         &self,
@@ -67,6 +68,8 @@ impl Db {
              AND f.starts_at < $2 \
              AND NOT EXISTS (SELECT 1 FROM result_versions rv \
                              WHERE rv.fixture_id = f.id AND rv.league_id = f.league_id) \
+             AND NOT EXISTS (SELECT 1 FROM seasons cs WHERE cs.id = f.season_id \
+                             AND cs.league_id = f.league_id AND cs.closed_at IS NOT NULL) \
              GROUP BY p.fixture_id, f.starts_at ORDER BY f.starts_at, p.fixture_id",
         )
         .bind(league)
