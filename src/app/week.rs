@@ -115,7 +115,7 @@ pub async fn secretary_week(db: &Db, league: &League, now: DateTime<Utc>) -> Res
         .await?;
     this_week.sort_by_key(|l| (l.starts_at, l.id));
     let pending = db.pending_versions(id).await?;
-    let left: Vec<PadsLeft> = db.pads_left(id, now).await?.into_iter().collect::<Vec<_>>();
+    let left: Vec<PadsLeft> = db.pads_left(id, now).await?;
     let wanted: Vec<FixtureId> = pending
         .iter()
         .map(|p| p.fixture_id)
