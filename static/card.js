@@ -25,7 +25,9 @@
       .catch(function () {});
   }
   form.addEventListener("input", function (e) {
-    if (e.target.tagName !== "TEXTAREA" && e.target.tagName !== "SELECT") return;
+    // Hands typed, players chosen, or a final score's two numbers.
+    var tag = e.target.tagName;
+    if (tag !== "TEXTAREA" && tag !== "SELECT" && tag !== "INPUT") return;
     clearTimeout(timer);
     timer = setTimeout(check, 600);
   });

@@ -21,6 +21,10 @@ impl Address<Console> {
     pub fn approvals(&self) -> String {
         self.under("approvals")
     }
+    /// Where the week's bulk actions are confirmed and done.
+    pub fn week(&self) -> String {
+        self.under("week")
+    }
     pub fn mail(&self) -> String {
         self.under("mail")
     }

@@ -24,16 +24,30 @@ pub async fn reschedule(
     by: Option<UserId>,
 ) -> Result<Fixture> {
     let mut tx = db.write(league).await?;
-    let before = lock_fixture(&mut tx, league, id).await?;
+    let after = reschedule_in(&mut tx, league, id, starts_at, status, by).await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// [`reschedule`] inside a transaction of the caller's (the console's
+/// postponements in bulk write each this way, all in one).
+pub(crate) async fn reschedule_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    id: FixtureId,
+    starts_at: Option<chrono::DateTime<chrono::Utc>>,
+    status: FixtureStatus,
+    by: Option<UserId>,
+) -> Result<Fixture> {
+    let before = lock_fixture(tx, league, id).await?;
     workflow::reschedule(before.status, status)?;
     let moved = FixtureChange {
         starts_at,
         status,
         ..FixtureChange::from(&before)
     };
-    let after = write_fixture_change(&mut tx, league, id, &moved).await?;
-    changed(&mut tx, league, &before, &after, by).await?;
-    tx.commit().await?;
+    let after = write_fixture_change(tx, league, id, &moved).await?;
+    changed(tx, league, &before, &after, by).await?;
     Ok(after)
 }
 

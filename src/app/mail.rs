@@ -356,6 +356,74 @@ pub fn reminders(o: &Overdue, config: &MailConfig) -> Vec<NewMail> {
         .collect()
 }
 
+/// Who a reminder of a fixture goes to, among its `people`: both teams'
+/// captains, less those who asked for no reminders. A secretary's reminder
+/// and the morning's own go to the same people.
+pub fn reminder_audience(people: &[Person]) -> Vec<&Person> {
+    audience(people, &Audience::BothCaptains, None, Topic::Reminder)
+}
+
+/// A secretary's reminder of fixture `f` (issue 39), sent from the
+/// console at `at`: what it asks for, worded as the morning's reminders
+/// are, keyed by its moment so a reminder sent again the next day is a
+/// new message while the same one is never queued twice.
+pub fn secretary_reminder(
+    league: &crate::db::League,
+    f: &FixtureFacts,
+    reminder: crate::league::week::Reminder,
+    people: &[Person],
+    at: DateTime<Utc>,
+    config: &MailConfig,
+) -> Vec<NewMail> {
+    use crate::league::week::Reminder;
+    let name = match_name(f);
+    let match_at = at_short(&league.short_name).match_page(f.id);
+    let (subject, paragraph, action) = match reminder {
+        Reminder::EnterResult => (
+            format!("No result yet for {name}"),
+            format!(
+                "{name} was due to be played on {} and no result has been entered. The league's secretary asks you to enter it, or to tell them why it was not played.",
+                when(league.time_zone, f.starts_at)
+            ),
+            ("Enter the result", match_at.card()),
+        ),
+        Reminder::Confirm { version } => (
+            format!("The result of {name} is not confirmed yet"),
+            format!(
+                "Version {version} of the result of {name} waits for the other captain to confirm it. The league's secretary asks you to confirm it, or to dispute it with a note."
+            ),
+            ("Confirm or dispute the result", match_at.history()),
+        ),
+    };
+    let (why, stop) = captain_footer(&league.name, Topic::Reminder);
+    let message = Message {
+        preformatted: None,
+        subject,
+        paragraphs: vec![paragraph],
+        action: Some((action.0.to_owned(), config.url(&action.1))),
+        why,
+        stop,
+        stop_url: Some(config.url("/account")),
+    };
+    reminder_audience(people)
+        .into_iter()
+        .map(|p| {
+            message.to(
+                Some(league.id),
+                Topic::Reminder.key(),
+                &p.username,
+                &p.email,
+                Some(format!(
+                    "remind:secretary:{}:{}:{}",
+                    f.id,
+                    at.timestamp(),
+                    p.user
+                )),
+            )
+        })
+        .collect()
+}
+
 /// The proposal of a late result's penalty to each of the league's
 /// secretaries among `people`, keyed so it is sent once per fixture and
 /// kind.

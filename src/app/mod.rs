@@ -23,3 +23,4 @@ pub mod seasons;
 pub mod setup;
 pub mod teams;
 pub mod transfers;
+pub mod week;

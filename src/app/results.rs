@@ -112,6 +112,13 @@ async fn submit_from(
     let season = season_in(&mut tx, league, f.season_id).await?;
     let cup = cup_format(&mut tx, league, &f).await?;
     let rules = season.rules()?;
+    // The season's setting decides how its captains give a game; a
+    // secretary may always give one by its final score (issue 39).
+    let score_only = result
+        .boards
+        .iter()
+        .any(|b| b.games.iter().any(|g| g.score_only));
+    flow::may_give_final_scores(actor, rules.settings.final_scores, score_only)?;
     let roster = fixture_roster(&mut tx, league, &f).await?;
     flow::check_result(
         rules.fixture_format(cup.as_ref()),
@@ -277,6 +284,23 @@ pub async fn walkover(
     actor: Actor,
 ) -> Result<Fixture> {
     change_fixture(db, league, fixture, actor, |state, _| {
+        let (status, side) = flow::walkover(actor, state, side)?;
+        Ok((status, Some(side)))
+    })
+    .await
+}
+
+/// [`walkover`] inside a transaction of the caller's: the same decision,
+/// writes and audit entry (which tells both captains, as a single
+/// walkover does).
+pub(crate) async fn walkover_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    side: Side,
+    actor: Actor,
+) -> Result<Fixture> {
+    change_fixture_in(tx, league, fixture, actor, |state, _| {
         let (status, side) = flow::walkover(actor, state, side)?;
         Ok((status, Some(side)))
     })
@@ -547,13 +571,27 @@ async fn change_fixture(
     decide: impl FnOnce(FixtureState, bool) -> Result<(FixtureStatus, Option<Side>)>,
 ) -> Result<Fixture> {
     let mut tx = db.write(league).await?;
-    let before = lock_fixture(&mut tx, league, fixture).await?;
-    let has_result = current_version(&mut tx, league, fixture).await?.is_some();
-    let state = fixture_state(&mut tx, league, &before).await?;
+    let after = change_fixture_in(&mut tx, league, fixture, actor, decide).await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// [`change_fixture`] inside a transaction of the caller's (the console's
+/// walkovers in bulk write each this way, all in one).
+async fn change_fixture_in(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+    actor: Actor,
+    decide: impl FnOnce(FixtureState, bool) -> Result<(FixtureStatus, Option<Side>)>,
+) -> Result<Fixture> {
+    let before = lock_fixture(tx, league, fixture).await?;
+    let has_result = current_version(tx, league, fixture).await?.is_some();
+    let state = fixture_state(tx, league, &before).await?;
     let (status, conceded_by) = decide(state, has_result)?;
-    let after = set_fixture_status(&mut tx, league, fixture, status, conceded_by).await?;
+    let after = set_fixture_status(tx, league, fixture, status, conceded_by).await?;
     insert_audit(
-        &mut tx,
+        tx,
         NewAudit::new(
             Some(league),
             Some(actor.user),
@@ -566,8 +604,7 @@ async fn change_fixture(
     )
     .await?;
     if let Some(cup) = after.cup_id {
-        advance_cup(&mut tx, league, cup, Some(actor.user)).await?;
+        advance_cup(tx, league, cup, Some(actor.user)).await?;
     }
-    tx.commit().await?;
     Ok(after)
 }

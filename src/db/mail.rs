@@ -375,6 +375,49 @@ fn people(rows: Vec<PersonRow>, opt_outs: &[(UserId, String)]) -> Vec<Person> {
     out
 }
 
+/// The facts of fixture `fixture`, as a notice names it, in a write.
+pub(crate) async fn fixture_facts(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixture: FixtureId,
+) -> Result<Option<FixtureFacts>> {
+    sql::query_as(FIXTURE_FACTS)
+        .bind(league)
+        .bind(fixture)
+        .fetch_optional(&mut *tx)
+        .await
+}
+
+/// Every captain of `league` with a verified address, with their season
+/// and what they opted out of: two queries, whatever the number of teams.
+pub(crate) async fn league_captains<'a>(
+    on: impl sql::Exec<'a>,
+    league: LeagueId,
+) -> Result<Vec<(SeasonId, Person)>> {
+    let mut on = on.on();
+    let rows: Vec<CaptainRow> = sql::query_as(
+        "SELECT r.league_id, r.season_id, u.id AS user_id, u.username, u.email, r.kind, r.team_id \
+         FROM roles r JOIN users u ON u.id = r.user_id \
+         WHERE r.league_id = $1 AND r.kind = 'captain' AND r.season_id IS NOT NULL \
+         AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL ORDER BY u.id",
+    )
+    .bind(league)
+    .fetch_all(&mut on)
+    .await?;
+    let opt_outs: Vec<(UserId, String)> = sql::query_as(OPT_OUTS)
+        .bind(league)
+        .fetch_all(&mut on)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .flat_map(|r| {
+            people(vec![r.person], &opt_outs)
+                .into_iter()
+                .map(move |p| (r.season_id, p))
+        })
+        .collect())
+}
+
 /// The facts of fixture `fixture` and its people.
 async fn fixture_people(
     tx: &mut Tx,

@@ -56,6 +56,7 @@ pub mod throttle;
 pub mod transfers;
 pub mod users;
 pub mod venues;
+pub mod week;
 
 pub use crate::domain::ids::*;
 pub use crate::domain::{FixtureStatus, ResultStatus, Side};

@@ -31,4 +31,5 @@ pub mod sheet;
 pub mod standings;
 pub mod time;
 pub mod transfers;
+pub mod week;
 pub mod workflow;

@@ -174,6 +174,18 @@ pub enum Refusal {
     /// A result's board that cannot be stored as it is (1-based).
     #[error("Board {board}: {why}.")]
     Board { board: usize, why: BoardFault },
+    /// A bulk action of the console's week (issue 39) chosen for fixtures
+    /// it may not act on, each named with why: nothing is done.
+    #[error("Nothing was done: {}.", unfit_words(.fixtures))]
+    NotForAll {
+        fixtures: Vec<(String, super::week::Unfit)>,
+    },
+    /// A captain's result with games known by their final score alone, in
+    /// a season whose captains enter every game hand by hand.
+    #[error(
+        "This season's games are entered hand by hand: a final score alone is not allowed (a secretary can allow it in the season's settings)."
+    )]
+    HandsRequired,
     /// A game of a result whose record the rules refuse.
     #[error("Board {board}, game {game}: {why}")]
     Game {
@@ -215,6 +227,15 @@ pub fn missing_words(boards: &[usize]) -> String {
         ),
         [] => String::new(),
     }
+}
+
+/// "Crown v Anchor: it has a result already; ..." for a bulk refusal.
+fn unfit_words(fixtures: &[(String, super::week::Unfit)]) -> String {
+    fixtures
+        .iter()
+        .map(|(name, why)| format!("{name}: {why}"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn pads_changed(boards: &[i64]) -> String {

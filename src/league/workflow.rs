@@ -187,6 +187,16 @@ pub fn submit(actor: Actor, fixture: FixtureState, now: DateTime<Utc>) -> Decisi
     }
 }
 
+/// Games given by their final score alone (`score_only`): a secretary's
+/// to give always, a captain's when the season allows it (its setting
+/// "Entering games").
+pub fn may_give_final_scores(actor: Actor, season_allows: bool, score_only: bool) -> Decision<()> {
+    if score_only && !season_allows && actor.role != Role::Secretary {
+        return Err(Refusal::HandsRequired);
+    }
+    Ok(())
+}
+
 /// A step of the other captain's (confirm, dispute) in a season that may
 /// be over: only a secretary still acts on a closed season's results.
 pub fn in_open_season(actor: Actor, season_closed: bool) -> Decision<()> {
@@ -443,6 +453,21 @@ pub fn reinstate(actor: Actor, fixture: FixtureState, has_result: bool) -> Decis
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn final_scores_alone_are_a_secretarys_always_and_a_captains_when_allowed() {
+        let (home, sec) = (
+            Actor::captain(UserId(10), Side::Home),
+            Actor::secretary(UserId(1)),
+        );
+        assert_eq!(
+            may_give_final_scores(home, false, true),
+            Err(Refusal::HandsRequired)
+        );
+        assert_eq!(may_give_final_scores(home, true, true), Ok(()));
+        assert_eq!(may_give_final_scores(home, false, false), Ok(()));
+        assert_eq!(may_give_final_scores(sec, false, true), Ok(()));
+    }
 
     const HOME_CAPTAIN: UserId = UserId(10);
     const AWAY_CAPTAIN: UserId = UserId(11);

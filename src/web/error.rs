@@ -236,6 +236,7 @@ fn refusal_status(r: &Refusal) -> (StatusCode, &'static str) {
         | Refusal::RolledOverAlready { .. }
         | Refusal::RoundDrawn { .. }
         | Refusal::NoLongerLate
+        | Refusal::NotForAll { .. }
         | Refusal::LinkSpent
         | Refusal::CaptainGone => (StatusCode::CONFLICT, "Not saved"),
         Refusal::NotYours(_) | Refusal::Locked { .. } => (StatusCode::FORBIDDEN, "Not allowed"),

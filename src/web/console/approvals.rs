@@ -35,7 +35,8 @@ struct Row {
     away: String,
     /// "6-3" in boards, or empty when no board is decided.
     boards: String,
-    status: &'static str,
+    /// Where it stands, naming who confirmed or disputed it.
+    status: String,
     /// The status as the approval form sends it back.
     state: &'static str,
     note: String,
@@ -73,12 +74,19 @@ struct Approved {
     version: Option<i64>,
 }
 
-fn status_words(status: ResultStatus) -> &'static str {
-    match status {
-        ResultStatus::Entered => "entered, not yet confirmed",
-        ResultStatus::Confirmed => "confirmed by the other captain",
-        ResultStatus::Disputed => "disputed",
-        ResultStatus::Approved => "approved",
+/// Where a pending result stands, naming who took its last step (the
+/// captain who confirmed or disputed it, not the one who entered it).
+fn status_words(p: &crate::db::approvals::PendingVersion) -> String {
+    let by = match (&p.status_by_name, p.status_by) {
+        (Some(name), _) => format!(" by {name}"),
+        (None, Some(_)) => " by a removed account".to_owned(),
+        (None, None) => String::new(),
+    };
+    match p.status {
+        ResultStatus::Entered => "entered, not yet confirmed".to_owned(),
+        ResultStatus::Confirmed => format!("confirmed{by}"),
+        ResultStatus::Disputed => format!("disputed{by}"),
+        ResultStatus::Approved => "approved".to_owned(),
     }
 }
 
@@ -114,7 +122,7 @@ async fn approvals(
                     .get(&p.fixture_id)
                     .map(|s| format!("{}-{}", s.boards[0], s.boards[1]))
                     .unwrap_or_default(),
-                status: status_words(p.status),
+                status: status_words(p),
                 state: p.status.as_str(),
                 note: p.status_note.clone(),
             })

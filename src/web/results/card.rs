@@ -1,7 +1,10 @@
 //! The match card: boards, players, and each game typed hand by hand in the
-//! card notation (see `league::card`). "Check" shows what the engine makes
-//! of it; "Submit" stores it as a new version. Nothing typed is lost: a
-//! refused card comes back as it was sent, with each error beside its game.
+//! card notation (see `league::card`), or by its final score alone (two
+//! numbers, home first), chosen on the card itself: a secretary may always
+//! enter final scores, a captain when the season allows it (issue 39).
+//! "Check" shows what the engine makes of it; "Submit" stores it as a new
+//! version. Nothing typed is lost: a refused card comes back as it was
+//! sent, with each error beside its game.
 
 use crate::web::links::{Address, MatchAt};
 use std::collections::HashMap;
@@ -41,6 +44,15 @@ struct CardPage {
     /// When the result locked for this captain (the season's result lock):
     /// the card is not offered.
     locked: Option<String>,
+    /// This user may enter games by their final score: the card offers the
+    /// choice.
+    may_final: bool,
+    /// The games not yet typed are offered by their final scores (`scores`)
+    /// or their hands (`hands`).
+    by: &'static str,
+    /// The sides, as a final score's two fields are labelled.
+    home_name: String,
+    away_name: String,
 }
 
 struct BoardView {
@@ -69,6 +81,12 @@ struct GameView {
     rows: usize,
     errors: Vec<String>,
     preview: Option<Preview>,
+    /// Offered by its final score: two number fields, not the hands.
+    by_score: bool,
+    home_field: String,
+    away_field: String,
+    home: String,
+    away: String,
 }
 
 struct Preview {
@@ -98,6 +116,15 @@ pub fn game_field(board: usize, game: usize) -> String {
     format!("b{board}.g{game}")
 }
 
+/// A game's final score field for `side` (`home` or `away`).
+pub fn score_field(board: usize, game: usize, side: &str) -> String {
+    format!("b{board}.g{game}.{side}")
+}
+
+/// The field saying how the games not yet typed are entered: `hands` or
+/// `scores`.
+const BY: &str = "by";
+
 /// The board's "played, or not played and conceded by which side" field.
 pub fn status_field(board: usize) -> String {
     format!("b{board}.status")
@@ -116,12 +143,17 @@ fn stored_fields(result: &MatchResult) -> Fields {
             }
         }
         for (g, game) in board.games.iter().enumerate() {
-            let text = match (&game.outcome, game.score_only) {
-                (Some(o), true) => format!("final {}-{}\n", o.totals[0], o.totals[1]),
+            match (&game.outcome, game.score_only) {
+                (Some(o), true) => {
+                    f.insert(score_field(i, g, "home"), o.totals[0].to_string());
+                    f.insert(score_field(i, g, "away"), o.totals[1].to_string());
+                }
                 // A later game after a score-only one opens as a first game.
-                _ => game_text(&game.record, g == 0 || board.games[g - 1].score_only),
-            };
-            f.insert(game_field(i, g), text);
+                _ => {
+                    let text = game_text(&game.record, g == 0 || board.games[g - 1].score_only);
+                    f.insert(game_field(i, g), text);
+                }
+            }
         }
     }
     f
@@ -181,7 +213,22 @@ pub async fn save(
     access: FixtureAccess,
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
-    let fields: Fields = form.into_iter().collect();
+    let mut fields: Fields = form.into_iter().collect();
+    // The card's choice of how the games not yet typed are given: the
+    // card again as it was sent, offering them the other way.
+    let switch = match fields.get("action").map(String::as_str) {
+        Some("by-scores") => Some((
+            "scores",
+            "Give each game not yet typed by its final score: home's, then away's.",
+        )),
+        Some("by-hands") => Some(("hands", "Type each game not yet typed hand by hand.")),
+        _ => None,
+    };
+    if let Some((by, said)) = switch {
+        fields.insert(BY.to_owned(), by.to_owned());
+        let card = Card::read(&state, &access, &fields).await?;
+        return Ok(html(&card.page(&access, None, Some(said.to_owned()))));
+    }
     let submit = fields.get("action").is_some_and(|a| a == "submit");
     let card = Card::read(&state, &access, &fields).await?;
     let errors = card.errors();
@@ -294,6 +341,23 @@ struct ReadBoard {
 }
 
 impl Card {
+    /// How the games not yet typed are offered: by their final scores when
+    /// the card says so (or, unsaid, when a game is given by its score
+    /// already) and this user may enter them so.
+    fn by_scores(&self) -> bool {
+        if !self.final_scores {
+            return false;
+        }
+        match self.fields.get(BY).map(String::as_str) {
+            Some("scores") => true,
+            Some(_) => false,
+            None => self
+                .fields
+                .iter()
+                .any(|(k, v)| (k.ends_with(".home") || k.ends_with(".away")) && !v.is_empty()),
+        }
+    }
+
     async fn read(state: &AppState, access: &FixtureAccess, fields: &Fields) -> Result<Card> {
         let (ruleset, format) = crate::app::formats::fixture_rules(
             state.db(),
@@ -302,7 +366,9 @@ impl Card {
             &access.fixture,
         )
         .await?;
-        let final_scores = access.settings().final_scores;
+        // A secretary typing a paper card may always give a game's final
+        // score; the season's setting is what captains may do.
+        let final_scores = access.is_secretary() || access.settings().final_scores;
         let db = state.db();
         // Who played for each team on the fixture's date (transfers).
         let (home, away) = db.fixture_sides(access.league.id, &access.fixture).await?;
@@ -350,10 +416,40 @@ impl Card {
             };
             let home_ids = pick("home", &home);
             let away_ids = pick("away", &away);
+            // A game given by its final score is read as `final H-A`.
+            let mut score_errors: Vec<Option<&'static str>> = vec![None; spec.best_of as usize];
             let texts: Vec<String> = (0..spec.best_of as usize)
-                .map(|g| fields.get(&game_field(i, g)).cloned().unwrap_or_default())
+                .map(|g| {
+                    let text = fields.get(&game_field(i, g)).cloned().unwrap_or_default();
+                    let score = |side| {
+                        fields
+                            .get(&score_field(i, g, side))
+                            .map_or("", |v| v.trim())
+                            .to_owned()
+                    };
+                    let (h, a) = (score("home"), score("away"));
+                    if h.is_empty() && a.is_empty() {
+                        return text;
+                    }
+                    if !text.trim().is_empty() {
+                        score_errors[g] = Some(
+                            "give this game's hands or its final score, not both: clear one of them",
+                        );
+                        return text;
+                    }
+                    match (h.parse::<u32>(), a.parse::<u32>()) {
+                        (Ok(h), Ok(a)) => format!("final {h}-{a}"),
+                        _ => {
+                            score_errors[g] = Some(
+                                "give the final score as two whole numbers: home's, then away's",
+                            );
+                            String::new()
+                        }
+                    }
+                })
                 .collect();
-            let typed = texts.iter().any(|t| !t.trim().is_empty());
+            let typed = texts.iter().any(|t| !t.trim().is_empty())
+                || score_errors.iter().any(Option::is_some);
             let chosen = !home_ids.is_empty() || !away_ids.is_empty();
             if let Some(side) = conceded {
                 if typed || chosen {
@@ -384,7 +480,7 @@ impl Card {
             } else {
                 Vec::new()
             };
-            let entry = if conceded.is_none() && complete && error.is_none() {
+            let mut entry = if conceded.is_none() && complete && error.is_none() {
                 read_board(&texts, &names, &ruleset, spec.best_of, final_scores)
             } else {
                 BoardEntry {
@@ -398,6 +494,14 @@ impl Card {
                     ..BoardEntry::default()
                 }
             };
+            for (game, why) in entry.games.iter_mut().zip(&score_errors) {
+                if let Some(why) = why {
+                    game.errors.push(crate::league::card::CardError {
+                        line: 1,
+                        message: (*why).to_owned(),
+                    });
+                }
+            }
             if !empty
                 && conceded.is_none()
                 && complete
@@ -538,6 +642,10 @@ impl Card {
             locked: access
                 .locked_since()
                 .map(|t| crate::web::dates::when(access.league.time_zone, t)),
+            may_final: self.final_scores,
+            by: if self.by_scores() { "scores" } else { "hands" },
+            home_name: access.names[0].clone(),
+            away_name: access.names[1].clone(),
         }
     }
 
@@ -584,30 +692,66 @@ impl Card {
                 .collect();
             format!("Seats: {}.", list.join(", "))
         };
+        let by_scores = self.by_scores();
         let games = b
             .entry
             .games
             .iter()
             .enumerate()
-            .map(|(g, entry)| GameView {
-                field: game_field(i, g),
-                number: g + 1,
-                rows: (entry.text.lines().count() + 2).clamp(4, 30),
-                text: entry.text.clone(),
-                errors: entry.errors.iter().map(ToString::to_string).collect(),
-                preview: match (&entry.game, &entry.outcome, entry.final_score) {
-                    (Some(game), Some(outcome), _) => Some(preview(game, outcome)),
-                    (_, _, Some([h, a])) => Some(Preview {
-                        summary: format!(
-                            "{} won {}–{}, entered by its final score only (no hand detail).",
-                            if a > h { "Away" } else { "Home" },
-                            h.max(a),
-                            h.min(a)
-                        ),
-                        hands: Vec::new(),
-                    }),
-                    _ => None,
-                },
+            .map(|(g, entry)| {
+                let typed = |side| {
+                    self.fields
+                        .get(&score_field(i, g, side))
+                        .cloned()
+                        .unwrap_or_default()
+                };
+                let (home, away) = (typed("home"), typed("away"));
+                let hands = self
+                    .fields
+                    .get(&game_field(i, g))
+                    .is_some_and(|t| !t.trim().is_empty());
+                // Each game keeps the way it was given; one not given yet
+                // is offered the card's way.
+                let by_score = !home.is_empty() || !away.is_empty() || (!hands && by_scores);
+                GameView {
+                    field: game_field(i, g),
+                    number: g + 1,
+                    rows: (entry.text.lines().count() + 2).clamp(4, 30),
+                    text: if by_score {
+                        String::new()
+                    } else {
+                        entry.text.clone()
+                    },
+                    errors: entry
+                        .errors
+                        .iter()
+                        .map(|e| {
+                            if by_score {
+                                e.message.clone()
+                            } else {
+                                e.to_string()
+                            }
+                        })
+                        .collect(),
+                    home_field: score_field(i, g, "home"),
+                    away_field: score_field(i, g, "away"),
+                    home,
+                    away,
+                    by_score,
+                    preview: match (&entry.game, &entry.outcome, entry.final_score) {
+                        (Some(game), Some(outcome), _) => Some(preview(game, outcome)),
+                        (_, _, Some([h, a])) => Some(Preview {
+                            summary: format!(
+                                "{} won {}–{}, entered by its final score only (no hand detail).",
+                                if a > h { "Away" } else { "Home" },
+                                h.max(a),
+                                h.min(a)
+                            ),
+                            hands: Vec::new(),
+                        }),
+                        _ => None,
+                    },
+                }
             })
             .collect();
         let standing = if b.entry.games.iter().any(GameEntry::is_read) {
@@ -780,7 +924,7 @@ fn help(ruleset: &Ruleset, final_scores: bool) -> Vec<(&'static str, String)> {
     if final_scores {
         lines.push((
             "final 61-47",
-            "A game kept without hand detail: its final score alone, home first. It counts in the tables but not in the per-hand statistics.".to_owned(),
+            "A game kept without hand detail: its final score alone, home first (or choose \u{201c}final scores\u{201d} at the top of the card and give the two numbers). It counts in the tables but not in the per-hand statistics.".to_owned(),
         ));
     }
     lines

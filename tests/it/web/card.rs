@@ -15,6 +15,7 @@ on_both!(
     an_incomplete_card_is_refused_with_its_missing_boards,
     a_board_not_played_goes_to_the_side_that_did_not_concede,
     a_game_known_by_its_final_score_only,
+    a_paper_card_is_typed_by_final_scores_chosen_on_the_card,
     every_mistake_of_a_game_shows_at_once_in_plain_words,
     the_card_explains_this_seasons_lines_only,
     a_nine_board_night_typed_from_its_sheet,
@@ -169,30 +170,19 @@ async fn a_game_known_by_its_final_score_only(db: Db) {
             _ => (k.clone(), v.clone()),
         })
         .collect();
-    // Not until the season allows it.
-    let page = submit_card(&mut sec, &m, &typed, "submit").await;
+    // A captain: not until the season allows it.
+    let mut home = client(&db, "home").await;
+    let page = submit_card(&mut home, &m, &typed, "submit").await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         page.has("a final score alone is not allowed"),
         "{}",
         page.body
     );
-
     let fixture = db.fixture(LeagueId(1), m.fixture).await.unwrap();
-    let settings = SeasonSettings {
-        final_scores: true,
-        ..SeasonSettings::default()
-    };
-    boneyard::app::seasons::set_season_settings(
-        &db,
-        LeagueId(1),
-        fixture.season_id,
-        &settings,
-        None,
-    )
-    .await
-    .unwrap();
-    // An impossible final score is refused beside its game.
+
+    // A secretary typing a paper card may, whatever the season's setting
+    // (issue 39). An impossible final score is refused beside its game.
     let at = typed.iter().position(|(k, _)| k == "b0.g0").unwrap();
     typed[at].1 = "final 60-47".into();
     let page = submit_card(&mut sec, &m, &typed, "submit").await;
@@ -253,8 +243,122 @@ async fn a_game_known_by_its_final_score_only(db: Db) {
         public.body
     );
     let card = sec.get(&m.path("/card")).await;
-    assert!(card.has("final 61-47"));
+    assert!(card.has(r#"name="b0.g0.home" value="61""#), "{}", card.body);
+    assert!(card.has(r#"name="b0.g0.away" value="47""#), "{}", card.body);
     assert!(card.has("entered by its final score only (no hand detail)"));
+}
+
+/// Issue 39: a secretary with a pile of paper cards chooses, on the card,
+/// to give the games by their final scores (two numbers each), without
+/// touching the season's setting; a captain of that season may not, by
+/// any way in, until the season allows it.
+async fn a_paper_card_is_typed_by_final_scores_chosen_on_the_card(db: Db) {
+    let m = setup(&db).await;
+    let mut sec = client(&db, "sec").await;
+    let card = sec.get(&m.path("/card")).await;
+    assert!(
+        card.has(r#"value="by-scores""#),
+        "the choice is on the card"
+    );
+    assert!(!card.has(r#"name="b0.g0.home""#), "hands first");
+    // One press: every game is offered as two numbers; nothing typed is lost.
+    let (fields, _) = simulated_card(&m, 21);
+    let players: Vec<(String, String)> = fields
+        .iter()
+        .filter(|(k, _)| !k.contains(".g"))
+        .cloned()
+        .collect();
+    let switched = submit_card(&mut sec, &m, &players, "by-scores").await;
+    assert_eq!(switched.status, StatusCode::OK, "{}", switched.body);
+    for field in ["b0.g0.home", "b0.g0.away", "b1.g0.home", "b2.g0.away"] {
+        assert!(
+            switched.has(&format!(r#"id="{field}" name="{field}" value="""#)),
+            "{field}: {}",
+            switched.body
+        );
+    }
+    assert!(!switched.has(r#"<textarea id="b0.g0""#));
+    assert!(switched.has(r#"<input type="hidden" name="by" value="scores">"#));
+    for (k, v) in &players {
+        assert!(
+            switched.has(&format!(r#"<option value="{v}" selected>"#)),
+            "{k} kept"
+        );
+    }
+    // The numbers, home first; one not a number is said beside its game.
+    let mut typed = players.clone();
+    typed.push(("by".into(), "scores".into()));
+    for (b, (h, a)) in [(0, ("61", "40")), (1, ("52", "61")), (2, ("61", "59"))] {
+        typed.push((format!("b{b}.g0.home"), h.into()));
+        typed.push((format!("b{b}.g0.away"), a.into()));
+    }
+    let mut wrong = typed.clone();
+    wrong.retain(|(k, _)| k != "b1.g0.away");
+    wrong.push(("b1.g0.away".into(), "sixty".into()));
+    let page = submit_card(&mut sec, &m, &wrong, "submit").await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        page.has("give the final score as two whole numbers"),
+        "{}",
+        page.body
+    );
+    assert!(page.has(r#"value="sixty""#), "what was typed comes back");
+    let saved = submit_card(&mut sec, &m, &typed, "submit").await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let stored = db.result(LeagueId(1), m.fixture).await.unwrap().unwrap();
+    let totals: Vec<[i64; 2]> = stored
+        .result
+        .boards
+        .iter()
+        .map(|b| {
+            assert!(b.games[0].score_only);
+            b.games[0].outcome.as_ref().unwrap().totals
+        })
+        .collect();
+    assert_eq!(totals, [[61, 40], [52, 61], [61, 59]]);
+
+    // A captain of a season that keeps hands: no choice offered, and a
+    // result with a final score alone refused whichever way it comes.
+    let mut home = client(&db, "home").await;
+    let card = home.get(&m.path("/card")).await;
+    assert!(!card.has(r#"value="by-scores""#), "{}", card.body);
+    let page = submit_card(&mut home, &m, &typed, "submit").await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.has("a final score alone is not allowed"));
+    let home_user = db.user_by_username("cap0-card").await.unwrap().id;
+    let refused = boneyard::app::results::submit(
+        &db,
+        LeagueId(1),
+        m.fixture,
+        &stored.result,
+        boneyard::league::workflow::Actor::captain(home_user, Side::Home),
+    )
+    .await;
+    assert!(
+        matches!(
+            refused,
+            Err(DbError::Refused(
+                boneyard::league::refusal::Refusal::HandsRequired
+            ))
+        ),
+        "{refused:?}"
+    );
+    // Once the season allows it, the captain has the choice too.
+    let fixture = db.fixture(LeagueId(1), m.fixture).await.unwrap();
+    boneyard::app::seasons::set_season_settings(
+        &db,
+        LeagueId(1),
+        fixture.season_id,
+        &SeasonSettings {
+            final_scores: true,
+            ..SeasonSettings::default()
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    let card = home.get(&m.path("/card")).await;
+    assert!(card.has(r#"value="by-scores""#));
 }
 
 async fn every_mistake_of_a_game_shows_at_once_in_plain_words(db: Db) {

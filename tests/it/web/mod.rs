@@ -26,4 +26,5 @@ mod setup;
 mod sheet;
 mod time_zone;
 mod transfers;
+mod week;
 mod workflow;
