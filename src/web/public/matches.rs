@@ -65,8 +65,11 @@ struct MatchPage {
     at: Address<MatchAt>,
     /// The printable score sheet.
     sheet: String,
-    /// Boards being kept on score pads, while the match is unplayed.
+    /// This match's boards on the score pads tonight, while its result is
+    /// not in (`league::live`).
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// Some board on the pads is still being played.
+    in_play: bool,
     /// Each board's chances from the ratings, once its players are chosen
     /// on its pad and while the match is unplayed.
     chances: Vec<crate::app::ratings::BoardChance>,
@@ -202,22 +205,17 @@ pub async fn page(
     // A void fixture or a walkover shows its result, if any, for the
     // record; the status says it does not count.
     let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
-    let (lines, chances) = if line.status.is_open() && result.is_none() {
+    let result_in = crate::league::live::result_in(line.status, result.is_some());
+    let lines = crate::web::pad::live::fixture_boards(&state, &league, line.id).await?;
+    let chances = if result_in {
+        Vec::new()
+    } else {
         let pads = db.pad_boards(league.id, line.id).await?;
         let rated = state.ratings(&league).await?;
-        (
-            crate::web::pad::live::fixture_boards(&state, &league, line.id).await?,
-            crate::app::ratings::board_chances(&pads, &rated.ratings, season.format, &roster),
-        )
-    } else if line.status.is_open() {
-        (
-            crate::web::pad::live::fixture_boards(&state, &league, line.id).await?,
-            Vec::new(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
+        crate::app::ratings::board_chances(&pads, &rated.ratings, season.format, &roster)
     };
     let page = MatchPage {
+        in_play: lines.iter().any(|l| !l.over),
         lines,
         chances,
         all_columns: cols.all(),

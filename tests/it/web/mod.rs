@@ -11,6 +11,7 @@ mod health;
 mod honours;
 mod limits;
 mod links;
+mod live;
 mod pad;
 mod penalties;
 mod people;

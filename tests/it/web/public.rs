@@ -564,7 +564,7 @@ fn unescape_safe(name: &str) -> String {
 // ---------------------------------------------------------------------------
 // A league built by hand
 
-fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
+pub(crate) fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
     let eight = json!({"by": home, "points": 8});
     record(json!({
         "format": "fives-and-threes",
@@ -581,7 +581,11 @@ fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
     }))
 }
 
-fn one_board(l: &Built, home: PlayerId, record: boneyard::rules::GameRecord) -> MatchResult {
+pub(crate) fn one_board(
+    l: &Built,
+    home: PlayerId,
+    record: boneyard::rules::GameRecord,
+) -> MatchResult {
     let outcome = score_record(&record).unwrap();
     MatchResult {
         boards: vec![BoardResult {
