@@ -128,6 +128,8 @@ pub struct CurrentUser {
     pub consoles: Vec<ConsoleLink>,
     /// What the last form this user sent saved.
     pub flash: Option<String>,
+    /// The path of the page asked for (see `Ctx::here`).
+    pub here: String,
 }
 
 impl CurrentUser {
@@ -149,6 +151,7 @@ impl CurrentUser {
             is_admin: self.is_admin(),
             consoles: self.consoles.clone(),
             flash: self.flash.clone(),
+            here: self.here.clone(),
         }
     }
 }
@@ -222,6 +225,7 @@ where
             csrf: csrf::token(&session).await?,
             consoles,
             flash: super::flash::take(&session).await,
+            here: parts.uri.path().to_owned(),
         })))
     }
 }

@@ -7,6 +7,7 @@ mod cache;
 mod card;
 mod console;
 mod cups;
+mod header;
 mod health;
 mod honours;
 mod limits;
