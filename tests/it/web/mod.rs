@@ -6,6 +6,7 @@ mod admin;
 mod cache;
 mod card;
 mod console;
+mod content_first;
 mod cups;
 mod header;
 mod health;
