@@ -14,6 +14,7 @@ mod honours;
 mod limits;
 mod links;
 mod live;
+mod match_page;
 mod pad;
 mod penalties;
 mod people;
