@@ -20,8 +20,8 @@ pub struct LiveLine {
     pub totals: [u32; 2],
     pub games_won: [u32; 2],
     pub state: String,
-    /// The board is won: no longer in play.
-    pub over: bool,
+    /// The side (0 home, 1 away) that won the board: no longer in play.
+    pub winner: Option<usize>,
 }
 
 impl LiveLine {
@@ -73,7 +73,7 @@ impl LiveLine {
             totals: s.totals,
             games_won: s.games_won,
             state,
-            over: s.winner.is_some(),
+            winner: s.winner,
         }
     }
 

@@ -75,6 +75,8 @@ struct MatchPage {
     lines: Vec<crate::web::pad::live::LiveLine>,
     /// Some board on the pads is still being played.
     in_play: bool,
+    /// The boards won so far on the pads, home first.
+    so_far: [usize; 2],
     /// Each board's chances from the ratings, once its players are chosen
     /// on its pad and while the match is unplayed.
     chances: Vec<crate::app::ratings::BoardChance>,
@@ -262,7 +264,8 @@ pub async fn page(
         (None, None) => None,
     };
     let page = MatchPage {
-        in_play: lines.iter().any(|l| !l.over),
+        in_play: lines.iter().any(|l| l.winner.is_none()),
+        so_far: [0, 1].map(|side| lines.iter().filter(|l| l.winner == Some(side)).count()),
         lines,
         chances,
         score,

@@ -191,6 +191,11 @@ async fn a_board_untouched_since_its_fixtures_night_is_on_no_live_page(db: Db) {
         .await;
     assert!(!page.has("Being played now"), "{}", page.body);
     assert!(page.has("On the score pads tonight"));
+    assert!(
+        page.has("Boards won so far: Dolphin 1–0 Bell."),
+        "{}",
+        page.body
+    );
 
     // The query itself reads none of the old fixture's boards.
     let zone = db.league_by_short_name(&l.short).await.unwrap().time_zone;
