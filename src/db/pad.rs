@@ -227,26 +227,58 @@ impl Db {
         Ok(out)
     }
 
-    /// Boards of the league's unplayed fixtures tapped since `since`.
+    /// The boards of the league tapped since `since` whose match's result
+    /// is not in (`league::live::result_in`: the fixture still open, no
+    /// version entered), by match and board. The live pages pass the start
+    /// of the night (`league::live::night_begins`), so a pad left
+    /// unsubmitted weeks ago is never read; `league::live::PadState` then
+    /// decides from each summary which boards are in play.
     pub async fn live_boards(
         &self,
         league: LeagueId,
         since: DateTime<Utc>,
     ) -> Result<Vec<LiveBoard>> {
-        let rows = sql::query_as::<LiveRow>(
+        self.live_rows(league, since, None).await
+    }
+
+    /// [`Db::live_boards`] of one fixture: its page's and its screen's.
+    pub async fn fixture_live_boards(
+        &self,
+        league: LeagueId,
+        since: DateTime<Utc>,
+        fixture: FixtureId,
+    ) -> Result<Vec<LiveBoard>> {
+        self.live_rows(league, since, Some(fixture)).await
+    }
+
+    async fn live_rows(
+        &self,
+        league: LeagueId,
+        since: DateTime<Utc>,
+        fixture: Option<FixtureId>,
+    ) -> Result<Vec<LiveBoard>> {
+        let one = if fixture.is_some() {
+            "AND p.fixture_id = $3"
+        } else {
+            ""
+        };
+        let sql = format!(
             "SELECT p.fixture_id, p.board, h.name AS home_team, a.name AS away_team, \
              p.summary, p.updated_at FROM pad_boards p \
              JOIN fixtures f ON f.league_id = p.league_id AND f.id = p.fixture_id \
              JOIN teams h ON h.league_id = f.league_id AND h.id = f.home_team_id \
              JOIN teams a ON a.league_id = f.league_id AND a.id = f.away_team_id \
-             WHERE p.league_id = $1 AND p.updated_at >= $2 \
+             WHERE p.league_id = $1 AND p.updated_at >= $2 {one} \
              AND f.status IN ('scheduled', 'postponed') \
-             ORDER BY f.id, p.board",
-        )
-        .bind(league)
-        .bind(since)
-        .fetch_all(self)
-        .await?;
+             AND NOT EXISTS (SELECT 1 FROM result_versions v \
+               WHERE v.league_id = f.league_id AND v.fixture_id = f.id) \
+             ORDER BY f.id, p.board"
+        );
+        let mut query = sql::query_as::<LiveRow>(&sql).bind(league).bind(since);
+        if let Some(f) = fixture {
+            query = query.bind(f);
+        }
+        let rows = query.fetch_all(self).await?;
         rows.into_iter()
             .map(|r| {
                 Ok(LiveBoard {

@@ -11,6 +11,7 @@ pub mod ical;
 pub mod import;
 pub mod late_results;
 pub mod lineup;
+pub mod live;
 pub mod match_format;
 pub mod match_night;
 pub mod match_result;

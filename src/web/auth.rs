@@ -128,6 +128,8 @@ pub struct CurrentUser {
     pub consoles: Vec<ConsoleLink>,
     /// What the last form this user sent saved.
     pub flash: Option<String>,
+    /// The path of the page asked for (see `Ctx::here`).
+    pub here: String,
 }
 
 impl CurrentUser {
@@ -149,6 +151,7 @@ impl CurrentUser {
             is_admin: self.is_admin(),
             consoles: self.consoles.clone(),
             flash: self.flash.clone(),
+            here: self.here.clone(),
         }
     }
 }
@@ -197,16 +200,18 @@ where
         let session = Session::from_request_parts(parts, &state)
             .await
             .map_err(|_| AppError::Internal("no session layer".into()))?;
-        MaybeUser::of_session(&state, &session, true).await
+        MaybeUser::of_session(&state, &session, parts.uri.path(), true).await
     }
 }
 
 impl MaybeUser {
     /// Who the session is signed in as, if anyone; with the message the
-    /// last form saved, taken so it shows once, when `take_flash`.
+    /// last form saved, taken so it shows once, when `take_flash`; `here`
+    /// is the page's path (the header leaves out a link to where it is).
     pub async fn of_session(
         state: &AppState,
         session: &Session,
+        here: &str,
         take_flash: bool,
     ) -> Result<MaybeUser, AppError> {
         let Some(id) = session
@@ -238,6 +243,7 @@ impl MaybeUser {
             } else {
                 None
             },
+            here: here.to_owned(),
         })))
     }
 }

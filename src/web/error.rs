@@ -211,7 +211,7 @@ pub async fn framed(
     // The flash stays for the next page: an error page is not where a
     // saved message belongs.
     let ctx = match &session {
-        Some(session) => match super::auth::MaybeUser::of_session(&state, session, false).await {
+        Some(session) => match super::auth::MaybeUser::of_session(&state, session, &path, false).await {
             Ok(user) => user.ctx(),
             Err(e) => {
                 tracing::warn!(error = %e, "an error page's frame: who is signed in is unknown");

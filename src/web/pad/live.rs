@@ -3,17 +3,14 @@
 //! lines every few seconds.
 
 use crate::web::links;
-use chrono::Duration;
 
 use crate::db::pad::LiveBoard;
-use crate::db::{League, now};
+use crate::db::{FixtureId, League, now};
+use crate::league::live::{self, PadState};
 use crate::league::pad::Summary;
 
 use super::super::AppState;
 use super::super::error::Result;
-
-/// Boards tapped within this many hours count as being played.
-const LIVE_HOURS: i64 = 12;
 
 /// One board in words.
 pub struct LiveLine {
@@ -23,6 +20,8 @@ pub struct LiveLine {
     pub totals: [u32; 2],
     pub games_won: [u32; 2],
     pub state: String,
+    /// The side (0 home, 1 away) that won the board: no longer in play.
+    pub winner: Option<usize>,
 }
 
 impl LiveLine {
@@ -74,6 +73,7 @@ impl LiveLine {
             totals: s.totals,
             games_won: s.games_won,
             state,
+            winner: s.winner,
         }
     }
 
@@ -87,36 +87,58 @@ impl LiveLine {
     }
 }
 
-/// The league's boards being played, in words.
-pub async fn boards(state: &AppState, league: &League) -> Result<Vec<LiveLine>> {
-    let boards = state
-        .db()
-        .live_boards(league.id, now() - Duration::hours(LIVE_HOURS))
-        .await?;
-    // A board whose every tap was undone has nothing to show.
-    Ok(boards
-        .iter()
-        .filter(|b| !b.summary.players.is_empty())
-        .map(|b| LiveLine::of(league, b))
-        .collect())
+/// The league's matches in progress and their boards, as the live page,
+/// the league's screen and the league home show them.
+pub struct LeagueLive {
+    /// How many matches are in progress.
+    pub matches: usize,
+    /// Their boards played tonight, in play or just won, in words.
+    pub lines: Vec<LiveLine>,
 }
 
-/// A fixture's boards on the score pads, in words.
+/// The league's matches in progress (`league::live`), in one query.
+pub async fn league_live(state: &AppState, league: &League) -> Result<LeagueLive> {
+    let night = live::night_begins(league.time_zone, now());
+    let boards = state.db().live_boards(league.id, night).await?;
+    // The query left out the boards whose result is in.
+    let pads: Vec<(FixtureId, PadState)> = boards
+        .iter()
+        .map(|b| (b.fixture_id, PadState::new(&b.summary, false, b.updated_at)))
+        .collect();
+    let followed = live::followed(&pads, night);
+    Ok(LeagueLive {
+        matches: live::in_progress(&pads, night).len(),
+        lines: boards
+            .iter()
+            .zip(followed)
+            .filter(|(_, shown)| *shown)
+            .map(|(b, _)| LiveLine::of(league, b))
+            .collect(),
+    })
+}
+
+/// A match's boards played tonight (`league::live`), while its result is
+/// not in, in words: its page's live part and its screen.
 pub async fn fixture_boards(
     state: &AppState,
     league: &League,
-    fixture: crate::db::FixtureId,
+    fixture: FixtureId,
 ) -> Result<Vec<LiveLine>> {
-    let pads = state.db().pad_boards(league.id, fixture).await?;
-    Ok(pads
+    let night = live::night_begins(league.time_zone, now());
+    let boards = state
+        .db()
+        .fixture_live_boards(league.id, night, fixture)
+        .await?;
+    // The query left out the boards whose result is in.
+    Ok(boards
         .iter()
-        .filter(|p| !p.summary.players.is_empty())
-        .map(|p| {
+        .filter(|b| PadState::new(&b.summary, false, b.updated_at).tonight(night))
+        .map(|b| {
             LiveLine::new(
-                format!("Board {}", p.board),
+                format!("Board {}", b.board),
                 String::new(),
-                &p.summary,
-                ["Home", "Away"],
+                &b.summary,
+                [&b.home_team, &b.away_team],
             )
         })
         .collect())

@@ -15,7 +15,7 @@ use crate::db::{DbError, FixtureId, League};
 use super::super::AppState;
 use super::super::error::{AppError, Result};
 use super::super::page::html;
-use super::live::{LiveLine, boards, fixture_boards};
+use super::live::{LiveLine, fixture_boards, league_live};
 
 #[derive(Template)]
 #[template(path = "pad/screen.html")]
@@ -40,17 +40,21 @@ async fn league(state: &AppState, short: &str) -> Result<League> {
     crate::web::auth::league_named(state.db(), short).await
 }
 
-/// Every board of the league being played.
+/// The boards of every match of the league in progress.
 pub async fn league_screen(
     State(state): State<AppState>,
     Path(p): Path<LeaguePath>,
 ) -> Result<Response> {
     let league = league(&state, &p.league).await?;
-    let lines = boards(&state, &league).await?;
+    let live = league_live(&state, &league).await?;
     Ok(html(&ScreenPage {
         title: league.name.clone(),
-        subtitle: "Boards being played".into(),
-        lines,
+        subtitle: match live.matches {
+            0 => "No match in progress".into(),
+            1 => "1 match in progress".into(),
+            n => format!("{n} matches in progress"),
+        },
+        lines: live.lines,
     }))
 }
 
@@ -69,11 +73,7 @@ pub async fn match_screen(
             other => other.into(),
         })?;
     let names = crate::web::results::side_names(&state, &league, &fixture).await?;
-    let lines = if fixture.status.is_open() {
-        fixture_boards(&state, &league, fixture.id).await?
-    } else {
-        Vec::new()
-    };
+    let lines = fixture_boards(&state, &league, fixture.id).await?;
     Ok(html(&ScreenPage {
         title: format!("{} v {}", names[0], names[1]),
         subtitle: if fixture.status.is_open() {

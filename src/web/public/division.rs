@@ -60,6 +60,8 @@ struct TablePage {
     order: String,
     /// Which rule separated teams level on points, in sentences.
     separations: Vec<String>,
+    /// The notes counted in one line (`notes_line`).
+    notes_line: String,
     /// Points deducted, with their reasons.
     deductions: Vec<String>,
     /// Results awaiting approval, not counted.
@@ -243,7 +245,7 @@ pub async fn table(
     let counts = |round: i64| after.is_none_or(|a| round <= i64::from(a));
     let separations = separations(&rows, &names, &rules);
     let order = order_note(&rules);
-    let deductions = ours
+    let deductions: Vec<String> = ours
         .iter()
         .filter(|d| d.round.is_none_or(counts))
         .map(|d| {
@@ -296,7 +298,9 @@ pub async fn table(
     };
     let calendar =
         super::CalendarLinks::new(&headers, &links::at(&league).division_calendar(division.id));
+    let notes_line = notes_line(&rows, &rules, ties.len(), deductions.len(), pending);
     let page = TablePage {
+        notes_line,
         ctx: user.ctx(),
         crumbs: crumbs(&league, &season),
         all_columns,
@@ -361,25 +365,96 @@ fn separations(
         let before = rules.iter().take_while(|r| **r != rule);
         before.map(|r| r.label()).collect::<Vec<_>>().join(", ")
     };
-    rows.windows(2)
-        .filter_map(|pair| {
-            let (above, below) = (name(pair[0].team), name(pair[1].team));
-            match pair[0].separated_by? {
-                Separation::Rule(rule) if rules.first() == Some(&rule) => None,
-                Separation::Rule(rule) => Some(format!(
-                    "{above} and {below} are level on {}; {above} is placed higher on {}.",
-                    level_on(rule),
-                    rule.label()
-                )),
-                Separation::Level => Some(format!(
-                    "{above} and {below} are level on every rule and are listed by name."
-                )),
-                Separation::PlayOff => Some(format!(
-                    "{above} and {below} are level on every rule; {above} is placed higher by winning their play-off."
-                )),
+    let mut out = Vec::new();
+    // Teams in a row level on every rule make one note, not one a pair (at
+    // the start of a season every team is level with the next).
+    let mut level: Vec<&str> = Vec::new();
+    for pair in rows.windows(2) {
+        let (above, below) = (name(pair[0].team), name(pair[1].team));
+        if pair[0].separated_by == Some(Separation::Level) {
+            if level.is_empty() {
+                level.push(above);
             }
+            level.push(below);
+            continue;
+        }
+        if !level.is_empty() {
+            out.push(level_note(&std::mem::take(&mut level)));
+        }
+        match pair[0].separated_by {
+            Some(Separation::Rule(rule)) if rules.first() != Some(&rule) => out.push(format!(
+                "{above} and {below} are level on {}; {above} is placed higher on {}.",
+                level_on(rule),
+                rule.label()
+            )),
+            Some(Separation::PlayOff) => out.push(format!(
+                "{above} and {below} are level on every rule; {above} is placed higher by winning their play-off."
+            )),
+            _ => {}
+        }
+    }
+    if !level.is_empty() {
+        out.push(level_note(&level));
+    }
+    out
+}
+
+fn level_note(teams: &[&str]) -> String {
+    format!(
+        "{} are level on every rule and are listed by name.",
+        and_list(teams)
+    )
+}
+
+/// The notes under a table in one line, for their folded heading: what
+/// they hold that changes a reading of the table, counted.
+fn notes_line(
+    rows: &[Row],
+    rules: &[TieBreaker],
+    ties: usize,
+    deductions: usize,
+    pending: usize,
+) -> String {
+    let count = |n: usize, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    };
+    let broken = rows
+        .iter()
+        .filter(|r| match r.separated_by {
+            Some(Separation::Rule(rule)) => rules.first() != Some(&rule),
+            Some(Separation::PlayOff) => true,
+            _ => false,
         })
-        .collect()
+        .count();
+    // Teams level on every rule with the team above or below them.
+    let level = (0..rows.len())
+        .filter(|&i| {
+            let with_next = rows[i].separated_by == Some(Separation::Level);
+            let with_above = i > 0 && rows[i - 1].separated_by == Some(Separation::Level);
+            with_next || with_above
+        })
+        .count();
+    let parts: Vec<String> = [
+        count(ties, "tie to settle", "ties to settle"),
+        count(
+            level,
+            "team level on every rule",
+            "teams level on every rule",
+        ),
+        count(broken, "tie-break", "tie-breaks"),
+        count(deductions, "deduction", "deductions"),
+        count(pending, "result not counted yet", "results not counted yet"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        "how the table is ordered".to_owned()
+    } else {
+        parts.join(", ")
+    }
 }
 
 #[derive(Template)]
@@ -392,6 +467,8 @@ struct FixturesPage {
     division: Division,
     table_href: String,
     rounds: Vec<RoundFixtures>,
+    /// The first round with a match still to play, to jump to.
+    next_round: Option<i64>,
     teams: Vec<Link>,
 }
 
@@ -455,9 +532,16 @@ pub async fn fixtures(
                 .or_insert_with(|| Link::new(name.clone(), team_href(&league, id, name)));
         }
     }
+    let next_round = lines
+        .iter()
+        .filter(|f| f.status.is_open() && f.result_status.is_none())
+        .map(|f| f.round)
+        .min()
+        .filter(|round| rounds.first().is_some_and(|r| r.round != *round));
     let page = FixturesPage {
         ctx: user.ctx(),
         crumbs: crumbs(&league, &season),
+        next_round,
         table_href: division_href(&league, &season.name, &division.name),
         rounds,
         teams: teams.into_values().collect(),

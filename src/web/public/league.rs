@@ -11,7 +11,7 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use crate::db::pages::FixtureScope;
-use crate::db::{FixtureStatus, League, ResultStatus, Season};
+use crate::db::{FixtureStatus, League, Season};
 use crate::league::match_format::{MatchFormat, Pairings, Walkover};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
@@ -110,7 +110,7 @@ pub async fn home(
     let lines = db
         .fixture_lines(league.id, &FixtureScope::Season(season.id))
         .await?;
-    let (start, end) = today(league.time_zone);
+    let (start, _) = today(league.time_zone);
     let mut recent: Vec<_> = lines
         .iter()
         .filter(|f| f.result_status.is_some() || f.status == FixtureStatus::Walkover)
@@ -126,13 +126,11 @@ pub async fn home(
         .collect();
     next.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id));
     next.truncate(HOME_LIST);
-    page.live = lines
-        .iter()
-        .filter(|f| {
-            f.result_status.is_some_and(|s| s != ResultStatus::Approved)
-                || f.starts_at.is_some_and(|t| t >= start && t < end)
-        })
-        .count();
+    // Kept with the league's records, not its taps: the count may lag a
+    // tap by up to a minute (the page cache's `FRESH_SECONDS`).
+    page.live = crate::web::pad::live::league_live(&state, league)
+        .await?
+        .matches;
 
     let ids = recent.iter().map(|f| f.id).collect();
     let boards = db
@@ -353,10 +351,17 @@ struct LivePage {
     ctx: Ctx,
     crumbs: Vec<Link>,
     league: League,
+    /// The match night's date.
     today: String,
-    rows: Vec<FixtureView>,
-    /// Boards being kept on score pads, as they stand.
+    tonight_caption: String,
+    /// How many matches are in progress (`league::live`).
+    matches: usize,
+    /// Their boards, as the score pads left them.
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// Tonight's fixtures, whatever their state.
+    tonight: Vec<FixtureView>,
+    /// Results entered, not yet approved, of other nights.
+    pending: Vec<FixtureView>,
 }
 
 pub async fn live(
@@ -366,7 +371,7 @@ pub async fn live(
 ) -> Result<Response> {
     let db = state.db();
     let seasons = db.seasons(league.id).await?;
-    let (from, to) = today(league.time_zone);
+    let (from, to) = crate::league::live::night(league.time_zone, crate::db::now());
     let lines = db
         .fixture_lines(league.id, &FixtureScope::Live { from, to })
         .await?;
@@ -376,15 +381,21 @@ pub async fn live(
         .await?;
     let formats = match_formats(&seasons)?;
     let scores = scores_by_season(&lines, &boards, &formats);
-    let mut lines = lines;
-    lines.sort_by_key(|f| (f.starts_at, f.id));
-    let boards = crate::web::pad::live::boards(&state, &league).await?;
+    let (mut tonight, mut pending): (Vec<_>, Vec<_>) = lines
+        .into_iter()
+        .partition(|f| f.starts_at.is_some_and(|t| from <= t && t < to));
+    tonight.sort_by_key(|f| (f.starts_at, f.id));
+    pending.sort_by_key(|f| (f.starts_at, f.id));
+    let live = crate::web::pad::live::league_live(&state, &league).await?;
     let page = LivePage {
-        lines: boards,
+        matches: live.matches,
+        lines: live.lines,
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         today: super::day(league.time_zone, from),
-        rows: fixture_views(&league, &seasons, &formats, &lines, &scores),
+        tonight_caption: format!("Tonight's matches, {}", super::day(league.time_zone, from)),
+        tonight: fixture_views(&league, &seasons, &formats, &tonight, &scores),
+        pending: fixture_views(&league, &seasons, &formats, &pending, &scores),
         league,
     };
     Ok(html(&page))

@@ -65,8 +65,18 @@ struct MatchPage {
     at: Address<MatchAt>,
     /// The printable score sheet.
     sheet: String,
-    /// Boards being kept on score pads, while the match is unplayed.
+    /// The score in the heading: boards won, home first, or the walkover's.
+    score: Option<String>,
+    /// What a captain of the match or a secretary may do here (never for
+    /// visitors).
+    actions: Option<super::match_actions::Actions>,
+    /// This match's boards on the score pads tonight, while its result is
+    /// not in (`league::live`).
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// Some board on the pads is still being played.
+    in_play: bool,
+    /// The boards won so far on the pads, home first.
+    so_far: [usize; 2],
     /// Each board's chances from the ratings, once its players are chosen
     /// on its pad and while the match is unplayed.
     chances: Vec<crate::app::ratings::BoardChance>,
@@ -107,8 +117,33 @@ struct BoardView {
     won: [u32; 2],
     /// The side (0 home, 1 away) that took the board.
     winner: Option<usize>,
+    /// The side (0 home, 1 away) that conceded it, unplayed.
+    conceded: Option<usize>,
     /// Who took the board, in words.
     verdict: String,
+}
+
+impl BoardView {
+    /// A side's players (0 home, 1 away), as the board-by-board summary
+    /// names them.
+    fn names(&self, side: usize) -> String {
+        let players = if side == 0 { &self.home } else { &self.away };
+        players
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" & ")
+    }
+
+    /// Side `side` (0 home, 1 away) took the board.
+    fn took(&self, side: usize) -> bool {
+        self.winner == Some(side)
+    }
+
+    /// Side `side` conceded the board.
+    fn gave(&self, side: usize) -> bool {
+        self.conceded == Some(side)
+    }
 }
 
 struct GameView {
@@ -201,25 +236,40 @@ pub async fn page(
     };
     // A void fixture or a walkover shows its result, if any, for the
     // record; the status says it does not count.
+    let stored_status = stored.as_ref().map(|s| s.version.status);
     let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
-    let (lines, chances) = if line.status.is_open() && result.is_none() {
+    let result_in = crate::league::live::result_in(line.status, result.is_some());
+    let lines = crate::web::pad::live::fixture_boards(&state, &league, line.id).await?;
+    let chances = if result_in {
+        Vec::new()
+    } else {
         let pads = db.pad_boards(league.id, line.id).await?;
         let rated = state.ratings(&league).await?;
-        (
-            crate::web::pad::live::fixture_boards(&state, &league, line.id).await?,
-            crate::app::ratings::board_chances(&pads, &rated.ratings, season.format, &roster),
-        )
-    } else if line.status.is_open() {
-        (
-            crate::web::pad::live::fixture_boards(&state, &league, line.id).await?,
-            Vec::new(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
+        crate::app::ratings::board_chances(&pads, &rated.ratings, season.format, &roster)
+    };
+    let at = links::at(&league).match_page(line.id);
+    let actions = super::match_actions::actions(
+        &state,
+        user.0.as_ref(),
+        &league,
+        &season,
+        &line,
+        stored_status,
+        &at,
+    )
+    .await?;
+    let score = match (&walkover, &result) {
+        (Some(w), _) => Some(w.clone()),
+        (None, Some(r)) => Some(format!("{}–{}", r.score[0], r.score[1])),
+        (None, None) => None,
     };
     let page = MatchPage {
+        in_play: lines.iter().any(|l| l.winner.is_none()),
+        so_far: [0, 1].map(|side| lines.iter().filter(|l| l.winner == Some(side)).count()),
         lines,
         chances,
+        score,
+        actions,
         all_columns: cols.all(),
         cols_href: cols.toggle(&match_href(&league, line.id)),
         ctx: user.ctx(),
@@ -252,7 +302,7 @@ pub async fn page(
         walkover,
         result,
         penalties: penalty_views(&league, &penalties),
-        at: links::at(&league).match_page(line.id),
+        at,
         sheet: links::at(&league).print_fixture(line.id),
         league,
     };
@@ -412,6 +462,7 @@ fn board_view(
             games,
             won,
             winner: tally.winner,
+            conceded: Some(conceding),
             verdict: format!(
                 "Not played: {} conceded the board, so it goes to {}.",
                 teams[conceding], teams[taking]
@@ -443,6 +494,7 @@ fn board_view(
         games,
         won,
         winner: tally.winner,
+        conceded: None,
         verdict,
     }
 }

@@ -40,6 +40,7 @@ mod division;
 mod export;
 mod honours;
 mod league;
+mod match_actions;
 mod matches;
 mod player;
 mod ratings;

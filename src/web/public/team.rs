@@ -25,6 +25,8 @@ use super::{
     not_found, penalty_views, player_href, season_href, slug, split_id_slug, team_href,
 };
 use crate::app::division_table::DivisionData;
+use crate::web::views::next_match::{NextMatch, next_match};
+use chrono::Utc;
 
 #[derive(Deserialize)]
 pub struct TeamPath {
@@ -51,6 +53,8 @@ struct TeamPage {
     calendar: CalendarLinks,
     /// The team's position after each round of its current division.
     chart: Option<PositionChart>,
+    /// Its next match, shown first.
+    next: Option<NextMatch>,
 }
 
 pub async fn page(
@@ -84,6 +88,7 @@ pub async fn page(
         penalties: Vec::new(),
         calendar: CalendarLinks::new(&headers, &links::at(&league).team_calendar(team.id)),
         chart: None,
+        next: None,
         history: entries
             .iter()
             .map(|e| {
@@ -139,6 +144,17 @@ pub async fn page(
     let boards = db.board_lines(league.id, &scope, false).await?;
     let scores = scores_by_season(&lines, &boards, &formats);
     page.fixtures = fixture_views(league, &seasons, &formats, &lines, &scores);
+    // The page is the team's: its next match needs no team's name.
+    page.next = next_match(
+        league,
+        &lines,
+        team.id,
+        league.time_zone.today(Utc::now()).0,
+    )
+    .map(|next| NextMatch {
+        team: String::new(),
+        ..next
+    });
     let home_of: HashMap<_, _> = lines
         .iter()
         .map(|f| (f.id, f.home_team_id == team.id))

@@ -345,7 +345,9 @@ async fn every_public_page_of_a_demo_league(db: Db) {
 
     // Fixtures and results by round: pending results marked in words.
     let page = ok(&mut c, &format!("{div_href}/fixtures")).await;
-    assert!(page.has("<h3 id=\"round-1\">Round 1</h3>"));
+    // Each round under its own heading (the "By round" heading above them
+    // went: the rounds come first, the list by team after them).
+    assert!(page.has("<h2 id=\"round-1\">Round 1</h2>"));
     for f in &pending {
         let href = format!("href=\"{base}/matches/{}\"", f.id);
         let at = page.body.find(&href).expect("the pending match is listed");
@@ -564,7 +566,7 @@ fn unescape_safe(name: &str) -> String {
 // ---------------------------------------------------------------------------
 // A league built by hand
 
-fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
+pub(crate) fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
     let eight = json!({"by": home, "points": 8});
     record(json!({
         "format": "fives-and-threes",
@@ -581,7 +583,11 @@ fn won_game(home: &str, away: &str) -> boneyard::rules::GameRecord {
     }))
 }
 
-fn one_board(l: &Built, home: PlayerId, record: boneyard::rules::GameRecord) -> MatchResult {
+pub(crate) fn one_board(
+    l: &Built,
+    home: PlayerId,
+    record: boneyard::rules::GameRecord,
+) -> MatchResult {
     let outcome = score_record(&record).unwrap();
     MatchResult {
         boards: vec![BoardResult {
