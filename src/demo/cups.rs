@@ -200,12 +200,27 @@ impl LeagueWriter<'_> {
                         ),
                     };
                     let m = play_match(&self.ruleset, &format.boards, &home, &away, self.rng)?;
-                    // On its night, or on one of the nights before today
-                    // when it is to be played by a night to come.
-                    let night = fixture
-                        .starts_at
-                        .filter(|t| *t < self.today.start())
-                        .unwrap_or_else(|| self.today.night(-4 - i as i64 % 5));
+                    // On its night; or, to be played by a night to come,
+                    // on one of the nights before today, which the tie is
+                    // then dated (as a secretary would), so that it is
+                    // among the recent results rather than the ones to
+                    // come.
+                    let night = match fixture.starts_at.filter(|t| *t < self.today.start()) {
+                        Some(night) => night,
+                        None => {
+                            // Not last week's league night.
+                            let night = self.today.night([-4, -5, -6, -8, -9][i % 5]);
+                            let played_on = FixtureChange {
+                                starts_at: Some(night),
+                                ..FixtureChange::from(&fixture)
+                            };
+                            crate::app::fixtures::change(
+                                db, league, line.id, &played_on, secretary,
+                            )
+                            .await?;
+                            night
+                        }
+                    };
                     let status = if played == Outcome::Approved {
                         ResultStatus::Approved
                     } else {

@@ -374,12 +374,12 @@ async fn this_week(
                         v.created_at <= now,
                         "{what}: entered after the demo was made"
                     );
-                    if league_fixture {
-                        assert!(
-                            v.created_at >= f.starts_at.unwrap(),
-                            "{what}: before its match"
-                        );
-                    }
+                    // Cup ties played before the night they were to be
+                    // played by are dated the night they were played.
+                    assert!(
+                        v.created_at >= f.starts_at.unwrap(),
+                        "{what}: before its match"
+                    );
                     if v.status != ResultStatus::Entered {
                         let by = v.status_by.expect("a status set by someone");
                         let role = roles.get(&by).unwrap_or_else(|| {
@@ -479,13 +479,14 @@ async fn this_week(
 
 /// A demo made now, as a newcomer gets it (a league of each format, a
 /// past season), and one made at the edges of days and weeks: 00:30 on a
-/// Monday and 23:30 on a Sunday, in winter (GMT) and summer (BST, when
-/// 00:30 in London is 23:30 UTC the day before), and the Saturday before
+/// Monday and 23:30 on a Sunday in winter (GMT), 00:30 on a Monday in
+/// summer (BST: 23:30 UTC the day before), and the Saturday before
 /// Christmas weeks, when next week's round is on the first of them.
 async fn a_demo_made_at_any_hour_of_any_day_is_a_league_this_week(db: Db) {
+    // Five teams a division: a bye each round.
     let options = DemoOptions {
         leagues: 3,
-        teams: 6,
+        teams: 5,
         seasons: 2,
         divisions: None,
         seed: 9,
@@ -512,7 +513,6 @@ async fn a_demo_made_at_any_hour_of_any_day_is_a_league_this_week(db: Db) {
         "2026-11-30T00:30:00Z",
         "2026-11-29T23:30:00Z",
         "2027-06-13T23:30:00Z",
-        "2027-06-13T22:30:00Z",
         "2026-12-19T21:00:00Z",
     ] {
         let before = league_ids(&db).await;
