@@ -173,13 +173,14 @@ pub struct DemoArgs {
     /// Teams in each division.
     #[arg(long, default_value_t = 8)]
     pub teams: u32,
-    /// Seasons per league: all finished but the last, which is half played.
+    /// Seasons per league: all finished but the last, which is half played
+    /// (its current round tonight: the demo is as leagues are this week).
     #[arg(long, default_value_t = 2)]
     pub seasons: u32,
     /// Divisions per season (default: 2 for Fives and Threes, 1 otherwise).
     #[arg(long)]
     pub divisions: Option<u32>,
-    /// The same seed always makes the same leagues.
+    /// The same seed always makes the same leagues (on the same day).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }

@@ -3,54 +3,65 @@
 //!
 //! By default one league of each format (a Fives and Threes pub league with
 //! two divisions, an All Fives tournament, a `hands-won` partnership
-//! league), each with one finished season and one half-played, with venues,
-//! teams, players, captains, results, penalties and fines. Every hand is
-//! actually played: the simulator deals a double-six set and plays legal
-//! tiles ([`simulate_board`]), the engine scores each game
+//! league), each with one finished season and one being played, with
+//! venues, teams, players, captains, results, cups, penalties and fines.
+//! Every hand is actually played: the simulator deals a double-six set and
+//! plays legal tiles ([`simulate_board`]), the engine scores each game
 //! ([`score_record`]) and the result is stored hand by hand through the
 //! database layer, so the data has the shape real games have.
 //!
+//! The leagues are as they would be in the week the demo is made
+//! ([`calendar`]): they play on that day's weekday, and the season being
+//! played has its current round tonight, some of its matches under way on
+//! the score pads ([`tonight`]); the rounds before are played and approved
+//! but for last week's results still going through the workflow and one
+//! left late ([`fates`]); next week's round and the rest are to come.
+//! Results are entered, confirmed and approved by the demo's own accounts,
+//! dated on the nights and days after their matches.
+//!
 //! Everything is drawn from one [`Rng`] per league seeded from
-//! [`DemoOptions::seed`]: the same options give the same leagues, names and
-//! games. (Times the database stamps itself, such as `created_at`, are the
-//! time of the run.)
+//! [`DemoOptions::seed`]: the same options made on the same day give the
+//! same leagues, names and games. (Times the database stamps itself, such
+//! as an account's `created_at`, are the time of the run.)
 //!
-//! The plan (names, schedules, line-ups, games) is plain functions; only
-//! [`fill`] and its helpers touch the database, through [`Db`]'s own API.
+//! The plan (names, schedules, line-ups, games, fates) is plain functions;
+//! only [`fill`] and its helpers touch the database, through [`Db`]'s own
+//! API and the use cases.
 //!
-//! [`fill_with_accounts`] also makes someone to sign in as: each league's
-//! secretary, the captains of its teams this season and a few of its
-//! players, and the installation's administrator when it has no account
-//! yet. Their passwords come from the operating system's random generator
-//! on every run (never from the seed) and are returned once, to be
-//! printed; the database keeps only their argon2id hashes.
+//! [`fill_with_accounts`] also makes someone to sign in as
+//! ([`accounts`]): each league's secretary, the captains of its teams this
+//! season and a few of its players, and the installation's administrator
+//! when it has no account yet.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::sync::Arc;
 
-use argon2::password_hash::rand_core::{OsRng, RngCore};
-use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc, Weekday};
+use chrono::{DateTime, Datelike, Duration, Utc, Weekday};
 use serde_json::Map;
-use tokio::sync::Semaphore;
-use tokio::task::JoinHandle;
 
+use crate::app::results::Recorded;
 use crate::db::{
     BoardKind, BoardResult, Db, DbError, DivisionId, Fixture, FixtureChange, FixtureStatus,
     GameOutcome, GameResult, LeagueId, MatchResult, NewFixture, NewLeague, NewPenalty,
-    NewPenaltyKind, NewRole, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId,
-    ResultStatus, RoleKind, SeasonId, Side, TeamId, UserId, VenueId,
+    NewPenaltyKind, NewSeason, NewVenue, PenaltyEffect, PenaltyKindId, PlayerId, ResultStatus,
+    SeasonId, Side, TeamId, UserId, VenueId,
 };
 use crate::league::fixtures::{self, FixtureRequest, TeamSlot};
 use crate::league::match_format::{BoardSpec, MatchFormat};
-use crate::league::pad::{PadRules, replay, taps_for_board};
 use crate::league::penalties::{DefaultKind, FINE, LATE_CARD, TEAM_LATE, kinds_for};
-use crate::league::time::Zone;
-use crate::rules::ruleset::PoseRule;
 use crate::rules::simulate::{Rng, Style, simulate_board};
 use crate::rules::{Format, Ruleset, score_record};
 
+mod accounts;
+mod calendar;
 mod cups;
+mod fates;
+mod tonight;
+
+pub use accounts::{AccountTable, DemoAccount, PLAYER_ACCOUNTS};
+use accounts::{Accounts, People};
+use calendar::{SeasonDates, Today};
+use fates::Fate;
 
 /// Most leagues one run makes (a county association is about 50).
 pub const MAX_LEAGUES: u32 = 200;
@@ -58,9 +69,6 @@ pub const MAX_LEAGUES: u32 = 200;
 pub const MAX_TEAMS: u32 = 30;
 pub const MAX_SEASONS: u32 = 10;
 pub const MAX_DIVISIONS: u32 = 6;
-
-/// The last season's first year: it is `2026/27`, and half-played.
-const LAST_SEASON_YEAR: i32 = 2026;
 
 /// What to make. [`Default`] is the demo a newcomer gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +79,7 @@ pub struct DemoOptions {
     /// Teams in each division. Default 8.
     pub teams: u32,
     /// Seasons in each league; all finished but the last, which is
-    /// half-played. Default 2.
+    /// half-played, its current round tonight. Default 2.
     pub seasons: u32,
     /// Divisions in each league; default 2 for fives-and-threes, 1 for the
     /// others.
@@ -194,15 +202,26 @@ pub enum DemoError {
     Accounts(String),
 }
 
-/// Fills `db` with the demo leagues and says what it wrote.
+/// Fills `db` with the demo leagues and says what it wrote, as they are
+/// today.
 ///
 /// Short names already taken in `db` are not reused (a second run adds
 /// `wessex-2`, ...), so a demo can be added to a database that has one.
 ///
-/// No accounts are made: this is the demo a benchmark loads. The one a
-/// newcomer gets is [`fill_with_accounts`].
+/// No accounts are made: this is the demo a benchmark loads, its results
+/// entered by nobody in particular. The one a newcomer gets is
+/// [`fill_with_accounts`].
 pub async fn fill(db: &Db, options: &DemoOptions) -> Result<DemoSummary, DemoError> {
-    fill_leagues(db, options, None, &mut |_| {}).await
+    fill_at(db, options, crate::db::now()).await
+}
+
+/// [`fill`] as if made at `now`: the leagues as they are in that week.
+pub async fn fill_at(
+    db: &Db,
+    options: &DemoOptions,
+    now: DateTime<Utc>,
+) -> Result<DemoSummary, DemoError> {
+    fill_leagues(db, options, Today::at(now), None, &mut |_| {}).await
 }
 
 /// How far a fill has got: after each league.
@@ -230,12 +249,23 @@ pub struct Demo {
 /// players (`player-LEAGUE-NAME`); and an administrator (`admin`) when
 /// `db` has no account yet (which would otherwise close the first-run
 /// page that makes one). Usernames taken already get `-2`, `-3`, ...
+/// The league's results are entered by its captains' accounts, confirmed
+/// by the other team's and approved by its secretary's.
 ///
 /// Every account has its own random password, new on every run; the hashes
 /// are made off the async threads, a few at a time, while the leagues are
 /// being written.
 pub async fn fill_with_accounts(db: &Db, options: &DemoOptions) -> Result<Demo, DemoError> {
-    fill_reporting(db, options, &mut |_| {}).await
+    fill_with_accounts_at(db, options, crate::db::now()).await
+}
+
+/// [`fill_with_accounts`] as if made at `now`.
+pub async fn fill_with_accounts_at(
+    db: &Db,
+    options: &DemoOptions,
+    now: DateTime<Utc>,
+) -> Result<Demo, DemoError> {
+    fill_made(db, options, Today::at(now), &mut |_| {}).await
 }
 
 /// [`fill_with_accounts`], calling `report` after each league.
@@ -244,8 +274,18 @@ pub async fn fill_reporting(
     options: &DemoOptions,
     report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<Demo, DemoError> {
-    let mut accounts = Accounts::new();
-    let summary = fill_leagues(db, options, Some(&mut accounts), report).await?;
+    fill_made(db, options, Today::at(crate::db::now()), report).await
+}
+
+async fn fill_made(
+    db: &Db,
+    options: &DemoOptions,
+    today: Today,
+    report: &mut (dyn FnMut(Progress) + Send),
+) -> Result<Demo, DemoError> {
+    check(options)?;
+    let mut accounts = Accounts::new().await?;
+    let summary = fill_leagues(db, options, today, Some(&mut accounts), report).await?;
     let accounts = accounts.create(db).await?;
     Ok(Demo { summary, accounts })
 }
@@ -253,6 +293,7 @@ pub async fn fill_reporting(
 async fn fill_leagues(
     db: &Db,
     options: &DemoOptions,
+    today: Today,
     accounts: Option<&mut Accounts>,
     report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<DemoSummary, DemoError> {
@@ -260,7 +301,7 @@ async fn fill_leagues(
     // One durable commit per result made the demo wait on the disk for
     // most of its time: the whole fill is one bulk load, synced at the end.
     let loader = db.begin_bulk_load().await?;
-    let filled = fill_all(&loader, options, accounts, report).await;
+    let filled = fill_all(&loader, options, today, accounts, report).await;
     db.end_bulk_load(loader).await?;
     filled
 }
@@ -268,6 +309,7 @@ async fn fill_leagues(
 async fn fill_all(
     db: &Db,
     options: &DemoOptions,
+    today: Today,
     mut accounts: Option<&mut Accounts>,
     report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<DemoSummary, DemoError> {
@@ -279,7 +321,7 @@ async fn fill_all(
         .collect();
     if let Some(accounts) = accounts.as_deref_mut() {
         if db.user_count().await? == 0 {
-            accounts.plan("", "", Grant::Administrator, "admin");
+            accounts.administrator();
         }
     }
     let mut summary = DemoSummary::default();
@@ -297,19 +339,29 @@ async fn fill_all(
         for &index in chunk {
             let mut rng = Rng::new(league_seed(options.seed, index));
             let league = plan_league(index, options, &mut rng, &mut taken);
-            plans.push((index, league, rng, DemoSummary::default()));
+            // The people its results name, made before them.
+            let people = match accounts.as_deref_mut() {
+                Some(accounts) => Some(accounts.people(db, &league).await?),
+                None => None,
+            };
+            plans.push((index, league, rng, DemoSummary::default(), people));
         }
-        let filled = futures_util::future::join_all(
-            plans
-                .iter_mut()
-                .map(|(_, league, rng, part)| fill_league(db, league, options.seasons, rng, part)),
-        )
+        let filled = futures_util::future::join_all(plans.iter_mut().map(
+            |(_, league, rng, part, people)| {
+                let setting = Setting {
+                    seasons: options.seasons,
+                    today,
+                    people: people.clone(),
+                };
+                fill_league(db, league, setting, rng, part)
+            },
+        ))
         .await;
-        for ((index, league, _, part), written) in plans.iter().zip(filled) {
+        for ((index, league, _, part, people), written) in plans.iter().zip(filled) {
             let written = written?;
             summary.add(part);
-            if let Some(accounts) = accounts.as_deref_mut() {
-                accounts.plan_league(league, &written);
+            if let (Some(accounts), Some(people)) = (accounts.as_deref_mut(), people) {
+                accounts.plan_league(people, league, &written);
             }
             report(Progress {
                 done: index + 1,
@@ -516,33 +568,23 @@ fn penalty_kinds(format: Format) -> impl Iterator<Item = &'static DefaultKind> {
 // ---------------------------------------------------------------------------
 // Fixtures
 
-/// A time in England (the demo leagues' time zone), in UTC; 8pm always
-/// exists.
-fn in_england(local: NaiveDateTime) -> DateTime<Utc> {
-    Zone::LONDON
-        .instant(local.date(), local.time())
-        .unwrap_or_else(|_| local.and_utc())
-}
-
 /// A season's fixtures of one division by the league's generator: home
-/// and away, one round a week on `weekday` from the first of September of
-/// `year`, at 8pm, over Christmas week. Teams sharing a pub are kept apart
-/// on its nights as its tables require.
+/// and away, one round a week on `weekday` from `dates`' start, at 8pm,
+/// passing over its skipped days. Teams sharing a pub are kept apart on
+/// its nights as its tables require.
 fn season_request(
-    year: i32,
+    dates: &SeasonDates,
     weekday: Weekday,
     teams: &[TeamSlot],
     venue_tables: BTreeMap<i64, u32>,
 ) -> FixtureRequest {
-    let start = NaiveDate::from_ymd_opt(year, 9, 1).expect("1 September exists");
-    let christmas = NaiveDate::from_ymd_opt(year, 12, 20).expect("20 December exists");
     FixtureRequest {
         teams: teams.to_vec(),
         meetings: 2,
-        start,
+        start: dates.start,
         weekday,
-        kick_off: chrono::NaiveTime::from_hms_opt(20, 0, 0).expect("8pm exists"),
-        skip: christmas.iter_days().take(15).collect(),
+        kick_off: calendar::kick_off(),
+        skip: dates.skip.clone(),
         venue_tables,
         booked: Vec::new(),
     }
@@ -572,7 +614,9 @@ struct LeaguePlan {
     name: String,
     short_name: String,
     contact: String,
-    weekday: Weekday,
+    /// Whether a result is left late this week: in two leagues of three,
+    /// so the default demo has a couple.
+    leave_late: bool,
     divisions: Vec<String>,
     /// LEAGUE.md's default for the format, every season.
     match_format: MatchFormat,
@@ -610,7 +654,6 @@ fn plan_league(
             1
         }) as usize;
     let teams_per_division = options.teams as usize;
-    let weekday = [Weekday::Tue, Weekday::Wed, Weekday::Thu][i % 3];
     let mut towns: Vec<&str> = TOWNS.to_vec();
     rng.shuffle(&mut towns);
     towns.truncate(4 + rng.below(3) as usize);
@@ -622,7 +665,7 @@ fn plan_league(
         name: league_name(format, &area),
         contact: format!("{secretary}, league secretary: {slug}.secretary@example.org"),
         short_name,
-        weekday,
+        leave_late: i % 3 != 2,
         divisions: division_names(format, divisions),
         match_format: MatchFormat::default_for(format),
         venues,
@@ -824,16 +867,6 @@ struct TeamState {
     captains: Vec<PlayerId>,
 }
 
-/// What becomes of a fixture this season.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fate {
-    Played(ResultStatus),
-    Scheduled,
-    Postponed,
-    Walkover(Side),
-    Void,
-}
-
 /// A fixture as created, with its teams' indices.
 struct Planned {
     fixture: Fixture,
@@ -853,9 +886,10 @@ struct Played {
 /// One season as it is being written.
 struct SeasonState {
     id: SeasonId,
-    year: i32,
-    /// The last season: half-played.
-    last: bool,
+    dates: SeasonDates,
+    /// The round played tonight, in the season being played; `None` in a
+    /// finished one.
+    tonight: Option<i64>,
     divisions: Vec<DivisionId>,
 }
 
@@ -871,6 +905,17 @@ struct LeagueWriter<'a> {
     teams: Vec<TeamState>,
     /// Player names taken in the league.
     names: HashSet<String>,
+    today: Today,
+    /// Who enters, confirms and approves its results, when it has
+    /// accounts.
+    people: Option<People>,
+}
+
+/// What a league is written with besides its plan.
+struct Setting {
+    seasons: u32,
+    today: Today,
+    people: Option<People>,
 }
 
 /// A league as written: what its accounts are made from.
@@ -885,20 +930,24 @@ struct Written {
 async fn fill_league(
     db: &Db,
     plan: &LeaguePlan,
-    seasons: u32,
+    setting: Setting,
     rng: &mut Rng,
     summary: &mut DemoSummary,
 ) -> Result<Written, DemoError> {
-    let mut writer = LeagueWriter::create(db, plan, rng, summary).await?;
-    let seasons = seasons as i32;
-    let mut current = None;
-    for s in 0..seasons {
-        let year = LAST_SEASON_YEAR - (seasons - 1 - s);
-        current = Some(writer.season(year, s == seasons - 1).await?);
+    let mut writer = LeagueWriter::create(db, plan, rng, summary, setting.today).await?;
+    writer.people = setting.people;
+    let (current, rounds) = writer.current_dates()?;
+    let seasons = setting.seasons as i32;
+    for back in (1..seasons).rev() {
+        writer
+            .season(calendar::past(current.year - back), None)
+            .await?;
     }
+    let tonight = i64::try_from(calendar::current_round(rounds)).unwrap_or(1);
+    let season = writer.season(current, Some(tonight)).await?;
     Ok(Written {
         league: writer.league,
-        season: current.expect("at least one season (checked)"),
+        season,
         teams: writer.teams,
     })
 }
@@ -910,6 +959,7 @@ impl<'a> LeagueWriter<'a> {
         plan: &'a LeaguePlan,
         rng: &'a mut Rng,
         summary: &'a mut DemoSummary,
+        today: Today,
     ) -> Result<LeagueWriter<'a>, DemoError> {
         let league = db
             .create_league(&NewLeague {
@@ -968,17 +1018,58 @@ impl<'a> LeagueWriter<'a> {
             kinds,
             teams,
             names: HashSet::new(),
+            today,
+            people: None,
         })
     }
 
-    /// A season from its divisions to its penalties.
-    async fn season(&mut self, year: i32, last: bool) -> Result<SeasonId, DemoError> {
+    /// Each division's fixtures as the league's generator draws them over
+    /// `dates`, on today's weekday.
+    fn drafts(&self, dates: &SeasonDates) -> Result<Vec<fixtures::Draft>, DemoError> {
+        (0..self.plan.divisions.len())
+            .map(|d| {
+                let ours = self.teams.iter().filter(|t| t.division == d);
+                let slots: Vec<TeamSlot> = ours
+                    .clone()
+                    .map(|t| TeamSlot {
+                        team: t.id.0,
+                        venue: Some(t.venue.0),
+                    })
+                    .collect();
+                let tables = ours.map(|t| (t.venue.0, t.tables)).collect();
+                let request = season_request(dates, self.today.weekday(), &slots, tables);
+                fixtures::generate(&request)
+                    .map_err(|e| DemoError::Options(format!("fixtures: {e}")))
+            })
+            .collect()
+    }
+
+    /// The season being played's dates (its current round tonight) and
+    /// its number of rounds.
+    fn current_dates(&self) -> Result<(SeasonDates, usize), DemoError> {
+        // The rounds are as many whenever they start.
+        let rounds = self
+            .drafts(&calendar::past(self.today.date.year()))?
+            .iter()
+            .map(|d| d.rounds.len())
+            .max()
+            .unwrap_or(0);
+        Ok((calendar::current(self.today, rounds), rounds))
+    }
+
+    /// A season from its divisions to its penalties; the one being played
+    /// (`tonight` its current round) with its cups and tonight's pads.
+    async fn season(
+        &mut self,
+        dates: SeasonDates,
+        tonight: Option<i64>,
+    ) -> Result<SeasonId, DemoError> {
         let (db, league) = (self.db, self.league);
         let id = crate::app::seasons::create_season(
             db,
             league,
             &NewSeason {
-                name: season_name(year),
+                name: season_name(dates.year),
                 format: self.plan.format,
                 options: Map::new(),
                 match_format: self.plan.match_format.to_value(),
@@ -997,25 +1088,30 @@ impl<'a> LeagueWriter<'a> {
         self.summary.divisions += divisions.len() as u64;
         let season = SeasonState {
             id,
-            year,
-            last,
+            dates,
+            tonight,
             divisions,
         };
 
         self.enter_teams(&season).await?;
         let mut fixtures = self.create_fixtures(&season).await?;
-        decide_fates(&mut fixtures, last, self.rng);
+        let rounds: Vec<i64> = fixtures.iter().map(|f| f.fixture.round).collect();
+        let fates = fates::decide(&rounds, tonight, self.plan.leave_late, self.rng);
+        for (f, fate) in fixtures.iter_mut().zip(fates) {
+            f.fate = fate;
+        }
         let mut played = Vec::new();
         for f in &fixtures {
             played.extend(self.settle(&season, f).await?);
         }
         self.give_penalties(&season, &played).await?;
-        if last {
-            self.cups(&season).await?;
-            self.boards_in_progress(&fixtures).await?;
-        } else {
+        match tonight {
+            Some(round) => {
+                self.cups(&season).await?;
+                self.tonight(&fixtures, round).await?;
+            }
             // A past season is kept as it was (LEAGUE.md).
-            db.close_season(league, id).await?;
+            None => db.close_season(league, id).await?,
         }
         Ok(id)
     }
@@ -1074,23 +1170,7 @@ impl<'a> LeagueWriter<'a> {
             .enumerate()
             .map(|(i, t)| (t.id.0, i))
             .collect();
-        let mut drafts = Vec::with_capacity(season.divisions.len());
-        for d in 0..season.divisions.len() {
-            let ours = self.teams.iter().filter(|t| t.division == d);
-            let slots: Vec<TeamSlot> = ours
-                .clone()
-                .map(|t| TeamSlot {
-                    team: t.id.0,
-                    venue: Some(t.venue.0),
-                })
-                .collect();
-            let tables = ours.map(|t| (t.venue.0, t.tables)).collect();
-            let request = season_request(season.year, self.plan.weekday, &slots, tables);
-            drafts.push(
-                fixtures::generate(&request)
-                    .map_err(|e| DemoError::Options(format!("fixtures: {e}")))?,
-            );
-        }
+        let drafts = self.drafts(&season.dates)?;
         let rounds = drafts.iter().map(|d| d.rounds.len()).max().unwrap_or(0);
         let mut out = Vec::new();
         for r in 0..rounds {
@@ -1104,7 +1184,7 @@ impl<'a> LeagueWriter<'a> {
                         season_id: season.id,
                         division_id: division,
                         round: i64::from(round.number),
-                        starts_at: Some(in_england(draft.starts_at(round))),
+                        starts_at: Some(calendar::in_zone(round.date, calendar::kick_off())),
                         home_team_id: self.teams[home].id,
                         away_team_id: self.teams[away].id,
                         venue_id: Some(self.teams[home].venue),
@@ -1113,7 +1193,7 @@ impl<'a> LeagueWriter<'a> {
                         fixture: self.db.create_fixture(self.league, &new).await?,
                         home,
                         away,
-                        fate: Fate::Played(ResultStatus::Approved),
+                        fate: Fate::Scheduled,
                     });
                 }
             }
@@ -1133,61 +1213,73 @@ impl<'a> LeagueWriter<'a> {
         )
     }
 
-    /// The next unplayed fixture being played on the score pads: its first
-    /// board finished, the second halfway through its game, the third just
-    /// set up; so the live page and a pad mid-game have something to show.
-    async fn boards_in_progress(&mut self, fixtures: &[Planned]) -> Result<(), DemoError> {
-        let Some(f) = fixtures.iter().find(|f| matches!(f.fate, Fate::Scheduled)) else {
-            return Ok(());
+    /// How a played match's result came in: entered on the night by the
+    /// home captain (now and then the away one), and now `status`:
+    /// confirmed or disputed by the other captain the day after, approved
+    /// by the secretary a few days on. Without accounts, by nobody in
+    /// particular; nothing after the demo was made.
+    fn card(
+        &mut self,
+        night: DateTime<Utc>,
+        home: usize,
+        away: usize,
+        status: ResultStatus,
+    ) -> Card {
+        let rng = &mut *self.rng;
+        let (entering, other) = if rng.chance(250) {
+            (away, home)
+        } else {
+            (home, away)
         };
-        let m = self.play(f)?;
-        let roster = |team: usize| -> Vec<(i64, String)> {
-            self.teams[team]
-                .roster
-                .iter()
-                .map(|p| (p.id.0, p.name.clone()))
-                .collect()
-        };
-        let (home, away) = (roster(f.home), roster(f.away));
-        let boards = m.result.boards.iter().zip(&self.plan.match_format.boards);
-        for (number, (board, spec)) in boards.enumerate().take(3) {
-            let ids = |p: &[PlayerId]| p.iter().map(|id| id.0).collect::<Vec<_>>();
-            let records: Vec<_> = board.games.iter().map(|g| g.record.clone()).collect();
-            let mut taps = taps_for_board(&ids(&board.home), &ids(&board.away), &records);
-            match number {
-                0 => {}
-                1 => taps.truncate(2 + (taps.len() - 2) / 2),
-                _ => taps.truncate(2),
-            }
-            let rules = PadRules {
-                ruleset: &self.ruleset,
-                kind: spec.kind,
-                best_of: spec.best_of,
-                home: &home,
-                away: &away,
-            };
-            let (pad, refused) = replay(&rules, &taps);
-            if let Some(r) = refused {
-                return Err(DemoError::Engine(format!(
-                    "the score pad refused tap {} of a demo board: {}",
-                    r.index + 1,
-                    r.reason
-                )));
-            }
-            let summary = pad.summary(self.ruleset.pose == PoseRule::Rotate);
-            self.db
-                .save_pad(
-                    self.league,
-                    f.fixture.id,
-                    number as i64 + 1,
-                    0,
-                    &taps,
-                    &summary,
-                    None,
+        let captain = |team: usize| self.people.as_ref().map(|p| p.captains[team]);
+        let entered_at = night + Duration::minutes(i64::from(110 + rng.below(70)));
+        let next_day = entered_at + Duration::hours(i64::from(11 + rng.below(10)));
+        let (note, by, at) = match status {
+            ResultStatus::Entered => ("", None, entered_at),
+            ResultStatus::Confirmed => ("", captain(other), next_day),
+            ResultStatus::Disputed => (
+                DISPUTES[rng.below(DISPUTES.len() as u32) as usize],
+                captain(other),
+                next_day,
+            ),
+            ResultStatus::Approved => {
+                let days = Duration::days(i64::from(1 + rng.below(3)));
+                (
+                    "",
+                    self.people.as_ref().map(|p| p.secretary),
+                    next_day + days,
                 )
-                .await?;
+            }
+        };
+        let entered_at = self.today.by_now(entered_at);
+        Card {
+            by: captain(entering),
+            at: entered_at,
+            status: (status != ResultStatus::Entered)
+                .then(|| (status, note, by, self.today.by_now_since(at, entered_at))),
         }
+    }
+
+    /// Stores a played match's result as `card` says.
+    async fn record(
+        &mut self,
+        fixture: &Fixture,
+        result: &MatchResult,
+        card: &Card,
+    ) -> Result<(), DemoError> {
+        let recorded = Recorded {
+            by: card.by,
+            at: card.at,
+            status: card.status,
+        };
+        crate::app::results::record_played(self.db, self.league, fixture.id, result, &recorded)
+            .await?;
         Ok(())
+    }
+
+    /// The secretary's account, when the league has accounts.
+    fn secretary(&self) -> Option<UserId> {
+        self.people.as_ref().map(|p| p.secretary)
     }
 
     /// Plays, postpones, concedes or voids one fixture as its fate says.
@@ -1202,22 +1294,14 @@ impl<'a> LeagueWriter<'a> {
             conceded_by,
             ..FixtureChange::from(&f.fixture)
         };
+        let night = f.fixture.starts_at.unwrap_or(self.today.now);
+        let secretary = self.secretary();
         match f.fate {
-            Fate::Scheduled => {}
+            Fate::Scheduled | Fate::Late => {}
             Fate::Played(status) => {
                 let m = self.play(f)?;
-                crate::app::results::write(db, league, id, &m.result, None).await?;
-                if status != ResultStatus::Entered {
-                    crate::app::results::set_status(db, league, id, status, "", None).await?;
-                }
-                crate::app::fixtures::change(
-                    db,
-                    league,
-                    id,
-                    &change(FixtureStatus::Played, None),
-                    None,
-                )
-                .await?;
+                let card = self.card(night, f.home, f.away, status);
+                self.record(&f.fixture, &m.result, &card).await?;
                 self.summary.results += 1;
                 self.summary.games += m.games;
                 self.summary.hands += m.hands;
@@ -1230,17 +1314,17 @@ impl<'a> LeagueWriter<'a> {
                 }));
             }
             Fate::Postponed => {
-                // Rearranged for two nights after the next round, moving no
-                // other fixture.
+                // Rearranged for two nights after next week's round,
+                // moving no other fixture.
                 let moved = FixtureChange {
-                    starts_at: f.fixture.starts_at.map(|t| t + Duration::days(16)),
+                    starts_at: Some(self.today.night(9)),
                     ..change(FixtureStatus::Postponed, None)
                 };
-                crate::app::fixtures::change(db, league, id, &moved, None).await?;
+                crate::app::fixtures::change(db, league, id, &moved, secretary).await?;
             }
             Fate::Walkover(side) => {
                 let walkover = change(FixtureStatus::Walkover, Some(side));
-                crate::app::fixtures::change(db, league, id, &walkover, None).await?;
+                crate::app::fixtures::change(db, league, id, &walkover, secretary).await?;
                 let team = if side == Side::Home { f.home } else { f.away };
                 let penalty = NewPenalty {
                     season_id: season.id,
@@ -1251,43 +1335,45 @@ impl<'a> LeagueWriter<'a> {
                     amount: 1000,
                     note: "Fine: conceded the match, could not raise a team".into(),
                 };
-                let paid_at = f.fixture.starts_at.map(|t| t + Duration::days(21));
-                self.penalty(&penalty, paid_at).await?;
+                let paid_at = night + Duration::days(21);
+                self.penalty(&penalty, night, Some(paid_at)).await?;
             }
             Fate::Void => {
-                crate::app::fixtures::change(
-                    db,
-                    league,
-                    id,
-                    &change(FixtureStatus::Void, None),
-                    None,
-                )
-                .await?;
+                let void = change(FixtureStatus::Void, None);
+                crate::app::fixtures::change(db, league, id, &void, secretary).await?;
             }
         }
         Ok(None)
     }
 
-    /// Records a penalty and, for a fine, its line in the ledger (paid at
-    /// `paid_at`, or owed).
+    /// Records a penalty for the match played on `night` (the day after
+    /// it) and, for a fine, its line in the ledger, paid at `paid_at` or
+    /// owed (when that is still to come).
     async fn penalty(
         &mut self,
         new: &NewPenalty,
+        night: DateTime<Utc>,
         paid_at: Option<DateTime<Utc>>,
     ) -> Result<(), DemoError> {
-        let (db, league) = (self.db, self.league);
+        let (db, league, by) = (self.db, self.league, self.secretary());
         let reason = new
             .note
             .strip_prefix("Fine: ")
             .unwrap_or(&new.note)
             .to_owned();
-        let (_, fine) =
-            crate::app::penalties::record_with_fine(db, league, new, Some(reason), None).await?;
+        let (penalty, fine) =
+            crate::app::penalties::record_with_fine(db, league, new, Some(reason), by).await?;
+        db.date_penalty(
+            league,
+            penalty.id,
+            self.today.by_now(night + Duration::days(1)),
+        )
+        .await?;
         self.summary.penalties += 1;
         if let Some(line) = fine {
             self.summary.fines += 1;
-            if paid_at.is_some() {
-                db.set_fine_paid(league, line.id, paid_at, None).await?;
+            if let Some(paid_at) = paid_at.filter(|t| *t <= self.today.now) {
+                db.set_fine_paid(league, line.id, Some(paid_at), by).await?;
             }
         }
         Ok(())
@@ -1360,9 +1446,10 @@ impl<'a> LeagueWriter<'a> {
                 };
                 // Settled within a month; a few owed, more in the season
                 // still going.
-                let owed = rng.chance(if season.last { 500 } else { 100 });
+                let owed = rng.chance(if season.tonight.is_some() { 500 } else { 100 });
                 let days = Duration::days(7 + i64::from(rng.below(28)));
-                let paid_at = p.fixture.starts_at.filter(|_| !owed).map(|t| t + days);
+                let night = p.fixture.starts_at.unwrap_or(self.today.now);
+                let paid_at = (!owed).then_some(night + days);
                 let new = NewPenalty {
                     season_id: season.id,
                     fixture_id: Some(p.fixture.id),
@@ -1372,367 +1459,24 @@ impl<'a> LeagueWriter<'a> {
                     amount,
                     note,
                 };
-                self.penalty(&new, paid_at).await?;
+                self.penalty(&new, night, paid_at).await?;
             }
         }
         Ok(())
     }
 }
 
-/// A finished season: everything played and approved. The last season:
-/// the first half of the rounds played, the rest scheduled; in the last
-/// round played two results pending (one entered, one confirmed) and one
-/// fixture postponed; a walkover and a void fixture earlier on.
-fn decide_fates(fixtures: &mut [Planned], last: bool, rng: &mut Rng) {
-    if !last {
-        return;
-    }
-    let rounds = fixtures.iter().map(|f| f.fixture.round).max().unwrap_or(0);
-    let played = (rounds / 2).max(1);
-    for f in fixtures.iter_mut() {
-        if f.fixture.round > played {
-            f.fate = Fate::Scheduled;
-        }
-    }
-    // The latest fixture still to be played and approved in round `round`
-    // or before.
-    let take = |fixtures: &mut [Planned], round: i64, fate: Fate| {
-        let found = fixtures
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.fate == Fate::Played(ResultStatus::Approved))
-            .filter(|(_, f)| f.fixture.round <= round)
-            .max_by_key(|(i, f)| (f.fixture.round, std::cmp::Reverse(*i)))
-            .map(|(i, _)| i);
-        if let Some(i) = found {
-            fixtures[i].fate = fate;
-        }
-    };
-    take(fixtures, played, Fate::Played(ResultStatus::Entered));
-    take(fixtures, played, Fate::Played(ResultStatus::Confirmed));
-    take(fixtures, played, Fate::Postponed);
-    let side = if rng.chance(500) {
-        Side::Home
-    } else {
-        Side::Away
-    };
-    take(fixtures, (played * 2 / 3).max(1), Fate::Walkover(side));
-    take(fixtures, (played / 3).max(1), Fate::Void);
-}
+/// What captains say when they dispute a result.
+const DISPUTES: &[&str] = &[
+    "Board 4 was ours: the card has the scores the wrong way round.",
+    "We had a different player on board 2: please check the card.",
+    "The last game finished 61-58 to us, not to them.",
+];
 
-// ---------------------------------------------------------------------------
-// Accounts
-
-/// Player accounts made in each league.
-pub const PLAYER_ACCOUNTS: usize = 3;
-
-/// The longest username an account may have.
-const USERNAME_MAX: usize = 40;
-
-/// An account [`fill_with_accounts`] made, with its password.
-#[derive(Clone, PartialEq, Eq)]
-pub struct DemoAccount {
-    /// The league's short name; empty for the administrator.
-    pub league: String,
-    pub role: RoleKind,
-    /// The team captained, or the player's team this season; empty for a
-    /// secretary and the administrator.
-    pub team: String,
-    pub username: String,
-    pub password: String,
-}
-
-impl fmt::Debug for DemoAccount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DemoAccount")
-            .field("league", &self.league)
-            .field("role", &self.role)
-            .field("team", &self.team)
-            .field("username", &self.username)
-            .field("password", &"[redacted]")
-            .finish()
-    }
-}
-
-/// Accounts as a table to print: league, role, team, username, password,
-/// one account a line under a heading, the columns aligned.
-pub struct AccountTable<'a>(pub &'a [DemoAccount]);
-
-impl fmt::Display for AccountTable<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let or_dash = |s: &str| {
-            if s.is_empty() {
-                "-".to_owned()
-            } else {
-                s.to_owned()
-            }
-        };
-        let rows = self.0.iter().map(|a| {
-            [
-                or_dash(&a.league),
-                a.role.as_str().to_owned(),
-                or_dash(&a.team),
-                a.username.clone(),
-                a.password.clone(),
-            ]
-        });
-        let heading = ["league", "role", "team", "username", "password"].map(str::to_owned);
-        let rows: Vec<[String; 5]> = std::iter::once(heading).chain(rows).collect();
-        let mut widths = [0; 5];
-        for row in &rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.chars().count());
-            }
-        }
-        for (i, row) in rows.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            let mut line = String::new();
-            for (cell, w) in row.iter().zip(widths) {
-                line.push_str(&format!("{cell:<w$}  "));
-            }
-            f.write_str(line.trim_end())?;
-        }
-        Ok(())
-    }
-}
-
-/// Crockford's base32 in lower case: no `i`, `l`, `o` or `u` to misread.
-const PASSWORD_ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
-
-/// A new password from the operating system's random generator: 16
-/// base32 characters (80 bits) in groups of four, `k7m2-q9xa-4bne-t3hw`.
-fn new_password() -> String {
-    let mut bytes = [0u8; 16];
-    OsRng.fill_bytes(&mut bytes);
-    let mut out = String::with_capacity(19);
-    for (i, b) in bytes.iter().enumerate() {
-        if i > 0 && i % 4 == 0 {
-            out.push('-');
-        }
-        // 256 is a multiple of 32: every character is equally likely.
-        out.push(char::from(PASSWORD_ALPHABET[usize::from(b % 32)]));
-    }
-    out
-}
-
-/// `name` as a username: lower-case letters and digits, anything else a
-/// single dash (an apostrophe nothing: `King's Head` is `kings-head`).
-fn username_slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars().filter(|&c| c != '\'') {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_owned()
-}
-
-/// `base`, or for `n` of 2 and more `base-n`, cut to a username's length.
-fn numbered(base: &str, n: u32) -> String {
-    let suffix = if n < 2 {
-        String::new()
-    } else {
-        format!("-{n}")
-    };
-    // The slug is ASCII: any byte is a character boundary.
-    let mut cut = base[..base.len().min(USERNAME_MAX - suffix.len())].to_owned();
-    while cut.ends_with('-') {
-        cut.pop();
-    }
-    cut + &suffix
-}
-
-/// The role an account is given once it exists.
-#[derive(Debug, Clone, Copy)]
-enum Grant {
-    Administrator,
-    Secretary(LeagueId),
-    Captain(LeagueId, SeasonId, TeamId),
-    Player(LeagueId, PlayerId),
-}
-
-impl Grant {
-    fn kind(self) -> RoleKind {
-        match self {
-            Grant::Administrator => RoleKind::Administrator,
-            Grant::Secretary(..) => RoleKind::Secretary,
-            Grant::Captain(..) => RoleKind::Captain,
-            Grant::Player(..) => RoleKind::Player,
-        }
-    }
-
-    fn role(self, user: UserId) -> NewRole {
-        match self {
-            Grant::Administrator => NewRole::administrator(user),
-            Grant::Secretary(league) => NewRole::secretary(user, league),
-            Grant::Captain(league, season, team) => NewRole::captain(user, league, season, team),
-            Grant::Player(league, player) => NewRole::player(user, league, player),
-        }
-    }
-}
-
-/// A password being hashed in the background; dropped unfinished (the
-/// demo failed), it is abandoned.
-struct Hashing(JoinHandle<Result<String, String>>);
-
-impl Drop for Hashing {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-/// An account to make once its password's hash is ready.
-struct PlannedAccount {
-    account: DemoAccount,
-    /// The username before any `-n`, and the `n` it has now.
-    base: String,
-    n: u32,
-    grant: Grant,
-    hash: Hashing,
-}
-
-/// The demo's accounts: planned (and their passwords hashed, a few at a
-/// time) as each league is written, created at the end.
-struct Accounts {
-    /// As many hashes at once as there are cores, four at most: each
-    /// takes 19 MiB.
-    hashing: Arc<Semaphore>,
-    planned: Vec<PlannedAccount>,
-    /// Usernames this run has given out.
-    usernames: HashSet<String>,
-}
-
-impl Accounts {
-    fn new() -> Accounts {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
-        Accounts {
-            hashing: Arc::new(Semaphore::new(workers)),
-            planned: Vec::new(),
-            usernames: HashSet::new(),
-        }
-    }
-
-    /// The first of `base`, `base-2`, ... not given out yet in this run.
-    fn next_free(usernames: &mut HashSet<String>, base: &str, n: &mut u32) -> String {
-        loop {
-            let candidate = numbered(base, *n);
-            if usernames.insert(candidate.clone()) {
-                return candidate;
-            }
-            *n = (*n).max(1) + 1;
-        }
-    }
-
-    /// An account named after `name`, with a new password whose hash is
-    /// started now.
-    fn plan(&mut self, league: &str, team: &str, grant: Grant, name: &str) {
-        let base = username_slug(name);
-        let mut n = 1;
-        let username = Accounts::next_free(&mut self.usernames, &base, &mut n);
-        let password = new_password();
-        let permits = Arc::clone(&self.hashing);
-        let to_hash = password.clone();
-        let hash = Hashing(tokio::spawn(async move {
-            let _permit = permits.acquire_owned().await.map_err(|e| e.to_string())?;
-            crate::web::auth::hash_password(to_hash)
-                .await
-                .map_err(|e| e.to_string())
-        }));
-        self.planned.push(PlannedAccount {
-            account: DemoAccount {
-                league: league.to_owned(),
-                role: grant.kind(),
-                team: team.to_owned(),
-                username,
-                password,
-            },
-            base,
-            n,
-            grant,
-            hash,
-        });
-    }
-
-    /// A league's secretary, a captain for each team of its current
-    /// season, and [`PLAYER_ACCOUNTS`] of its players.
-    fn plan_league(&mut self, plan: &LeaguePlan, written: &Written) {
-        let short = plan.short_name.as_str();
-        let league = written.league;
-        self.plan(short, "", Grant::Secretary(league), &format!("sec-{short}"));
-        for (t, team) in plan.teams.iter().zip(&written.teams) {
-            let grant = Grant::Captain(league, written.season, team.id);
-            self.plan(short, &t.name, grant, &format!("cap-{short}-{}", t.name));
-        }
-        for (team, member) in account_players(plan, written) {
-            let grant = Grant::Player(league, member.id);
-            self.plan(
-                short,
-                team,
-                grant,
-                &format!("player-{short}-{}", member.name),
-            );
-        }
-    }
-
-    /// Creates the accounts, in the order planned, as their hashes are
-    /// ready. A username someone already has gets the next free `-n`.
-    async fn create(self, db: &Db) -> Result<Vec<DemoAccount>, DemoError> {
-        let Accounts {
-            planned,
-            mut usernames,
-            ..
-        } = self;
-        let mut made = Vec::with_capacity(planned.len());
-        for mut p in planned {
-            let hash = (&mut p.hash.0)
-                .await
-                .map_err(|e| DemoError::Accounts(format!("hashing task: {e}")))?
-                .map_err(DemoError::Accounts)?;
-            let user = loop {
-                match db.create_user(&p.account.username, &hash).await {
-                    Ok(user) => break user,
-                    Err(DbError::Unique(_)) => {
-                        p.n = p.n.max(1) + 1;
-                        p.account.username = Accounts::next_free(&mut usernames, &p.base, &mut p.n);
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-            };
-            db.grant_role(&p.grant.role(user.id), None).await?;
-            made.push(p.account.clone());
-        }
-        Ok(made)
-    }
-}
-
-/// The players given accounts: each from another team as far as the teams
-/// go, and none a captain (the captain's account is the team's).
-fn account_players<'a>(plan: &'a LeaguePlan, written: &'a Written) -> Vec<(&'a str, &'a Member)> {
-    let mut out = Vec::new();
-    let mut round = 0;
-    loop {
-        let mut found = false;
-        for (t, team) in plan.teams.iter().zip(&written.teams) {
-            let mut others = team
-                .roster
-                .iter()
-                .filter(|m| !team.captains.contains(&m.id));
-            let Some(member) = others.nth(round) else {
-                continue;
-            };
-            found = true;
-            out.push((t.name.as_str(), member));
-            if out.len() == PLAYER_ACCOUNTS {
-                return out;
-            }
-        }
-        if !found {
-            return out;
-        }
-        round += 1;
-    }
+/// Who entered a result and when, and its status now: see
+/// [`LeagueWriter::card`].
+struct Card {
+    by: Option<UserId>,
+    at: DateTime<Utc>,
+    status: Option<(ResultStatus, &'static str, Option<UserId>, DateTime<Utc>)>,
 }

@@ -608,3 +608,57 @@ async fn change_fixture_in(
     }
     Ok(after)
 }
+
+/// How a played match's result came in, for [`record_played`]: who
+/// entered it and when, and the status it has now unless it is still
+/// entered, with its note, who set it and when.
+#[derive(Debug, Clone, Copy)]
+pub struct Recorded<'a> {
+    pub by: Option<UserId>,
+    pub at: chrono::DateTime<chrono::Utc>,
+    pub status: Option<(
+        ResultStatus,
+        &'a str,
+        Option<UserId>,
+        chrono::DateTime<chrono::Utc>,
+    )>,
+}
+
+/// Records a match played on a past night as [`write`], [`set_status`] and
+/// marking the fixture played would, in one transaction, dated as
+/// `recorded` says rather than now: for the demo, whose results were
+/// entered and approved on the days after their matches.
+pub async fn record_played(
+    db: &Db,
+    league: LeagueId,
+    fixture: FixtureId,
+    result: &MatchResult,
+    recorded: &Recorded<'_>,
+) -> Result<ResultVersion> {
+    let mut tx = db.write(league).await?;
+    let f = lock_fixture(&mut tx, league, fixture).await?;
+    let mut version = write_version(
+        &mut tx,
+        league,
+        &f,
+        result.clone(),
+        Written {
+            status: ResultStatus::Entered,
+            note: String::new(),
+            restored_from: None,
+            mark_played: true,
+        },
+        recorded.by,
+    )
+    .await?;
+    let mut status_at = None;
+    if let Some((status, note, by, at)) = recorded.status {
+        version = status_written(&mut tx, league, &f, &version, status, note, by).await?;
+        status_at = Some(at);
+    }
+    crate::db::dated::date_version(&mut tx, league, version.id, recorded.at, status_at).await?;
+    tx.commit().await?;
+    version.created_at = recorded.at;
+    version.status_at = status_at;
+    Ok(version)
+}

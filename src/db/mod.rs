@@ -31,6 +31,7 @@ pub mod audit;
 pub mod backup;
 mod counted;
 pub mod cups;
+pub mod dated;
 pub mod fixtures;
 pub mod generation;
 pub mod health;

@@ -1,13 +1,13 @@
 //! The demo's cups: in the season being played, a team cup of every team
 //! and a singles knockout (pairs in a league of partnership sets), each
 //! drawn at random from the league's generator and played part of the way:
-//! the team cup's first round and half its second, the knockout's first
-//! round but for a result awaiting approval and a tie still to play.
+//! the team cup's first round (on a night ten days ago) and half its
+//! second, the knockout's first round but for a result awaiting approval
+//! and a tie still to play. Rounds part played are to be played by a night
+//! still to come, their ties played so far on the nights before today.
 //!
 //! Written through the database's own calls, inside the fill's bulk load
 //! (no durable commit per row), like the rest of the demo.
-
-use chrono::NaiveDate;
 
 use crate::app::cup_commands::{add_cup_entrant, draw_cup_round};
 use crate::db::pages::{FixtureLine, FixtureScope};
@@ -18,7 +18,7 @@ use crate::league::cup::EntrantKind;
 use crate::league::match_format::{BoardKind, BoardSpec, MatchFormat};
 use crate::rules::Format;
 
-use super::{DemoError, LeagueWriter, Member, SeasonState, in_england, play_match};
+use super::{DemoError, LeagueWriter, Member, SeasonState, play_match};
 
 /// How a cup tie of the demo ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,8 @@ impl LeagueWriter<'_> {
             .cup(season, "League Cup", EntrantKind::Teams, None)
             .await?;
         let seed = self.rng.next_u64();
-        self.draw(teams, 1, (10, 12), How::Random { seed }).await?;
+        self.draw(teams, 1, (-10, false), How::Random { seed })
+            .await?;
         self.play_round(teams, 1, |i, _| {
             if i == 1 {
                 Outcome::Walkover
@@ -50,7 +51,7 @@ impl LeagueWriter<'_> {
         if self.teams.len() < 3 {
             return self.knockout(season).await;
         }
-        self.draw(teams, 2, (11, 16), How::Bracket).await?;
+        self.draw(teams, 2, (11, true), How::Bracket).await?;
         self.play_round(teams, 2, |i, n| {
             if i < n / 2 {
                 Outcome::Approved
@@ -87,7 +88,7 @@ impl LeagueWriter<'_> {
         };
         let knockout = self.cup(season, name, kind, Some(format)).await?;
         let seed = self.rng.next_u64();
-        self.draw(knockout, 1, (10, 19), How::Random { seed })
+        self.draw(knockout, 1, (5, true), How::Random { seed })
             .await?;
         self.play_round(knockout, 1, |i, n| match n - i {
             1 if n >= 2 => Outcome::Unplayed,
@@ -136,22 +137,19 @@ impl LeagueWriter<'_> {
         Ok(cup)
     }
 
-    /// Draws round `round` for the night `(month, day)` of the season's
-    /// first year, at 8pm.
+    /// Draws round `round` for 8pm `days` from today: its night, or with
+    /// `play_by` the last night its ties may be played.
     async fn draw(
         &mut self,
         cup: CupId,
         round: u32,
-        (month, day): (u32, u32),
+        (days, play_by): (i64, bool),
         how: How,
     ) -> Result<(), DemoError> {
-        let night = NaiveDate::from_ymd_opt(super::LAST_SEASON_YEAR, month, day)
-            .and_then(|d| d.and_hms_opt(20, 0, 0))
-            .ok_or_else(|| DemoError::Options(format!("no night {day}/{month}")))?;
         let request = DrawRequest {
             round,
-            starts_at: in_england(night),
-            play_by: round > 1,
+            starts_at: self.today.night(days),
+            play_by,
             venue_id: None,
             how,
         };
@@ -180,24 +178,18 @@ impl LeagueWriter<'_> {
             .filter(|f| f.round == round)
             .collect();
         let n = lines.len();
+        let secretary = self.secretary();
         for (i, line) in lines.iter().enumerate() {
             let fixture = db.fixture(league, line.id).await?;
-            let change = |status, conceded_by| FixtureChange {
-                status,
-                conceded_by,
-                ..FixtureChange::from(&fixture)
-            };
             match outcome(i, n) {
                 Outcome::Unplayed => {}
                 Outcome::Walkover => {
-                    crate::app::fixtures::change(
-                        db,
-                        league,
-                        line.id,
-                        &change(FixtureStatus::Walkover, Some(Side::Away)),
-                        None,
-                    )
-                    .await?;
+                    let walkover = FixtureChange {
+                        status: FixtureStatus::Walkover,
+                        conceded_by: Some(Side::Away),
+                        ..FixtureChange::from(&fixture)
+                    };
+                    crate::app::fixtures::change(db, league, line.id, &walkover, secretary).await?;
                 }
                 played => {
                     let (home, away) = match db.cup_tie_players(league, line.id).await? {
@@ -208,30 +200,48 @@ impl LeagueWriter<'_> {
                         ),
                     };
                     let m = play_match(&self.ruleset, &format.boards, &home, &away, self.rng)?;
-                    crate::app::results::write(db, league, line.id, &m.result, None).await?;
-                    if played == Outcome::Approved {
-                        crate::app::results::set_status(
-                            db,
-                            league,
-                            line.id,
-                            ResultStatus::Approved,
-                            "",
-                            None,
-                        )
-                        .await?;
-                    }
-                    crate::app::fixtures::change(
-                        db,
-                        league,
-                        line.id,
-                        &change(FixtureStatus::Played, None),
-                        None,
-                    )
-                    .await?;
+                    // On its night; or, to be played by a night to come,
+                    // on one of the nights before today, which the tie is
+                    // then dated (as a secretary would), so that it is
+                    // among the recent results rather than the ones to
+                    // come.
+                    let night = match fixture.starts_at.filter(|t| *t < self.today.start()) {
+                        Some(night) => night,
+                        None => {
+                            // Not last week's league night.
+                            let night = self.today.night([-4, -5, -6, -8, -9][i % 5]);
+                            let played_on = FixtureChange {
+                                starts_at: Some(night),
+                                ..FixtureChange::from(&fixture)
+                            };
+                            crate::app::fixtures::change(
+                                db, league, line.id, &played_on, secretary,
+                            )
+                            .await?;
+                            night
+                        }
+                    };
+                    let status = if played == Outcome::Approved {
+                        ResultStatus::Approved
+                    } else {
+                        ResultStatus::Entered
+                    };
+                    let card = self.card(
+                        night,
+                        self.team_index(line.home_team_id),
+                        self.team_index(line.away_team_id),
+                        status,
+                    );
+                    self.record(&fixture, &m.result, &card).await?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// A team's place in the plan.
+    fn team_index(&self, team: crate::db::TeamId) -> usize {
+        self.teams.iter().position(|t| t.id == team).unwrap_or(0)
     }
 
     /// A team's players this season.

@@ -1,23 +1,30 @@
 //! The demo league: every stored game re-scores to what was stored, the
 //! summary says what is in the database, and a seed always makes the same
-//! leagues; the accounts it makes have the roles they say, passwords new on
-//! every run, and sign in with the password printed.
+//! leagues; made on any day at any hour it is a league as it is that week
+//! (tonight's matches under way, last week's results going through the
+//! workflow, next week's to come, every result entered by its own
+//! accounts); the accounts it makes have the roles they say, passwords new
+//! on every run, and sign in with the password printed.
 //!
 //! Each body runs on a fresh SQLite file, and on a fresh Postgres database
 //! when `BONEYARD_TEST_POSTGRES` holds a server address (`demo::sqlite::NAME`,
 //! `demo::postgres::NAME`).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use axum::http::StatusCode;
-use boneyard::db::{Db, Fixture, FixtureStatus, LeagueId, ResultStatus, RoleKind, SeasonId};
+use boneyard::db::{
+    Db, Fixture, FixtureStatus, LeagueId, ResultStatus, Role, RoleKind, SeasonId, UserId,
+};
 use boneyard::demo::{
-    AccountTable, DemoAccount, DemoOptions, DemoSummary, PLAYER_ACCOUNTS, fill, fill_with_accounts,
+    AccountTable, DemoAccount, DemoOptions, DemoSummary, PLAYER_ACCOUNTS, fill, fill_at,
+    fill_with_accounts, fill_with_accounts_at,
 };
 use boneyard::league::match_format::MatchFormat;
 use boneyard::rules::score_record;
 use boneyard::web::account::{check_password, check_username};
 use boneyard::web::auth::verify_password;
+use chrono::{DateTime, Duration, Utc};
 
 use crate::harness::client::Client;
 use crate::support::on_both;
@@ -46,6 +53,7 @@ async fn league_ids(db: &Db) -> HashSet<LeagueId> {
 async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
     let mut n = DemoSummary::default();
     let mut game_penalty_kinds = HashSet::new();
+    let mut seen = HashSet::new();
     for league in db.leagues().await.expect("leagues") {
         if before.contains(&league.id) {
             continue;
@@ -78,9 +86,22 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
             );
         }
 
-        // Newest first: the first is the half-played season.
+        // Newest first: the first is the half-played season, named for
+        // the year it started in (a start before June is the season of the
+        // year before).
         let seasons = db.seasons(l).await.expect("seasons");
-        assert_eq!(seasons[0].name, "2026/27");
+        let first = db
+            .fixtures(l, seasons[0].id)
+            .await
+            .expect("fixtures")
+            .iter()
+            .filter_map(|f| f.starts_at)
+            .min()
+            .expect("fixtures with dates");
+        let started = league.time_zone.local(first).date();
+        let year =
+            chrono::Datelike::year(&started) - i32::from(chrono::Datelike::month(&started) < 6);
+        assert_eq!(seasons[0].name, format!("{year}/{:02}", (year + 1) % 100));
         for (i, season) in seasons.iter().enumerate() {
             let current = i == 0;
             let s = season.id;
@@ -185,14 +206,20 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
                 }
             }
             if current {
-                for status in ["postponed", "walkover", "void", "scheduled"] {
-                    assert!(statuses.contains_key(status), "no {status} fixture");
+                // Last week's results going through the workflow; a league
+                // as small as these keeps half its played fixtures
+                // approved, so it may show fewer of the other cases.
+                assert!(statuses.contains_key("scheduled"), "nothing to play");
+                for status in ["entered", "confirmed", "disputed"] {
+                    assert_eq!(pending.get(status), Some(&1), "{status}");
                 }
-                assert_eq!(statuses["postponed"], 1);
-                assert_eq!(statuses["walkover"], 1);
-                assert_eq!(statuses["void"], 1);
-                assert_eq!(pending.get("entered"), Some(&1));
-                assert_eq!(pending.get("confirmed"), Some(&1));
+                for status in ["postponed", "walkover", "void"] {
+                    let n = statuses.get(status).copied().unwrap_or(0);
+                    assert!(n <= 1, "{n} {status}");
+                    if n > 0 {
+                        seen.insert(status);
+                    }
+                }
             } else {
                 assert_eq!(statuses.get("played").copied(), Some(fixtures.len() as u32));
                 assert!(pending.is_empty(), "a finished season has pending results");
@@ -204,6 +231,9 @@ async fn check_and_count(db: &Db, before: &HashSet<LeagueId>) -> DemoSummary {
             game_penalty_kinds.contains(kind),
             "no in-game `{kind}` penalty anywhere"
         );
+    }
+    for status in ["postponed", "walkover"] {
+        assert!(seen.contains(status), "no {status} fixture anywhere");
     }
     n
 }
@@ -247,12 +277,252 @@ async fn cups_part_played(db: &Db, l: LeagueId, s: SeasonId, current: bool, ties
 }
 
 on_both!(
+    a_demo_made_at_any_hour_of_any_day_is_a_league_this_week,
     every_game_rescores_and_the_summary_counts_the_database,
     the_same_seed_makes_the_same_leagues,
     options_out_of_range_are_refused,
     the_accounts_have_their_roles_and_sign_in,
     every_run_has_new_passwords_and_free_usernames,
 );
+
+// ---------------------------------------------------------------------------
+// A league as it is this week
+
+fn at(utc: &str) -> DateTime<Utc> {
+    utc.parse().expect("a time")
+}
+
+/// The demo's accounts, by their users.
+async fn roles_of(db: &Db, accounts: &[DemoAccount]) -> HashMap<UserId, Role> {
+    let mut out = HashMap::new();
+    for a in accounts {
+        let user = db.user_by_username(&a.username).await.expect("the account");
+        let role = db.user_roles(user.id).await.expect("roles").remove(0);
+        out.insert(user.id, role);
+    }
+    out
+}
+
+/// What [`this_week`] counted.
+#[derive(Debug, Default)]
+struct Week {
+    /// League fixtures more than a week old with no result (nor a
+    /// walkover or void).
+    old_without_result: usize,
+    /// Of them, or younger, dated before today.
+    missing: usize,
+}
+
+/// Checks each league made since `before` by a demo made at `now`, with
+/// `accounts`, as a league is in that week (in its own time zone):
+///
+/// - every result entered by one of the demo's accounts, a captain of one
+///   of the two teams (or the secretary), after its match and before
+///   `now`; confirmed or disputed by the other team's captain, approved by
+///   the secretary, after it was entered and before `now`;
+/// - tonight's league fixtures (dated today) with some boards tapped today
+///   before `now`, one at least in play a hand or more in, and others not
+///   started (whole matches, and boards of the matches under way), none
+///   with a result; no pad anywhere else;
+/// - next week's fixtures, a week today;
+/// - last week's results going through the workflow: one awaiting the
+///   other captain, one awaiting approval, one disputed;
+/// - every fixture dated before today settled (a result, a walkover or a
+///   void, or postponed to a night to come) but for a result left late.
+async fn this_week(
+    db: &Db,
+    accounts: &[DemoAccount],
+    before: &HashSet<LeagueId>,
+    now: DateTime<Utc>,
+) -> Week {
+    let roles = roles_of(db, accounts).await;
+    let mut week = Week::default();
+    for league in db.leagues().await.expect("leagues") {
+        if before.contains(&league.id) {
+            continue;
+        }
+        let (l, zone) = (league.id, league.time_zone);
+        let today = zone.local(now).date();
+        let date = |f: &Fixture| zone.local(f.starts_at.expect("dated")).date();
+        let seasons = db.seasons(l).await.expect("seasons");
+        let current = seasons[0].id;
+        let mut pending: HashSet<ResultStatus> = HashSet::new();
+        let (mut tonight, mut under_way, mut not_started, mut in_play) = (0, 0, 0, 0);
+        let mut next_week = 0;
+        for season in &seasons {
+            let format = MatchFormat::parse(season.format, &season.match_format).expect("format");
+            for f in db.fixtures(l, season.id).await.expect("fixtures") {
+                let what = format!("{} fixture {} on {}", league.short_name, f.id, date(&f));
+                let stored = db.result(l, f.id).await.expect("result");
+                let pads = db.pad_boards(l, f.id).await.expect("pads");
+                let league_fixture = f.cup_id.is_none();
+                if let Some(stored) = &stored {
+                    let v = &stored.version;
+                    let by = v.created_by.expect("entered by someone");
+                    let role = roles
+                        .get(&by)
+                        .unwrap_or_else(|| panic!("{what}: entered by {by}, not a demo account"));
+                    let sides = [f.home_team_id, f.away_team_id];
+                    let entering = match role.kind {
+                        RoleKind::Captain => role.team_id.expect("a captain's team"),
+                        RoleKind::Secretary => f.home_team_id,
+                        other => panic!("{what}: entered by a {other}"),
+                    };
+                    assert_eq!(role.league_id, Some(l), "{what}");
+                    assert!(sides.contains(&entering), "{what}: entered by another team");
+                    assert!(
+                        v.created_at <= now,
+                        "{what}: entered after the demo was made"
+                    );
+                    // Cup ties played before the night they were to be
+                    // played by are dated the night they were played.
+                    assert!(
+                        v.created_at >= f.starts_at.unwrap(),
+                        "{what}: before its match"
+                    );
+                    if v.status != ResultStatus::Entered {
+                        let by = v.status_by.expect("a status set by someone");
+                        let role = roles.get(&by).unwrap_or_else(|| {
+                            panic!("{what}: {} by {by}, not a demo account", v.status)
+                        });
+                        let status_at = v.status_at.expect("when");
+                        assert!(v.created_at <= status_at && status_at <= now, "{what}");
+                        if v.status == ResultStatus::Approved {
+                            assert_eq!(role.kind, RoleKind::Secretary, "{what}");
+                            assert_eq!(role.league_id, Some(l), "{what}");
+                        } else {
+                            assert_eq!(role.kind, RoleKind::Captain, "{what}");
+                            let other = role.team_id.expect("a team");
+                            assert!(sides.contains(&other) && other != entering, "{what}");
+                        }
+                    }
+                }
+                if !league_fixture {
+                    assert!(pads.is_empty(), "{what}: a cup tie on the pads");
+                    continue;
+                }
+                let day = date(&f);
+                let settled = stored.is_some()
+                    || matches!(f.status, FixtureStatus::Walkover | FixtureStatus::Void);
+                if day < today && !settled && f.status != FixtureStatus::Postponed {
+                    week.missing += 1;
+                }
+                if f.starts_at.unwrap() + Duration::days(7) < now && !settled {
+                    week.old_without_result += 1;
+                }
+                if season.id != current {
+                    assert!(settled, "{what}: a past season's fixture unsettled");
+                    assert!(pads.is_empty(), "{what}: a past season's pads");
+                    continue;
+                }
+                if f.status == FixtureStatus::Postponed {
+                    assert!(day > today, "{what}: postponed to a night gone");
+                }
+                if let Some(stored) = &stored {
+                    if stored.version.status != ResultStatus::Approved {
+                        pending.insert(stored.version.status);
+                    }
+                }
+                if day == today {
+                    tonight += 1;
+                    assert!(stored.is_none(), "{what}: tonight's, with a result");
+                    assert_eq!(f.status, FixtureStatus::Scheduled, "{what}");
+                    if pads.is_empty() {
+                        not_started += 1;
+                        continue;
+                    }
+                    under_way += 1;
+                    assert!(
+                        pads.len() < format.boards.len(),
+                        "{what}: every board started"
+                    );
+                    for pad in &pads {
+                        let tapped = pad.updated_at;
+                        assert!(tapped <= now, "{what}: tapped after the demo was made");
+                        assert_eq!(
+                            zone.local(tapped).date(),
+                            today,
+                            "{what}: tapped another day"
+                        );
+                        assert!(!pad.taps.is_empty());
+                        if pad.summary.winner.is_none() && pad.summary.hand >= 1 {
+                            in_play += 1;
+                        }
+                    }
+                } else {
+                    assert!(pads.is_empty(), "{what}: pads of another night");
+                }
+                if day > today && day <= today + Duration::days(7) {
+                    next_week += 1;
+                    assert!(stored.is_none(), "{what}: next week's, with a result");
+                }
+            }
+        }
+        let name = &league.short_name;
+        assert!(tonight > 0, "{name}: no match tonight");
+        assert!(
+            under_way > 0 && in_play > 0,
+            "{name}: no board in play tonight"
+        );
+        assert!(not_started > 0, "{name}: every match tonight started");
+        assert!(next_week > 0, "{name}: nothing next week");
+        for status in [
+            ResultStatus::Entered,
+            ResultStatus::Confirmed,
+            ResultStatus::Disputed,
+        ] {
+            assert!(pending.contains(&status), "{name}: none {status}");
+        }
+    }
+    week
+}
+
+/// A demo made now, as a newcomer gets it (a league of each format, a
+/// past season), and one made at the edges of days and weeks: 00:30 on a
+/// Monday and 23:30 on a Sunday in winter (GMT), 00:30 on a Monday in
+/// summer (BST: 23:30 UTC the day before), and the Saturday before
+/// Christmas weeks, when next week's round is on the first of them.
+async fn a_demo_made_at_any_hour_of_any_day_is_a_league_this_week(db: Db) {
+    // Five teams a division: a bye each round.
+    let options = DemoOptions {
+        leagues: 3,
+        teams: 5,
+        seasons: 2,
+        divisions: None,
+        seed: 9,
+    };
+    let before = league_ids(&db).await;
+    let now = boneyard::db::now();
+    let demo = fill_with_accounts_at(&db, &options, now)
+        .await
+        .expect("demo");
+    let week = this_week(&db, &demo.accounts, &before, now).await;
+    assert!(
+        (1..=3).contains(&week.old_without_result),
+        "a couple left late, not {week:?}"
+    );
+    assert_eq!(week.missing, week.old_without_result, "{week:?}");
+
+    let one = DemoOptions {
+        leagues: 1,
+        seasons: 1,
+        divisions: Some(1),
+        ..options
+    };
+    for made in [
+        "2026-11-30T00:30:00Z",
+        "2026-11-29T23:30:00Z",
+        "2027-06-13T23:30:00Z",
+        "2026-12-19T21:00:00Z",
+    ] {
+        let before = league_ids(&db).await;
+        let demo = fill_with_accounts_at(&db, &one, at(made))
+            .await
+            .expect("demo");
+        let week = this_week(&db, &demo.accounts, &before, at(made)).await;
+        assert!(week.missing <= 1, "{made}: {week:?}");
+    }
+}
 
 async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
     let summary = fill(&db, &small()).await.expect("demo");
@@ -262,19 +532,19 @@ async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
     assert_eq!(counted, summary, "the summary counts what is stored");
     // The benchmark's demo: leagues only.
     assert_eq!(db.user_count().await.expect("users"), 0);
-    // Each league has a match on the score pads: board 1 decided, board 2
-    // mid-game, board 3 just set up; the live page shows them.
+    // Each league has matches on the score pads tonight: a board decided,
+    // others a few hands in.
     for l in league_ids(&db).await {
         let live = db
-            .live_boards(l, boneyard::db::now() - chrono::Duration::hours(1))
+            .live_boards(l, boneyard::db::now() - Duration::hours(1))
             .await
             .expect("live boards");
-        assert_eq!(live.len(), 3, "league {l}");
-        assert!(live[0].summary.winner.is_some());
-        assert!(live[1].summary.winner.is_none() && live[1].summary.game >= 1);
-        assert!(live[1].summary.hand >= 1);
-        assert_eq!(live[2].summary.game, 1);
-        assert_eq!(live[2].summary.totals, [0, 0]);
+        assert!(live.iter().any(|b| b.summary.winner.is_some()), "{live:?}");
+        assert!(
+            live.iter()
+                .any(|b| b.summary.winner.is_none() && b.summary.hand >= 1),
+            "{live:?}"
+        );
     }
 }
 
@@ -431,7 +701,10 @@ async fn the_same_seed_makes_the_same_leagues(db: Db) {
             teams: 3,
             ..small()
         };
-        let summary = fill(&db, &options).await.expect("demo");
+        // Made on the same day: the same fixtures on the same nights.
+        let summary = fill_at(&db, &options, at("2026-11-27T11:30:00Z"))
+            .await
+            .expect("demo");
         let mut made: Vec<LeagueId> = league_ids(&db).await.difference(&before).copied().collect();
         made.sort();
         // League by league, in no particular order: on Postgres several
