@@ -211,13 +211,15 @@ pub async fn framed(
     // The flash stays for the next page: an error page is not where a
     // saved message belongs.
     let ctx = match &session {
-        Some(session) => match super::auth::MaybeUser::of_session(&state, session, &path, false).await {
-            Ok(user) => user.ctx(),
-            Err(e) => {
-                tracing::warn!(error = %e, "an error page's frame: who is signed in is unknown");
-                Ctx::default()
+        Some(session) => {
+            match super::auth::MaybeUser::of_session(&state, session, &path, false).await {
+                Ok(user) => user.ctx(),
+                Err(e) => {
+                    tracing::warn!(error = %e, "an error page's frame: who is signed in is unknown");
+                    Ctx::default()
+                }
             }
-        },
+        }
         None => Ctx::default(),
     };
     let back = way_back(&state, &path).await;
