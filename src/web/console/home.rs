@@ -409,8 +409,13 @@ pub(super) async fn home(sec: Secretary, State(state): State<AppState>) -> Resul
 /// who entered it, and the one who confirmed or disputed it (not the one
 /// who entered it, as the console once said).
 fn steps_taken(p: &crate::db::approvals::PendingVersion) -> String {
-    let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "a removed account".into());
-    let entered = format!("version {} entered by {}", p.version, name(&p.entered_by));
+    // No account at all (a result loaded by `boneyard fill` or an import)
+    // is not a removed one.
+    let entered = match (&p.entered_by, p.created_by) {
+        (Some(n), _) => format!("version {} entered by {n}", p.version),
+        (None, Some(_)) => format!("version {} entered by a removed account", p.version),
+        (None, None) => format!("version {} entered without an account", p.version),
+    };
     match p.status {
         ResultStatus::Entered | ResultStatus::Approved => {
             format!("{entered}; not yet confirmed")
