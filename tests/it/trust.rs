@@ -90,8 +90,9 @@ async fn a_verification_page_is_never_kept_for_the_next_visitor(db: Db) {
     // The public pages are still kept.
     let league = db.league_by_short_name("card").await.unwrap();
     let home_page = addresses::at(&league).to_string();
-    second.get(&home_page).await;
-    let kept = second.get(&home_page).await;
+    let mut visitor = Client::new(&db).await;
+    visitor.get(&home_page).await;
+    let kept = visitor.get(&home_page).await;
     assert_eq!(kept.headers[CACHE_HEADER], "hit", "{:?}", kept.headers);
 }
 
@@ -410,10 +411,6 @@ async fn a_sign_in_link_dies_with_the_address_it_was_sent_to(db: Db) {
         .await;
     assert_eq!(used.status, StatusCode::NOT_FOUND);
     assert_eq!(holder.get("/account").await.status, StatusCode::SEE_OTHER);
-    // Put back and confirmed again, the old links stay dead: they went to
-    // an address the account no longer had.
-    confirmed(&db, &smtp, "cap1-card", "anchor@example.org").await;
-    assert_eq!(holder.get(&sign_in).await.status, StatusCode::NOT_FOUND);
 }
 
 // 8. ------------------------------------------------------------------------
