@@ -220,9 +220,10 @@ pub enum Command {
         file: std::path::PathBuf,
     },
     /// Put a copy made by `backup` (or `serve --backup-every`) in place of
-    /// the SQLite database, the app stopped: the copy is checked first
-    /// (SQLite's integrity check, migrations this binary knows), and the
-    /// old file kept beside it as FILE.before-restore.
+    /// the SQLite database, the app stopped (refused while a server serves
+    /// it): the copy is checked first (SQLite's integrity check, migrations
+    /// this binary knows, finished and unaltered, every table and column),
+    /// and the old file kept beside it as FILE.before-restore.
     Restore {
         #[command(flatten)]
         db: DatabaseArg,
@@ -388,6 +389,12 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         }
         None => crate::app::mail::MailConfig::new(&format!("http://{}", args.listen)),
     };
+    // Held while this server runs: `boneyard restore` refuses to swap the
+    // file under it.
+    let _serving = match crate::db::backup::sqlite_file(&args.db.database) {
+        Some(file) => Some(crate::db::backup::lock_for_serving(&file)?),
+        None => None,
+    };
     let db = connect(&args.db).await?;
     tracing::info!(database = %args.db.database, backend = db.backend(), "database ready");
     if args.demo && db.leagues().await.map_err(|e| e.to_string())?.is_empty() {
@@ -529,14 +536,10 @@ async fn backup(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String>
 }
 
 async fn restore(db: DatabaseArg, file: std::path::PathBuf) -> Result<(), String> {
-    let Some(target) = db
-        .database
-        .strip_prefix("sqlite://")
-        .or_else(|| db.database.strip_prefix("sqlite:"))
-    else {
+    let Some(target) = crate::db::backup::sqlite_file(&db.database) else {
         return Err("restore puts a SQLite copy in place; restore Postgres with pg_restore".into());
     };
-    let target = std::path::Path::new(target.split('?').next().unwrap_or(target));
+    let target = target.as_path();
     let kept = crate::db::backup::restore(&file, target).await?;
     say(format_args!(
         "restored {} to {}",

@@ -94,18 +94,42 @@ impl Worker {
         }
     }
 
-    /// Runs passes until the process ends.
-    pub async fn run(self, every: StdDuration) {
+    /// Runs passes until `stop` says `true` (or its sender is gone): the
+    /// message being sent then is sent and recorded, and the others this
+    /// worker claimed are handed back at once, for the next server to send
+    /// (once), not held until their claim runs out.
+    pub async fn run(self, every: StdDuration, mut stop: tokio::sync::watch::Receiver<bool>) {
         loop {
-            if let Err(e) = self.pass().await {
+            if *stop.borrow() {
+                break;
+            }
+            if let Err(e) = self.pass_until(&stop).await {
                 tracing::warn!("mail worker: {e}");
             }
-            tokio::time::sleep(every).await;
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                changed = stop.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                }
+            }
         }
+        tracing::info!("mail worker stopped");
     }
 
     /// One pass: events to messages, reminders due, then sending.
     pub async fn pass(&self) -> Result<Pass, DbError> {
+        let (_keep, never) = tokio::sync::watch::channel(false);
+        self.pass_until(&never).await
+    }
+
+    /// A pass that stops sending as soon as `stop` says `true`, handing
+    /// back what it claimed and did not send.
+    pub async fn pass_until(
+        &self,
+        stop: &tokio::sync::watch::Receiver<bool>,
+    ) -> Result<Pass, DbError> {
         let mut pass = Pass::default();
         loop {
             let config = self.config.clone();
@@ -123,11 +147,22 @@ impl Worker {
         // What is due now; a message put off in this pass waits for the next.
         let due = Utc::now();
         loop {
+            if *stop.borrow() {
+                break;
+            }
             let claimed = self.db.claim_mail(20, self.lease, due).await?;
             if claimed.is_empty() {
                 break;
             }
-            for mail in claimed {
+            let mut claimed = claimed.into_iter();
+            while let Some(mail) = claimed.next() {
+                if *stop.borrow() {
+                    let rest: Vec<i64> = std::iter::once(mail.id)
+                        .chain(claimed.map(|m| m.id))
+                        .collect();
+                    self.db.release_mail(&rest).await?;
+                    return Ok(pass);
+                }
                 self.deliver(mail, &mut pass).await?;
             }
         }
@@ -257,10 +292,21 @@ impl Worker {
 /// The message as sent: plain text and HTML alternatives, the recipient's
 /// name encoded by lettre (a name with a line break adds no header).
 fn build(mail: &Mail, from: &Mailbox) -> Result<lettre::Message, String> {
-    let address = mail
+    let address: lettre::Address = mail
         .to_address
         .parse()
         .map_err(|e| format!("the address `{}`: {e}", mail.to_address))?;
+    // The envelope goes to exactly the address stored, or nowhere: one
+    // the library reads as another (an encoded word decoded, say) from
+    // before addresses were checked as they are now is never sent.
+    if crate::domain::email::check_email(&mail.to_address).is_some()
+        || address.to_string() != mail.to_address
+    {
+        return Err(format!(
+            "the address `{}` is not a plain mailbox: not sent",
+            mail.to_address
+        ));
+    }
     let to = Mailbox::new(Some(one_line(&mail.to_name)), address);
     let mut builder = lettre::Message::builder()
         .from(from.clone())

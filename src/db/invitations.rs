@@ -481,21 +481,30 @@ pub(crate) async fn close_invitation(
 }
 
 /// Gives `user` the verified address `email`, unless another account
-/// holds it already.
+/// confirmed it already; other accounts' unconfirmed claims to it are let
+/// go (see `mail::confirm_address`).
 pub(crate) async fn claim_address(
     tx: &mut Tx,
     user: UserId,
     email: &str,
     at: DateTime<Utc>,
 ) -> Result<()> {
-    sql::query(
-        "UPDATE users SET email = $2, email_verified_at = $3 WHERE id = $1 \
-         AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($2))",
+    // An address another account confirmed stays theirs; one only
+    // claimed (never confirmed) by another account does not block it.
+    let owned: i64 = sql::query_scalar(
+        "SELECT COUNT(*) FROM users WHERE lower(email) = lower($1) \
+         AND email_verified_at IS NOT NULL",
     )
-    .bind(user)
     .bind(email)
-    .bind(at)
-    .execute(&mut *tx)
+    .fetch_one(&mut *tx)
     .await?;
-    Ok(())
+    if owned > 0 {
+        return Ok(());
+    }
+    sql::query("UPDATE users SET email = $2 WHERE id = $1")
+        .bind(user)
+        .bind(email)
+        .execute(&mut *tx)
+        .await?;
+    super::mail::confirm_address(tx, user, email, at).await
 }

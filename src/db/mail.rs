@@ -201,6 +201,78 @@ async fn insert_token(
     Ok(())
 }
 
+/// The condition, on a token `t` joined to its account `u`, that the
+/// address the link went to is still the account's: for a verification,
+/// its address (confirmed or not); for a reset or sign-in link, its
+/// confirmed address. Removing or changing the address ends every link
+/// sent to the old one, checked where the link is used, not only by
+/// whoever changed it remembering to.
+const STILL_THEIRS: &str = "u.id = t.user_id AND lower(u.email) = lower(t.email) \
+     AND (t.purpose = 'verify' OR u.email_verified_at IS NOT NULL)";
+
+/// Ends every unused link sent to `user`'s account (its address changed).
+async fn end_links(tx: &mut Tx, user: UserId, at: DateTime<Utc>) -> Result<()> {
+    sql::query("UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL")
+        .bind(user)
+        .bind(at)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// Confirms `email` for `user`, in a transaction using its verification
+/// link. The first account to confirm an address keeps it: confirmed for
+/// another account already, it is [`DbError::Unique`] and nothing changes;
+/// otherwise every other account's unconfirmed claim to it is let go, with
+/// the links sent for them.
+pub(crate) async fn confirm_address(
+    tx: &mut Tx,
+    user: UserId,
+    email: &str,
+    at: DateTime<Utc>,
+) -> Result<()> {
+    let owner: Option<UserId> = sql::query_scalar(
+        "SELECT id FROM users WHERE lower(email) = lower($1) \
+         AND email_verified_at IS NOT NULL AND id <> $2",
+    )
+    .bind(email)
+    .bind(user)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if owner.is_some() {
+        return Err(DbError::Unique(super::error::Constraint {
+            table: Some("users".into()),
+            detail: "the address is confirmed for another account".into(),
+        }));
+    }
+    sql::query(
+        "UPDATE email_tokens SET used_at = $3 WHERE used_at IS NULL AND lower(email) = lower($2) \
+         AND user_id <> $1",
+    )
+    .bind(user)
+    .bind(email)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    sql::query(
+        "UPDATE users SET email = NULL WHERE lower(email) = lower($2) AND id <> $1 \
+         AND email_verified_at IS NULL",
+    )
+    .bind(user)
+    .bind(email)
+    .execute(&mut *tx)
+    .await?;
+    sql::query(
+        "UPDATE users SET email_verified_at = $3 WHERE id = $1 AND lower(email) = lower($2)",
+    )
+    .bind(user)
+    .bind(email)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
 /// An account's address as its owner set it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Contact {
@@ -470,8 +542,13 @@ impl Db {
     }
 
     /// Sets an account's address, unverified, and queues the link that
-    /// verifies it (`mail`), with its token, in one transaction. An address
-    /// another account has is [`DbError::Unique`].
+    /// verifies it (`mail`), with its token, in one transaction; every link
+    /// sent to the account before (to this address or another) stops
+    /// working. An address another account has confirmed is set all the
+    /// same (the answer must not tell whether an address is taken) but no
+    /// link goes to it: its owner is not mailed for someone else's claim,
+    /// and a claim never takes a confirmed address from its owner. Whether
+    /// the link was queued.
     pub async fn change_email(
         &self,
         user: UserId,
@@ -479,7 +556,7 @@ impl Db {
         token_hash: &str,
         ttl: Duration,
         mail: &NewMail,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let at = now();
         let mut tx = self.write_unseen().await?;
         sql::query("UPDATE users SET email = $2, email_verified_at = NULL WHERE id = $1")
@@ -487,28 +564,42 @@ impl Db {
             .bind(email)
             .execute(&mut tx)
             .await?;
-        insert_token(
-            &mut tx,
-            user,
-            TokenPurpose::Verify,
-            email,
-            token_hash,
-            at,
-            ttl,
+        end_links(&mut tx, user, at).await?;
+        let owned: i64 = sql::query_scalar(
+            "SELECT COUNT(*) FROM users WHERE lower(email) = lower($1) \
+             AND email_verified_at IS NOT NULL AND id <> $2",
         )
+        .bind(email)
+        .bind(user)
+        .fetch_one(&mut tx)
         .await?;
-        queue(&mut tx, mail).await?;
+        let send = owned == 0;
+        if send {
+            insert_token(
+                &mut tx,
+                user,
+                TokenPurpose::Verify,
+                email,
+                token_hash,
+                at,
+                ttl,
+            )
+            .await?;
+            queue(&mut tx, mail).await?;
+        }
         tx.commit().await?;
-        Ok(())
+        Ok(send)
     }
 
-    /// Removes an account's address.
+    /// Removes an account's address; the links sent to it stop working.
     pub async fn remove_email(&self, user: UserId) -> Result<()> {
+        let at = now();
         let mut tx = self.write_unseen().await?;
         sql::query("UPDATE users SET email = NULL, email_verified_at = NULL WHERE id = $1")
             .bind(user)
             .execute(&mut tx)
             .await?;
+        end_links(&mut tx, user, at).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -540,15 +631,17 @@ impl Db {
         purpose: TokenPurpose,
         token_hash: &str,
     ) -> Result<Option<UsedToken>> {
-        let row: Option<(UserId, String, String)> = sql::query_as(
+        let sql = format!(
             "SELECT t.user_id, u.username, t.email FROM email_tokens t JOIN users u ON u.id = t.user_id \
-             WHERE t.token_hash = $1 AND t.purpose = $2 AND t.used_at IS NULL AND t.expires_at > $3",
-        )
-        .bind(token_hash)
-        .bind(purpose.as_str())
-        .bind(now())
-        .fetch_optional(self)
-        .await?;
+             WHERE t.token_hash = $1 AND t.purpose = $2 AND t.used_at IS NULL AND t.expires_at > $3 \
+             AND {STILL_THEIRS}"
+        );
+        let row: Option<(UserId, String, String)> = sql::query_as(&sql)
+            .bind(token_hash)
+            .bind(purpose.as_str())
+            .bind(now())
+            .fetch_optional(self)
+            .await?;
         Ok(row.map(|(user, username, email)| UsedToken {
             user,
             username,
@@ -556,9 +649,13 @@ impl Db {
         }))
     }
 
-    /// Spends a token, once: `None` if it is unknown, used or expired. A
-    /// verification marks its address verified (if the account still has
-    /// it); a reset sets `new_password_hash`; all in one transaction.
+    /// Spends a token, once: `None` if it is unknown, used or expired, or
+    /// if its address is no longer the account's (a sign-in or reset link
+    /// works only while the address it went to is the account's confirmed
+    /// one). A verification marks its address verified, or is
+    /// [`DbError::Unique`] when another account confirmed it first (the
+    /// token is then left unspent); a reset sets `new_password_hash`; all
+    /// in one transaction.
     pub async fn use_token(
         &self,
         purpose: TokenPurpose,
@@ -568,30 +665,23 @@ impl Db {
         let at = now();
         let mut tx = self.write_unseen().await?;
         let out = {
-            let used: Option<(UserId, String)> = sql::query_as(
+            let sql = format!(
                 "UPDATE email_tokens SET used_at = $3 WHERE token_hash = $1 AND purpose = $2 \
-                 AND used_at IS NULL AND expires_at > $3 RETURNING user_id, email",
-            )
-            .bind(token_hash)
-            .bind(purpose.as_str())
-            .bind(at)
-            .fetch_optional(&mut tx)
-            .await?;
+                 AND used_at IS NULL AND expires_at > $3 AND EXISTS (SELECT 1 FROM users u \
+                 JOIN email_tokens t ON t.user_id = u.id WHERE t.token_hash = $1 AND {STILL_THEIRS}) \
+                 RETURNING user_id, email"
+            );
+            let used: Option<(UserId, String)> = sql::query_as(&sql)
+                .bind(token_hash)
+                .bind(purpose.as_str())
+                .bind(at)
+                .fetch_optional(&mut tx)
+                .await?;
             match used {
                 None => None,
                 Some((user, email)) => {
                     match purpose {
-                        TokenPurpose::Verify => {
-                            sql::query(
-                                "UPDATE users SET email_verified_at = $3 \
-                                 WHERE id = $1 AND lower(email) = lower($2)",
-                            )
-                            .bind(user)
-                            .bind(&email)
-                            .bind(at)
-                            .execute(&mut tx)
-                            .await?;
-                        }
+                        TokenPurpose::Verify => confirm_address(&mut tx, user, &email, at).await?,
                         TokenPurpose::Reset => {
                             if let Some(hash) = new_password_hash {
                                 sql::query("UPDATE users SET password_hash = $2 WHERE id = $1")
@@ -891,6 +981,28 @@ impl Db {
         }
         tx.commit().await?;
         Ok(out)
+    }
+
+    /// Hands back messages claimed and not sent (their worker is
+    /// stopping): due at once again, the claim's attempt not counted.
+    pub async fn release_mail(&self, ids: &[i64]) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let at = now();
+        let mut tx = self.write_unseen().await?;
+        for id in ids {
+            sql::query(
+                "UPDATE mail SET attempts = attempts - 1, next_attempt_at = $2 \
+                 WHERE id = $1 AND status = 'waiting'",
+            )
+            .bind(*id)
+            .bind(at)
+            .execute(&mut tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Records how a claimed message went: sent, kept, or failed with

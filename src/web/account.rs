@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use tower_sessions::Session;
 
-use super::auth::{self, ClientAddr, MaybeUser, USER_KEY};
+use super::auth::{self, ClientAddr, MaybeUser, PASSWORD_KEY, USER_KEY, password_mark};
 use super::csrf::{self, CsrfForm, session_error};
 use super::error::Result;
 use super::page::{Ctx, html, invalid};
@@ -115,17 +115,22 @@ async fn setup(
     else {
         return Ok(Redirect::to("/").into_response());
     };
-    start_session(&session, user.id).await?;
+    start_session(&session, &user).await?;
     tracing::info!(username = %user.username, "administrator account created");
     Ok(Redirect::to("/").into_response())
 }
 
 /// A signed-in session under a new id, so an id seen before sign-in is
-/// worth nothing after it.
-pub async fn start_session(session: &Session, user: crate::db::UserId) -> Result<()> {
+/// worth nothing after it; tied to the account's password as it is now,
+/// so a reset or change of it ends this session (see `auth::PASSWORD_KEY`).
+pub async fn start_session(session: &Session, user: &crate::db::User) -> Result<()> {
     session.cycle_id().await.map_err(session_error)?;
     session
-        .insert(USER_KEY, user)
+        .insert(USER_KEY, user.id)
+        .await
+        .map_err(session_error)?;
+    session
+        .insert(PASSWORD_KEY, password_mark(&user.password_hash))
         .await
         .map_err(session_error)?;
     csrf::renew(session).await?;
@@ -233,7 +238,7 @@ async fn sign_in(
     };
     attempt.succeeded(db).await?;
     let cookie = throttle::trust(db, device.as_deref(), user.id, settings.secure_cookies).await?;
-    start_session(&session, user.id).await?;
+    start_session(&session, &user).await?;
     let mut response = SitePath::or_home(&page.next).redirect();
     if let Some(cookie) = cookie {
         response.headers_mut().append(header::SET_COOKIE, cookie);

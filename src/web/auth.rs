@@ -18,6 +18,21 @@ use super::passwords;
 
 /// The session key holding the signed-in user's id.
 pub const USER_KEY: &str = "user_id";
+/// The session key holding [`password_mark`] of the account's password as
+/// it was when the session signed in: once the password is reset or
+/// changed, every session signed in before no longer matches and is ended
+/// (as Django's session auth hash does), whichever app server it is on.
+pub const PASSWORD_KEY: &str = "password_mark";
+
+/// A short fingerprint of a password hash, kept in the session: it says
+/// whether the password changed, and nothing usable about the password.
+pub fn password_mark(password_hash: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(password_hash.as_bytes())[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 /// Hashes a password off the async threads: it takes tens of milliseconds
 /// by design.
@@ -230,6 +245,15 @@ impl MaybeUser {
             }
             Err(e) => return Err(e.into()),
         };
+        // Signed in before the password was reset or changed: ended.
+        let mark = session
+            .get::<String>(PASSWORD_KEY)
+            .await
+            .map_err(session_error)?;
+        if mark.as_deref() != Some(password_mark(&user.password_hash).as_str()) {
+            session.flush().await.map_err(session_error)?;
+            return Ok(MaybeUser(None));
+        }
         let roles = state.db().user_roles(id).await?;
         let consoles = consoles(state.db(), &roles).await?;
         Ok(MaybeUser(Some(CurrentUser {

@@ -14,7 +14,9 @@
 //! servers sharing one Postgres see each other's writes on their next
 //! request.
 //!
-//! Only the same-for-everyone pages are kept: a `GET` without the session
+//! Only the same-for-everyone pages are kept: a page its route says is
+//! public ([`Public`], set by `Routes::kept`; never a page whose address
+//! holds a token), asked by a `GET` without the session
 //! cookie (signed-in pages differ per user), answered `200` with no
 //! `Set-Cookie` and no `Cache-Control` of its own (a saved message's page
 //! says `no-store`; the score pad and the static files say their own).
@@ -283,6 +285,19 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     answer(&page, &asked, MISS)
 }
 
+/// Put on a response by the routes whose pages are the same for everyone
+/// (`Routes::kept`): the cache keeps nothing without it, so a page nobody
+/// thought about (a link's page that answers with its owner's name, say)
+/// is never served to the next visitor.
+#[derive(Debug, Clone, Copy)]
+pub struct Public;
+
+/// Marks a response of a kept route [`Public`].
+pub async fn mark_public(mut response: Response) -> Response {
+    response.extensions_mut().insert(Public);
+    response
+}
+
 /// The request carries the session cookie: its pages may be its own.
 fn has_session(headers: &HeaderMap) -> bool {
     super::request_cookie(headers, super::SESSION_COOKIE).is_some()
@@ -337,6 +352,7 @@ fn window() -> u64 {
 fn storable(response: &Response) -> bool {
     let headers = response.headers();
     response.status() == StatusCode::OK
+        && response.extensions().get::<Public>().is_some()
         && !headers.contains_key(header::SET_COOKIE)
         && !headers.contains_key(header::CACHE_CONTROL)
         && !headers.contains_key(header::ETAG)

@@ -1,8 +1,11 @@
 //! Email on accounts (issue 26): the account page (an address, verified by
 //! a link, and which messages to get), a forgotten password and sign-in
-//! links by email. Links are single-use and expire within an hour; asking
-//! for one answers alike whether or not the address is known, and is
-//! throttled like sign-in.
+//! links by email. Links are single-use, expire within an hour and work
+//! only while the address they went to is still the account's; asking
+//! for one answers alike whether or not the address is known, and so does
+//! setting an address whether or not another account has it (issue 44).
+//! Every message a stranger can cause is limited per mailbox and per
+//! client (`throttle::Attempt::mail`).
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -105,9 +108,22 @@ struct EmailForm {
     email: String,
 }
 
+/// Why a message was not sent: too many asked from this client or to
+/// that address.
+fn too_many_messages(retry: std::time::Duration) -> String {
+    format!(
+        "Too many messages asked for from here, or to that address, just now. Try again in {} minutes.",
+        retry.as_secs().div_ceil(60).max(1)
+    )
+}
+
+/// Saves the address and sends the link that confirms it. The answer is
+/// the same whether or not another account has the address: who owns an
+/// address is settled when it is confirmed (see `Db::change_email`).
 async fn set_email(
     State(state): State<AppState>,
     user: CurrentUser,
+    ClientAddr(addr): ClientAddr,
     CsrfForm(form): CsrfForm<EmailForm>,
 ) -> Result<Response> {
     let db = state.db();
@@ -125,6 +141,12 @@ async fn set_email(
         page.email_error = Some(e.into());
         return Ok(invalid(&page));
     }
+    let account = format!("user:{}", user.id);
+    let attempt = throttle::Attempt::mail(&email, &[addr.as_str(), account.as_str()]);
+    if let Err(retry) = attempt.reserve(db).await? {
+        page.email_error = Some(too_many_messages(retry));
+        return Ok((StatusCode::TOO_MANY_REQUESTS, html(&page)).into_response());
+    }
     let token = random_token();
     let url = state.mail().url(&format!("/account/verify/{token}"));
     let mail = link_message(LinkKind::Verify, url, state.mail()).to(
@@ -134,7 +156,7 @@ async fn set_email(
         &email,
         None,
     );
-    match db
+    let sent = db
         .change_email(
             user.id,
             &email,
@@ -142,20 +164,14 @@ async fn set_email(
             VERIFY_TTL,
             &mail,
         )
-        .await
-    {
-        Ok(()) => Ok(flash::saved(
-            "/account",
-            format!(
-                "Saved {email}. A link to confirm it is on its way there: nothing else is sent to it until you follow the link."
-            ),
-        )),
-        Err(DbError::Unique(_)) => {
-            page.email_error = Some("Another account has that address.".into());
-            Ok(invalid(&page))
-        }
-        Err(e) => Err(e.into()),
-    }
+        .await?;
+    tracing::debug!(sent, "address saved");
+    Ok(flash::saved(
+        "/account",
+        format!(
+            "Saved {email}. A link to confirm it is on its way there: nothing else is sent to it until you follow the link."
+        ),
+    ))
 }
 
 async fn set_notices(
@@ -200,12 +216,23 @@ async fn verify(
     user: MaybeUser,
     Path(token): Path<String>,
 ) -> Result<Response> {
-    let used = state
+    let used = match state
         .db()
         .use_token(TokenPurpose::Verify, &throttle::token_hash(&token), None)
-        .await?;
+        .await
+    {
+        Ok(used) => Ok(used),
+        Err(DbError::Unique(_)) => Err(()),
+        Err(e) => return Err(e.into()),
+    };
     let (status, title, message) = match used {
-        Some(u) => (
+        // Who follows the link reads the mailbox: telling them is no leak.
+        Err(()) => (
+            StatusCode::CONFLICT,
+            "Confirmed for another account",
+            "Another account confirmed this address first, and keeps it. Nothing changed on yours.".to_owned(),
+        ),
+        Ok(Some(u)) => (
             StatusCode::OK,
             "Address confirmed",
             format!(
@@ -213,14 +240,16 @@ async fn verify(
                 u.email, u.username
             ),
         ),
-        None => (
+        Ok(None) => (
             StatusCode::NOT_FOUND,
             "This link does not work",
-            "The link was used already, has expired or was never sent. Enter the address again on your account page for a new one.".to_owned(),
+            "The link was used already, has expired, was sent to an address the account no longer has, or was never sent. Enter the address again on your account page for a new one.".to_owned(),
         ),
     };
+    // One person's page, whatever asks for it: never kept anywhere.
     Ok((
         status,
+        [(axum::http::header::CACHE_CONTROL, "no-store")],
         html(&MessagePage {
             ctx: user.ctx(),
             title: title.into(),
@@ -310,13 +339,11 @@ async fn ask(
         page.error = Some(e.into());
         return Ok(invalid(&page));
     }
-    // Counted as a sign-in attempt from this address for this name.
-    let attempt = throttle::Attempt::new(&format!("email:{email}"), &addr, None);
+    // Counted per mailbox and per client whether or not an account has
+    // the address, so the answer tells nothing either way.
+    let attempt = throttle::Attempt::mail(&email, &[addr.as_str()]);
     if let Err(retry) = attempt.reserve(db).await? {
-        page.error = Some(format!(
-            "Too many requests from here just now. Try again in {} minutes.",
-            retry.as_secs().div_ceil(60).max(1)
-        ));
+        page.error = Some(too_many_messages(retry));
         return Ok((StatusCode::TOO_MANY_REQUESTS, html(&page)).into_response());
     }
     if let Some(contact) = db.contact_by_email(&email).await?
@@ -376,7 +403,7 @@ fn dead_link() -> Response {
         html(&MessagePage {
             ctx: Ctx::default(),
             title: "This link does not work".into(),
-            message: "The link was used already, has expired (links work for an hour) or was never sent. Ask for a new one.".into(),
+            message: "The link was used already, has expired (links work for an hour), went to an address the account no longer has, or was never sent. Ask for a new one.".into(),
             link: Some(("Sign in".into(), "/sign-in".into())),
         }),
     )
@@ -443,7 +470,9 @@ async fn reset(
     else {
         return Ok(dead_link());
     };
-    start_session(&session, used.user).await?;
+    // The new password ends every other session of the account; this one
+    // starts under it.
+    start_session(&session, &db.user(used.user).await?).await?;
     Ok(flash::saved(
         "/account",
         format!(
@@ -494,14 +523,14 @@ async fn use_sign_in_link(
     Path(token): Path<String>,
     CsrfForm(form): CsrfForm<NextForm>,
 ) -> Result<Response> {
-    let Some(used) = state
-        .db()
+    let db = state.db();
+    let Some(used) = db
         .use_token(TokenPurpose::SignIn, &throttle::token_hash(&token), None)
         .await?
     else {
         return Ok(dead_link());
     };
-    start_session(&session, used.user).await?;
+    start_session(&session, &db.user(used.user).await?).await?;
     Ok(flash::saved(
         SitePath::or_home(&form.next).as_str(),
         format!("You are signed in as {}.", used.username),

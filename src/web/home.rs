@@ -35,11 +35,18 @@ async fn healthz(State(state): State<AppState>) -> Response {
                 h.applied
             ),
         ),
-        Ok(h) => (
+        Ok(h) if h.applied != h.known => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "not ready: schema at migration {}, this binary expects {}\n",
                 h.applied, h.known
+            ),
+        ),
+        Ok(h) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "not ready: the schema is not this binary's: {}\n",
+                h.wrong.join("; ")
             ),
         ),
         Err(e) => (

@@ -143,7 +143,7 @@ async fn accept(
     let hash = hash_password(form.password).await?;
     match crate::app::invitations::accept(state.db(), &token, &page.username, &hash).await {
         Ok((user, role)) => {
-            start_session(&session, user.id).await?;
+            start_session(&session, &user).await?;
             let league = state.db().league(inv.league_id).await?;
             let to = if role.kind == crate::db::RoleKind::Secretary {
                 links::at(&league).console().to_string()

@@ -276,7 +276,14 @@ pub async fn serve(
             .continuously_delete_expired(Duration::from_secs(3600))
             .await;
     });
-    let mailer = tokio::spawn(worker.run(Duration::from_secs(5)));
+    // Ctrl-C or SIGTERM: the server stops taking requests and the mail
+    // worker finishes the message in hand and hands back the rest.
+    let (stopping, stop) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stopping.send(true);
+    });
+    let mailer = tokio::spawn(worker.run(Duration::from_secs(5), stop.clone()));
     // The metrics on an address of their own, never the public one.
     let metrics = match listeners.metrics {
         Some(at) => {
@@ -302,9 +309,7 @@ pub async fn serve(
                 listener,
                 app.into_make_service_with_connect_info::<SocketAddr>(),
             )
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+            .with_graceful_shutdown(stopped(stop.clone()))
             .await
             .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
         }
@@ -314,10 +319,11 @@ pub async fn serve(
                 let _ = axum::serve(listener, redirects).await;
             });
             let handle = axum_server::Handle::new();
-            let stop = handle.clone();
+            let handle_stop = handle.clone();
+            let signal = stopped(stop.clone());
             tokio::spawn(async move {
-                let _ = tokio::signal::ctrl_c().await;
-                stop.graceful_shutdown(Some(Duration::from_secs(10)));
+                signal.await;
+                handle_stop.graceful_shutdown(Some(Duration::from_secs(10)));
             });
             tracing::info!(
                 "Boneyard is serving https://{} as {public_url}; http://{listen} redirects there",
@@ -329,12 +335,47 @@ pub async fn serve(
         }
     }
     cleaner.abort();
-    mailer.abort();
+    // A message half sent when the process ends would be sent again by the
+    // next server: the worker is let finish it, for a while.
+    if tokio::time::timeout(Duration::from_secs(30), mailer)
+        .await
+        .is_err()
+    {
+        tracing::warn!("the mail worker did not stop within 30 s");
+    }
     round_ups.abort();
     if let Some(m) = metrics {
         m.abort();
     }
     Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (what a service manager sends to stop a program).
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Resolves once `stop` says `true` (or its sender is gone).
+async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
 }
 
 async fn bind(at: SocketAddr) -> Result<tokio::net::TcpListener> {

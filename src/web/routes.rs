@@ -20,6 +20,9 @@ pub const LEAGUE: &str = "/leagues/{league}";
 #[derive(Default)]
 pub struct Routes {
     routes: Vec<(String, MethodRouter<AppState>)>,
+    /// The paths whose pages are the same for everyone, which the page
+    /// cache may keep (see [`Routes::kept`]).
+    kept: Vec<String>,
 }
 
 impl Routes {
@@ -41,6 +44,22 @@ impl Routes {
 
     pub fn merge(mut self, other: Routes) -> Routes {
         self.routes.extend(other.routes);
+        self.kept.extend(other.kept);
+        self
+    }
+
+    /// Says that this group's pages are the same for every visitor
+    /// without a session, so the page cache may keep them. The cache keeps
+    /// nothing it was not told of this way; and never a page whose address
+    /// carries a token (`{token}`), which is one person's secret.
+    pub fn kept(mut self) -> Routes {
+        let kept: Vec<String> = self
+            .routes
+            .iter()
+            .map(|(p, _)| p.clone())
+            .filter(|p| !p.contains("{token}"))
+            .collect();
+        self.kept.extend(kept);
         self
     }
 
@@ -50,10 +69,18 @@ impl Routes {
     }
 
     pub fn into_router(self) -> Router<AppState> {
+        let kept = self.kept;
         self.routes
             .into_iter()
             .fold(Router::new(), |r, (path, handlers)| {
-                r.route(&path, handlers)
+                if kept.contains(&path) {
+                    r.route(
+                        &path,
+                        handlers.layer(axum::middleware::map_response(super::cache::mark_public)),
+                    )
+                } else {
+                    r.route(&path, handlers)
+                }
             })
     }
 }
@@ -61,19 +88,22 @@ impl Routes {
 /// The whole table: every route group's routes.
 pub fn table() -> Routes {
     use super::*;
+    // Only the groups marked `kept()` may be kept by the page cache: the
+    // account's, the invitations', the administrator's and the consoles'
+    // pages never are, whatever headers they answer with.
     Routes::new()
-        .merge(home::router())
+        .merge(home::router().kept())
         .merge(account::router())
         .merge(email::router())
         .merge(invitations::router())
-        .merge(public::router())
-        .merge(results::router())
-        .merge(pad::router())
-        .merge(penalties::router())
-        .merge(players_table::router())
+        .merge(public::router().kept())
+        .merge(results::router().kept())
+        .merge(pad::router().kept())
+        .merge(penalties::router().kept())
+        .merge(players_table::router().kept())
         .merge(admin::router())
         .merge(console::router())
-        .merge(schedule::router())
+        .merge(schedule::router().kept())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.

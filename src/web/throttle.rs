@@ -53,6 +53,21 @@ pub const TRUST_DAYS: i64 = 365;
 /// The cookie a browser's trust token travels in.
 pub const DEVICE_COOKIE: &str = "boneyard_device";
 
+/// Messages a stranger may cause to one address in a window, whatever
+/// kind (an address's verification, a sign-in link, a reset, the
+/// round-up's confirmation) and whoever asks: a mailbox is not flooded.
+pub const MAIL_PER_RECIPIENT: i64 = 3;
+/// Messages one client (an address, or a signed-in account) may cause to
+/// be sent in a window, to any addresses: the forms cannot be used to mail
+/// many people.
+pub const MAIL_PER_CLIENT: i64 = 10;
+
+/// An address as the mail limits count it: `Victim@T.test` and
+/// `victim@t.test` are one mailbox to everyone who matters.
+pub fn normalised_address(email: &str) -> String {
+    email.trim().trim_end_matches('.').to_lowercase()
+}
+
 /// What a key allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
@@ -184,6 +199,25 @@ impl Attempt {
                     refund: vec![address],
                 }
             }
+        }
+    }
+
+    /// A message a stranger asks to be sent to `recipient`, by each of
+    /// `clients` (the client's network address, and the account when
+    /// signed in): limited per recipient and per client
+    /// ([`MAIL_PER_RECIPIENT`], [`MAIL_PER_CLIENT`]); never given back.
+    pub fn mail(recipient: &str, clients: &[&str]) -> Attempt {
+        let mut keys = vec![format!("mail-to:{}", normalised_address(recipient))];
+        let mut rules = vec![Rule::Limit(MAIL_PER_RECIPIENT)];
+        for client in clients {
+            keys.push(format!("mail-from:{client}"));
+            rules.push(Rule::Limit(MAIL_PER_CLIENT));
+        }
+        Attempt {
+            keys,
+            rules,
+            forget: vec![],
+            refund: vec![],
         }
     }
 
@@ -351,6 +385,21 @@ mod tests {
             ]
         );
         assert_eq!(stranger.refund, vec!["address:10.0.0.1"]);
+    }
+
+    #[test]
+    fn mail_is_counted_per_mailbox_whatever_the_case() {
+        let a = Attempt::mail(" Victim@T.test", &["10.0.0.1", "user:7"]);
+        let b = Attempt::mail("victim@t.test", &["10.0.0.2"]);
+        assert_eq!(a.keys[0], b.keys[0]);
+        assert_eq!(
+            a.keys,
+            vec![
+                "mail-to:victim@t.test",
+                "mail-from:10.0.0.1",
+                "mail-from:user:7"
+            ]
+        );
     }
 
     #[test]

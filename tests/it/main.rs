@@ -15,5 +15,6 @@ mod portable;
 mod properties;
 mod support;
 mod tables;
+mod trust;
 mod web;
 mod worked_examples;

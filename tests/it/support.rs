@@ -146,3 +146,69 @@ pub const TABLE_JSON_KEYS: [&str; 12] = [
     "points_deducted",
     "points",
 ];
+
+/// As [`on_both`], for bodies that need the database's address too (to
+/// start the server binary on it, or to change it behind the app's back):
+/// `sqlite_at::NAME` and `postgres_at::NAME`, each given `(db, address)`.
+macro_rules! on_both_at {
+    ($($name:ident),+ $(,)?) => {
+        mod sqlite_at {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    $crate::support::on_sqlite_at(stringify!($name), super::$name).await;
+                }
+            )+
+        }
+        mod postgres_at {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    $crate::support::on_postgres_at(stringify!($name), super::$name).await;
+                }
+            )+
+        }
+    };
+}
+
+pub(crate) use on_both_at;
+
+/// [`on_sqlite`], the body given the database's address too.
+pub async fn on_sqlite_at<F, Fut>(name: &str, body: F)
+where
+    F: FnOnce(Db, String) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let dir = TempDir(std::env::temp_dir().join(format!("boneyard-{}", unique(name))));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    let db = Db::connect(&address).await.expect("open SQLite");
+    run(db, move |db| body(db, address)).await;
+}
+
+/// [`on_postgres`], the body given the database's address too.
+pub async fn on_postgres_at<F, Fut>(name: &str, body: F)
+where
+    F: FnOnce(Db, String) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let Ok(server) = std::env::var("BONEYARD_TEST_POSTGRES") else {
+        return;
+    };
+    let database = format!("boneyard_{}", unique(name));
+    let admin = sqlx::PgPool::connect(&server)
+        .await
+        .expect("connect to BONEYARD_TEST_POSTGRES");
+    admin
+        .execute(format!("CREATE DATABASE \"{database}\"").as_str())
+        .await
+        .expect("create the test database");
+    let address = with_database(&server, &database);
+    let db = Db::connect(&address).await.expect("open Postgres");
+    run(db, move |db| body(db, address)).await;
+    admin
+        .execute(format!("DROP DATABASE \"{database}\" WITH (FORCE)").as_str())
+        .await
+        .expect("drop the test database");
+    admin.close().await;
+}

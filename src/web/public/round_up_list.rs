@@ -107,10 +107,12 @@ pub async fn subscribe(
         page.error = Some(e.into());
         return Ok(invalid(&page));
     }
-    let attempt = throttle::Attempt::new(&format!("round-up:{email}"), &addr, None);
+    // Limited per mailbox and per client, like every message a stranger
+    // can cause: the form mails nobody over and over, nor many people.
+    let attempt = throttle::Attempt::mail(&email, &[addr.as_str()]);
     if let Err(retry) = attempt.reserve(db).await? {
         page.error = Some(format!(
-            "Too many requests from here just now. Try again in {} minutes.",
+            "Too many requests from here, or for that address, just now. Try again in {} minutes.",
             retry.as_secs().div_ceil(60).max(1)
         ));
         return Ok((StatusCode::TOO_MANY_REQUESTS, html(&page)).into_response());

@@ -151,12 +151,53 @@ pub async fn import_games(
     render_fields(&state, &access, &fields, notice).await
 }
 
-/// A cell a spreadsheet would take for a formula gets a leading quote.
+/// A cell a spreadsheet would take for a formula gets a leading quote:
+/// one starting `= + - @ |`, a tab or a carriage return (or their
+/// full-width forms), looked for after whatever a spreadsheet skips
+/// unseen (a byte-order mark, zero-width characters, spaces), so
+/// `\u{feff}=1+1` is caught as `=1+1` is (OWASP's CSV injection advice).
 fn cell(s: &str) -> String {
-    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    let seen = s.trim_start_matches(|c: char| {
+        (c.is_whitespace() && c != '\t' && c != '\r')
+            || matches!(
+                c,
+                '\u{feff}' | '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{00ad}'
+            )
+    });
+    if seen.starts_with([
+        '=', '+', '-', '@', '|', '\t', '\r', '\u{ff1d}', '\u{ff0b}', '\u{ff0d}', '\u{ff20}',
+    ]) {
         format!("'{s}")
     } else {
         s.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod cell_tests {
+    use super::cell;
+
+    #[test]
+    fn formulas_are_neutralised_behind_invisible_characters_and_pipes() {
+        for formula in [
+            "=1+1",
+            "+1",
+            "-1",
+            "@SUM(A1)",
+            "\tx",
+            "\rx",
+            "|calc",
+            "\u{feff}=1+1",
+            "\u{200b}=1",
+            " =1+1",
+            "\u{a0}@x",
+            "\u{feff} \u{200d}|x",
+        ] {
+            assert_eq!(cell(formula), format!("'{formula}"), "{formula:?}");
+        }
+        for plain in ["Crown", "The =Crown", "", "1-0", "O'Neill"] {
+            assert_eq!(cell(plain), plain);
+        }
     }
 }
 
