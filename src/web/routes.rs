@@ -74,6 +74,8 @@ pub fn table() -> Routes {
         .merge(admin::router())
         .merge(console::router())
         .merge(schedule::router())
+        .merge(embed::router())
+        .merge(schema::router())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.
@@ -202,6 +204,7 @@ mod tests {
                 "pad-sw.js",
                 "password",
                 "ratings",
+                "schema",
                 "setup",
                 "sign-in",
                 "sign-out"
