@@ -160,6 +160,16 @@ impl Address<LeagueHome> {
         let division = *division.borrow();
         self.under(format_args!("calendar/division/{division}.ics"))
     }
+    /// The league's widgets for other websites, made to sit in an iframe.
+    pub fn embed(&self) -> Address<Embed> {
+        Address::new(self.under("embed"))
+    }
+    /// A season's results, every match with its boards, games and hands,
+    /// as JSON (the published match-result schema for each).
+    pub fn results_json(&self, season: impl Borrow<SeasonId>) -> String {
+        let season = *season.borrow();
+        self.under(format_args!("seasons/{season}/results.json"))
+    }
     /// The administrator's page of the league's secretaries.
     pub fn secretaries(&self) -> String {
         format!("/admin{}/secretaries", self.path)
@@ -169,6 +179,36 @@ impl Address<LeagueHome> {
         format!("/admin{}/secretaries/{role}/remove", self.path)
     }
 }
+
+/// The league's widgets for other websites (`web::embed`): the only
+/// addresses another site may put in a frame.
+pub enum Embed {}
+
+impl Address<Embed> {
+    /// A division's table.
+    pub fn table(&self, division: impl Borrow<DivisionId>) -> String {
+        let division = *division.borrow();
+        self.under(format_args!("divisions/{division}/table"))
+    }
+    /// A division's latest results and next fixtures.
+    pub fn fixtures(&self, division: impl Borrow<DivisionId>) -> String {
+        let division = *division.borrow();
+        self.under(format_args!("divisions/{division}/fixtures"))
+    }
+    /// A team's next match and form.
+    pub fn team(&self, team: impl Borrow<TeamId>) -> String {
+        let team = *team.borrow();
+        self.under(format_args!("teams/{team}"))
+    }
+    /// The boards in play.
+    pub fn live(&self) -> String {
+        self.under("live")
+    }
+}
+
+/// The published JSON Schemas (`web::schema`), at the site's root.
+pub const GAME_RECORD_SCHEMA: &str = "/schema/game-record.json";
+pub const MATCH_RESULT_SCHEMA: &str = "/schema/match-result.json";
 
 /// A division's schedule.
 pub enum Schedule {}
@@ -421,6 +461,14 @@ mod tests {
             at.division_calendar(DivisionId(7)),
             at.secretaries(),
             at.remove_secretary(RoleId(10)),
+            at.embed().table(DivisionId(7)),
+            at.embed().fixtures(DivisionId(7)),
+            at.embed().team(TeamId(3)),
+            at.embed().live(),
+            at.results_json(SeasonId(2)),
+            console.website(),
+            GAME_RECORD_SCHEMA.to_owned(),
+            MATCH_RESULT_SCHEMA.to_owned(),
             console.to_string(),
             console.league(),
             console.approvals(),

@@ -28,6 +28,10 @@ impl Address<Console> {
     pub fn mail(&self) -> String {
         self.under("mail")
     }
+    /// "Put this on your website": the league's widgets and their snippets.
+    pub fn website(&self) -> String {
+        self.under("website")
+    }
     pub fn seasons(&self) -> String {
         self.under("seasons")
     }

@@ -6,6 +6,7 @@
 pub mod cup_commands;
 pub mod cups;
 pub mod division_table;
+pub mod embeds;
 pub mod feats;
 pub mod fixtures;
 pub mod formats;
@@ -19,6 +20,7 @@ pub mod registrations;
 pub mod results;
 pub mod rollover;
 pub mod schedule;
+pub mod season_results;
 pub mod seasons;
 pub mod setup;
 pub mod teams;

@@ -322,7 +322,7 @@ fn follows_taps(path: &str) -> Follows {
     };
     let parts: Vec<&str> = rest.split('/').collect();
     match parts.as_slice() {
-        [_, "live"] | [_, "screen"] => Follows::League,
+        [_, "live"] | [_, "screen"] | [_, "embed", "live"] => Follows::League,
         [_, "matches", id] | [_, "matches", id, "screen"] => id
             .parse()
             .map_or(Follows::Records, |id| Follows::Fixture(FixtureId(id))),
@@ -428,6 +428,7 @@ mod tests {
         let twelve = Follows::Fixture(FixtureId(12));
         assert_eq!(follows_taps("/leagues/wessex/live"), league);
         assert_eq!(follows_taps("/leagues/wessex/screen"), league);
+        assert_eq!(follows_taps("/leagues/wessex/embed/live"), league);
         assert_eq!(follows_taps("/leagues/wessex/matches/12"), twelve);
         assert_eq!(follows_taps("/leagues/wessex/matches/12/screen"), twelve);
         for records in [

@@ -27,6 +27,7 @@ mod console;
 mod csrf;
 mod dates;
 mod email;
+pub mod embed;
 mod error;
 pub mod flash;
 mod home;
@@ -43,6 +44,7 @@ mod redirect;
 mod results;
 pub mod routes;
 mod schedule;
+pub mod schema;
 pub mod throttle;
 mod views;
 
@@ -183,6 +185,8 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(always(header::X_FRAME_OPTIONS, "DENY"))
         .layer(always(header::REFERRER_POLICY, "same-origin"))
+        // Outside the headers above: the widgets alone may be framed.
+        .layer(axum::middleware::from_fn(embed::framing))
         .layer(axum::middleware::from_fn(crate::metrics::track))
         .layer(TraceLayer::new_for_http());
     let app = if settings.hsts {

@@ -104,6 +104,8 @@ pub fn table() -> Routes {
         .merge(admin::router())
         .merge(console::router())
         .merge(schedule::router().kept())
+        .merge(embed::router().kept())
+        .merge(schema::router().kept())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.
@@ -232,6 +234,7 @@ mod tests {
                 "pad-sw.js",
                 "password",
                 "ratings",
+                "schema",
                 "setup",
                 "sign-in",
                 "sign-out"

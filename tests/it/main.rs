@@ -13,6 +13,7 @@ mod kill_drill;
 mod mail;
 mod portable;
 mod properties;
+mod schemas;
 mod support;
 mod tables;
 mod trust;

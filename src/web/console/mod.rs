@@ -31,6 +31,7 @@ mod seasons;
 mod teams;
 mod users;
 mod venues;
+mod website;
 mod week;
 // The roster of a team in a season: registrations and captains.
 mod captains;
@@ -61,6 +62,7 @@ pub fn router() -> Routes {
     Routes::new()
         .league(PREFIX, get(home::home))
         .merge(week::router())
+        .merge(website::router())
         .merge(approvals::router())
         .merge(league::router())
         .merge(seasons::router())

@@ -48,6 +48,9 @@ mod round_up;
 pub(crate) mod round_up_list;
 mod team;
 
+// What the widgets for other websites (`web::embed`) show as these pages do.
+pub(crate) use division::FormView;
+
 pub fn router() -> Routes {
     Routes::new()
         .league("", get(league::home))
@@ -285,7 +288,7 @@ fn fixture_view(
 }
 
 /// Fixture lines of possibly several seasons as views.
-fn fixture_views(
+pub(crate) fn fixture_views(
     league: &League,
     seasons: &[Season],
     formats: &HashMap<SeasonId, MatchFormat>,

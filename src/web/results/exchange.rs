@@ -18,10 +18,12 @@ use super::super::csrf::CsrfForm;
 use super::super::dates::{iso_day, stamp};
 use super::super::error::{AppError, Result};
 use super::FixtureAccess;
-use super::card::{Fields, game_field, render_fields, slot_field};
+use super::card::{Fields, game_field, render_fields, slot_field, status_field};
 
 /// A match's result as a file: its boards' players by name and its games as
-/// RULES.md game records, which `boneyard score` reads one by one.
+/// RULES.md game records, which `boneyard score` reads one by one, or, for
+/// a game kept without its hands, its final score. Its published JSON
+/// Schema is `schema/match-result.json` (served at `/schema/`).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchFile {
@@ -36,7 +38,88 @@ pub struct BoardFile {
     pub kind: String,
     pub home: Vec<String>,
     pub away: Vec<String>,
-    pub games: Vec<GameRecord>,
+    pub games: Vec<GameFile>,
+    /// A board not played: `home` or `away`, the side that conceded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conceded_by: Option<String>,
+}
+
+/// A game of a match file: its record, or its final score alone (home's,
+/// then away's) when it was kept without its hands. Read by hand so that a
+/// bad record keeps the game record's own message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged, try_from = "serde_json::Value")]
+pub enum GameFile {
+    Record(GameRecord),
+    Final { final_score: FinalScore },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinalScore {
+    pub home: u32,
+    pub away: u32,
+}
+
+impl TryFrom<serde_json::Value> for GameFile {
+    type Error = String;
+
+    fn try_from(value: serde_json::Value) -> std::result::Result<GameFile, String> {
+        if value.get("final_score").is_some() {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct Final {
+                final_score: FinalScore,
+            }
+            let Final { final_score } = serde_json::from_value(value)
+                .map_err(|e| format!("a game by its final score: {e}"))?;
+            return Ok(GameFile::Final { final_score });
+        }
+        serde_json::from_value(value)
+            .map(GameFile::Record)
+            .map_err(|e| format!("a game record: {e}"))
+    }
+}
+
+impl MatchFile {
+    /// A stored result as a file, each player named as `name` says.
+    pub fn new(
+        home: String,
+        away: String,
+        result: &crate::db::MatchResult,
+        name: impl Fn(&crate::db::PlayerId) -> String,
+    ) -> MatchFile {
+        MatchFile {
+            home,
+            away,
+            boards: result
+                .boards
+                .iter()
+                .map(|b| BoardFile {
+                    kind: b.kind.to_string(),
+                    home: b.home.iter().map(&name).collect(),
+                    away: b.away.iter().map(&name).collect(),
+                    games: b.games.iter().map(GameFile::of).collect(),
+                    conceded_by: b.conceded_by.map(|s| s.as_str().to_owned()),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl GameFile {
+    fn of(game: &crate::db::GameResult) -> GameFile {
+        match (&game.outcome, game.score_only) {
+            // The outcome's totals are the record's sides': home, away.
+            (Some(o), true) => GameFile::Final {
+                final_score: FinalScore {
+                    home: u32::try_from(o.totals[0]).unwrap_or(0),
+                    away: u32::try_from(o.totals[1]).unwrap_or(0),
+                },
+            },
+            _ => GameFile::Record(game.record.clone()),
+        }
+    }
 }
 
 pub async fn export_games(
@@ -66,21 +149,7 @@ pub async fn export_games(
             .find(|r| r.player_id == *id)
             .map_or_else(|| id.to_string(), |r| r.name.clone())
     };
-    let file = MatchFile {
-        home: home.name,
-        away: away.name,
-        boards: stored
-            .result
-            .boards
-            .iter()
-            .map(|b| BoardFile {
-                kind: b.kind.to_string(),
-                home: b.home.iter().map(name).collect(),
-                away: b.away.iter().map(name).collect(),
-                games: b.games.iter().map(|g| g.record.clone()).collect(),
-            })
-            .collect(),
-    };
+    let file = MatchFile::new(home.name, away.name, &stored.result, name);
     let body = serde_json::to_string_pretty(&file)
         .map_err(|e| AppError::Internal(format!("writing the games: {e}")))?;
     Ok((
@@ -126,6 +195,9 @@ pub async fn import_games(
     let mut fields = Fields::new();
     let mut unknown = Vec::new();
     for (i, board) in file.boards.iter().enumerate() {
+        if let Some(side) = &board.conceded_by {
+            fields.insert(status_field(i), side.clone());
+        }
         for (side, names, roster) in [("home", &board.home, &home), ("away", &board.away, &away)] {
             for (j, n) in names.iter().enumerate() {
                 match roster.iter().find(|p| p.name == *n) {
@@ -136,8 +208,17 @@ pub async fn import_games(
                 }
             }
         }
-        for (g, record) in board.games.iter().enumerate() {
-            fields.insert(game_field(i, g), game_text(record, g == 0));
+        for (g, game) in board.games.iter().enumerate() {
+            let text = match game {
+                // A game after one kept by its final score names its poser.
+                GameFile::Record(record) => game_text(
+                    record,
+                    g == 0 || matches!(board.games[g - 1], GameFile::Final { .. }),
+                ),
+                // The card reads a final score as `final H-A`.
+                GameFile::Final { final_score: f } => format!("final {}-{}", f.home, f.away),
+            };
+            fields.insert(game_field(i, g), text);
         }
     }
     let notice = if unknown.is_empty() {
@@ -384,6 +465,90 @@ pub async fn season_csv(
             ),
         ],
         bytes,
+    )
+        .into_response())
+}
+
+/// A season's results as JSON: every fixture, and the current result of
+/// each that has one as a match file (the published match-result schema).
+#[derive(Serialize)]
+struct SeasonFile {
+    league: String,
+    season: String,
+    /// Over: its results are final.
+    closed: bool,
+    /// The JSON Schema each `result` conforms to.
+    result_schema: String,
+    matches: Vec<MatchLine>,
+}
+
+#[derive(Serialize)]
+struct MatchLine {
+    id: i64,
+    /// The division or the cup.
+    competition: String,
+    round: i64,
+    /// In the league's time zone; `null` when no date is set.
+    starts_at: Option<String>,
+    home: String,
+    away: String,
+    /// `scheduled`, `postponed`, `played`, `walkover` or `void`.
+    status: &'static str,
+    /// `entered`, `confirmed`, `disputed` or `approved`; `null` without one.
+    result_status: Option<&'static str>,
+    /// The match's page on this site.
+    path: String,
+    result: Option<MatchFile>,
+}
+
+pub async fn season_json(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    Path((league, season)): Path<(String, i64)>,
+) -> Result<Response> {
+    let league = crate::web::auth::league_named(state.db(), &league).await?;
+    let data = crate::app::season_results::load(state.db(), &league, SeasonId(season)).await?;
+    let name = |id: &crate::db::PlayerId| {
+        data.names
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    };
+    let zone = league.time_zone;
+    let file = SeasonFile {
+        league: league.name.clone(),
+        season: data.season.name.clone(),
+        closed: data.season.is_closed(),
+        result_schema: crate::web::pad::absolute(&headers, crate::addresses::MATCH_RESULT_SCHEMA),
+        matches: data
+            .fixtures
+            .iter()
+            .map(|f| MatchLine {
+                id: f.id.0,
+                competition: f.competition.clone(),
+                round: f.round,
+                starts_at: f.starts_at.map(|t| super::super::dates::datetime(zone, t)),
+                home: f.home_label(),
+                away: f.away_label(),
+                status: f.status.as_str(),
+                result_status: f.result_status.map(|s| s.as_str()),
+                path: crate::web::links::at(&league).match_page(f.id).to_string(),
+                result: data
+                    .results
+                    .get(&f.id)
+                    .map(|r| MatchFile::new(f.home_label(), f.away_label(), &r.result, &name)),
+            })
+            .collect(),
+    };
+    let body = serde_json::to_string_pretty(&file)
+        .map_err(|e| AppError::Internal(format!("writing the season: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            // Public, sent without cookies: any website may read it.
+            (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*".to_owned()),
+        ],
+        body,
     )
         .into_response())
 }

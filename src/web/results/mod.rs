@@ -33,6 +33,7 @@ pub fn router() -> Routes {
         .league("/matches/{fixture}/games.json", get(exchange::export_games))
         .league("/matches/{fixture}/import", post(exchange::import_games))
         .league("/seasons/{season}/results.csv", get(exchange::season_csv))
+        .league("/seasons/{season}/results.json", get(exchange::season_json))
 }
 
 /// What a user is to a fixture: a secretary of its league, or a captain of

@@ -7,6 +7,7 @@
 mod account;
 mod card;
 mod cup;
+mod embed;
 mod formats;
 mod journeys;
 mod live;

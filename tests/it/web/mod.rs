@@ -8,6 +8,7 @@ mod card;
 mod console;
 mod content_first;
 mod cups;
+mod embed;
 mod header;
 mod health;
 mod honours;
