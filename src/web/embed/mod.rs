@@ -22,7 +22,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::get;
 
-use crate::web::routes::{LEAGUE, Routes, route_of};
+use crate::web::routes::{LEAGUE, Routes, paths};
 
 pub use look::Look;
 
@@ -43,15 +43,28 @@ pub fn router() -> Routes {
         .league(&format!("{PREFIX}/live"), get(live::page))
 }
 
-/// Whether `path` is a widget's address: a route of the table under a
-/// league's `/embed/` (read off the table, so an address no route takes, or
-/// a season named like a widget, is never framed).
+/// Whether `path` is a widget's address: it takes one of the table's
+/// routes under a league's `/embed/` (read off the table, so an address no
+/// widget's route takes is never framed). Matched here, not by
+/// `routes::route_of`, which gives the first route that fits: a season's
+/// division's, whose segments are all parameters.
 pub fn is_embed(path: &str) -> bool {
-    route_of(path).is_some_and(|route| {
-        route
-            .strip_prefix(LEAGUE)
-            .is_some_and(|rest| rest.starts_with(&format!("{PREFIX}/")))
-    })
+    let under = format!("{LEAGUE}{PREFIX}/");
+    let segments: Vec<&str> = path.split('/').collect();
+    paths()
+        .iter()
+        .filter(|route| route.starts_with(&under))
+        .any(|route| {
+            let pattern: Vec<&str> = route.split('/').collect();
+            pattern.len() == segments.len()
+                && pattern.iter().zip(&segments).all(|(p, s)| {
+                    if p.starts_with('{') {
+                        !s.is_empty()
+                    } else {
+                        p == s
+                    }
+                })
+        })
 }
 
 /// Who may frame a widget: any site. (A league that wants only its own
