@@ -43,6 +43,7 @@ mod redirect;
 mod results;
 pub mod routes;
 mod schedule;
+mod team_sheet;
 pub mod throttle;
 mod views;
 

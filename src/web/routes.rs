@@ -74,6 +74,7 @@ pub fn table() -> Routes {
         .merge(admin::router())
         .merge(console::router())
         .merge(schedule::router())
+        .merge(team_sheet::router())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.

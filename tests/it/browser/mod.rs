@@ -18,6 +18,7 @@ mod phone;
 mod rollover;
 mod setup;
 mod sheet;
+mod team_sheet;
 mod week;
 mod year;
 
