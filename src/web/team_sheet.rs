@@ -227,12 +227,6 @@ fn build_page(
         .iter()
         .map(|m| (m.player_id.0, m.name.clone()))
         .collect();
-    let name = |id: i64| {
-        names
-            .get(&id)
-            .cloned()
-            .unwrap_or_else(|| format!("player {id}"))
-    };
     let mut ordered: Vec<_> = data.squad.iter().collect();
     ordered.sort_by_key(|m| rank(m.answer));
     let options = |selected: Option<i64>| -> Vec<Opt> {
@@ -294,8 +288,7 @@ fn build_page(
     let needed = crate::league::team_sheet::players_needed(format);
     let short = crate::league::team_sheet::short(format, data.squad.len(), no).then(|| {
         format!(
-            "Short: {} of {} registered players can't play, and the match needs {needed}. Find a reserve (register them in the console) or tell the other captain.",
-            no,
+            "Short: {no} of {} registered players can't play, and the match needs {needed}. Find a reserve (register them in the console) or tell the other captain.",
             data.squad.len()
         )
     });
@@ -359,7 +352,6 @@ fn build_page(
         .filter(|r| r.sent_at.is_none())
         .map(|r| zone.local(r.remind_at).format("%Y-%m-%dT%H:%M").to_string())
         .unwrap_or_default();
-    let _ = name;
     SheetPage {
         ctx: access.user.ctx(),
         title: access.title(),
