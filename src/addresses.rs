@@ -11,7 +11,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::db::{
-    CupId, DivisionId, FineId, FixtureId, League, PenaltyId, PlayerId, RoleId, SeasonId, TeamId,
+    CupId, DivisionId, FineId, FixtureId, League, PenaltyId, PlayerId, RoleId, SeasonId, Side,
+    TeamId,
 };
 
 mod console;
@@ -280,6 +281,50 @@ impl Address<MatchAt> {
         let board = *board.borrow();
         self.under(format_args!("pad/{board}"))
     }
+    /// A side's team sheet (`home` or `away`): answers and the line-up.
+    pub fn team_sheet(&self, side: Side) -> Address<TeamSheet> {
+        Address::new(self.under(format_args!("team-sheet/{}", side.as_str())))
+    }
+    /// Where a signed-in player answers whether they can play.
+    pub fn availability(&self) -> String {
+        self.under("availability")
+    }
+    /// Where the pairings are drawn, when the format draws them.
+    pub fn draw_pairings(&self) -> String {
+        self.under("draw")
+    }
+}
+
+/// A side's team sheet and what its captain does there.
+pub enum TeamSheet {}
+
+impl Address<TeamSheet> {
+    pub fn line_up(&self) -> String {
+        self.under("line-up")
+    }
+    /// Remind the non-answerers now (once).
+    pub fn remind(&self) -> String {
+        self.under("remind")
+    }
+    /// When the non-answerers are reminded.
+    pub fn remind_at(&self) -> String {
+        self.under("remind-at")
+    }
+    /// Email the squad the question, each with their own link.
+    pub fn ask(&self) -> String {
+        self.under("ask")
+    }
+    /// The sheet on paper.
+    pub fn print(&self) -> String {
+        self.under("print")
+    }
+}
+
+impl Address<LeagueHome> {
+    /// A one-tap answer link, signed for one player and one fixture.
+    pub fn answer_link(&self, token: &str) -> String {
+        self.under(format_args!("answer/{}", urlencode(token)))
+    }
 }
 
 /// Why a page named `name` could not have an address of its own among
@@ -444,6 +489,15 @@ mod tests {
             game.screen(),
             game.pad_links(),
             game.pad_sync(1),
+            game.team_sheet(Side::Home).to_string(),
+            game.team_sheet(Side::Away).line_up(),
+            game.team_sheet(Side::Home).remind(),
+            game.team_sheet(Side::Home).remind_at(),
+            game.team_sheet(Side::Home).ask(),
+            game.team_sheet(Side::Home).print(),
+            game.availability(),
+            game.draw_pairings(),
+            at.answer_link("6-4-1790000000-abc"),
             at.round_up_subscribe(),
             at.round_up_confirm("abc"),
             at.round_up_unsubscribe("abc"),

@@ -144,6 +144,10 @@ impl Worker {
         }
         pass.reminders = self.queue_reminders().await?;
         pass.reminders += self.queue_late_results().await?;
+        // Each captain's reminder to players who have not said whether
+        // they can play, at the time the captain set; once.
+        pass.reminders +=
+            crate::app::team_sheet::send_due_reminders(&self.db, &self.config).await? as u64;
         // What is due now; a message put off in this pass waits for the next.
         let due = Utc::now();
         loop {

@@ -3,6 +3,7 @@
 //! each concept is worked out in one place. Handlers in `web/` parse, call
 //! one of these and render; `db/` stores; `league/` and `rules/` decide.
 
+pub mod answer_links;
 pub mod cup_commands;
 pub mod cups;
 pub mod division_table;
@@ -23,6 +24,7 @@ pub mod schedule;
 pub mod season_results;
 pub mod seasons;
 pub mod setup;
+pub mod team_sheet;
 pub mod teams;
 pub mod transfers;
 pub mod week;

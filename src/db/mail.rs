@@ -491,7 +491,7 @@ pub(crate) async fn league_captains<'a>(
 }
 
 /// The facts of fixture `fixture` and its people.
-async fn fixture_people(
+pub(crate) async fn fixture_people(
     tx: &mut Tx,
     league: LeagueId,
     fixture: i64,

@@ -52,6 +52,7 @@ pub mod schedule;
 pub mod seasons;
 pub mod sessions;
 pub mod stats;
+pub mod team_sheet;
 pub mod teams;
 pub mod throttle;
 pub mod transfers;

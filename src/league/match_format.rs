@@ -74,6 +74,27 @@ pub struct Points {
 #[serde(rename_all = "snake_case")]
 pub enum Walkover {
     AllBoards,
+    /// A given board score, as some rulebooks count it (Leek: 5-4): the
+    /// side that did not concede wins `won` boards and the other `lost`,
+    /// counted in the tables as a match played to that score.
+    Score {
+        won: u32,
+        lost: u32,
+    },
+}
+
+impl Walkover {
+    /// The rule in words, for the league's page and the match page.
+    pub fn words(self) -> String {
+        match self {
+            Walkover::AllBoards => {
+                "A walkover gives every board to the side that did not concede.".into()
+            }
+            Walkover::Score { won, lost } => format!(
+                "A walkover counts {won}-{lost} in boards to the side that did not concede, as a match played to that score."
+            ),
+        }
+    }
 }
 
 /// Who decides which players meet on which board.
@@ -82,6 +103,9 @@ pub enum Walkover {
 pub enum Pairings {
     Captains,
     Secretary,
+    /// The app draws who meets whom from the two line-ups with a seed both
+    /// captains see ([`super::draw`]).
+    Drawn,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,6 +177,14 @@ impl MatchFormat {
             return Err(format!("a match has at most {MAX_BOARDS} boards"));
         }
         self.line_up.check()?;
+        if let Walkover::Score { won, lost } = self.walkover {
+            let boards = self.boards.len();
+            if won <= lost || (won + lost) as usize > boards {
+                return Err(format!(
+                    "a walkover's score gives more boards to the side that did not concede, and {boards} boards at most in all, not {won}-{lost}"
+                ));
+            }
+        }
         if let Some(b) = self
             .boards
             .iter()
@@ -189,14 +221,29 @@ impl MatchFormat {
 
     /// The walkover score of LEAGUE.md when side `conceding` (0 home, 1
     /// away) concedes: every board, with the games that win each, to the
-    /// other side; boards then games, home first.
+    /// other side; or the format's given board score, the winner taking
+    /// the first boards and the loser the next, each with the games that
+    /// win it (as a match played to that score with no game to spare);
+    /// boards then games, home first.
     pub fn walkover(&self, conceding: usize) -> ([u32; 2], [u32; 2]) {
-        let boards = u32::try_from(self.boards.len()).unwrap_or(u32::MAX);
-        let games = self.boards.iter().map(MatchFormat::games_to_win).sum();
+        let all = u32::try_from(self.boards.len()).unwrap_or(u32::MAX);
+        let (won, lost) = match self.walkover {
+            Walkover::AllBoards => (all, 0),
+            Walkover::Score { won, lost } => (won, lost),
+        };
+        let games = |skip: u32, take: u32| -> u32 {
+            self.boards
+                .iter()
+                .skip(skip as usize)
+                .take(take as usize)
+                .map(MatchFormat::games_to_win)
+                .sum()
+        };
+        let (w, l) = ((won, games(0, won)), (lost, games(won, lost)));
         if conceding == 0 {
-            ([0, boards], [0, games])
+            ([l.0, w.0], [l.1, w.1])
         } else {
-            ([boards, 0], [games, 0])
+            ([w.0, l.0], [w.1, l.1])
         }
     }
 
@@ -281,6 +328,27 @@ mod tests {
         assert_eq!(f.board_winner(9, [1, 0]), Some(0), "unlisted: one game");
         assert_eq!(f.walkover(0), ([0, 4], [0, 8]));
         assert_eq!(f.walkover(1), ([4, 0], [8, 0]));
+    }
+
+    #[test]
+    fn a_walkover_of_a_given_score_counts_that_score() {
+        let mut f = MatchFormat::default_for(Format::FivesAndThrees);
+        f.walkover = Walkover::Score { won: 5, lost: 4 };
+        f.check().unwrap();
+        assert_eq!(f.walkover(1), ([5, 4], [5, 4]));
+        assert_eq!(f.walkover(0), ([4, 5], [4, 5]));
+        assert_eq!(f.match_points(5, 4), (2 + 5, 4));
+        assert_eq!(
+            MatchFormat::parse(Format::FivesAndThrees, &f.to_value()).unwrap(),
+            f
+        );
+        let mut best_of_3 = MatchFormat::with_boards(3, 0, 3);
+        best_of_3.walkover = Walkover::Score { won: 2, lost: 1 };
+        assert_eq!(best_of_3.walkover(1), ([2, 1], [4, 2]));
+        for (won, lost) in [(4, 5), (4, 4), (6, 4)] {
+            f.walkover = Walkover::Score { won, lost };
+            assert!(f.check().is_err(), "{won}-{lost}");
+        }
     }
 
     #[test]

@@ -23,15 +23,19 @@ pub enum Topic {
     Reminder,
     /// A late result's penalty is proposed to them (secretaries).
     LateResult,
+    /// Whether they can play in a fixture, its one reminder, and (for a
+    /// captain) their team being short.
+    Availability,
 }
 
 impl Topic {
-    pub const ALL: [Topic; 5] = [
+    pub const ALL: [Topic; 6] = [
         Topic::Submitted,
         Topic::Decided,
         Topic::FixtureChanged,
         Topic::Reminder,
         Topic::LateResult,
+        Topic::Availability,
     ];
 
     pub fn key(self) -> &'static str {
@@ -41,6 +45,7 @@ impl Topic {
             Topic::FixtureChanged => "fixture-changed",
             Topic::Reminder => "reminder",
             Topic::LateResult => "late-result",
+            Topic::Availability => "availability",
         }
     }
 
@@ -54,6 +59,9 @@ impl Topic {
             }
             Topic::Reminder => "Reminders of results not entered or not confirmed",
             Topic::LateResult => "A late result's penalty is proposed to me (secretaries)",
+            Topic::Availability => {
+                "Whether I can play in my team's next match, and (captains) my team being short"
+            }
         }
     }
 

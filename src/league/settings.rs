@@ -41,6 +41,10 @@ pub struct SeasonSettings {
     /// The hour (0-23, in the league's zone) of the morning after a fixture
     /// at which its captains are reminded of a result not entered.
     pub reminder_hour: u32,
+    /// When the other side sees a team's line-up.
+    pub line_up_shown: super::team_sheet::LineUpShown,
+    /// When drawn pairings are drawn.
+    pub draw_at: super::team_sheet::DrawAt,
 }
 
 impl Default for SeasonSettings {
@@ -55,6 +59,8 @@ impl Default for SeasonSettings {
             squad_limit: None,
             promotion_places: 2,
             reminder_hour: 9,
+            line_up_shown: Default::default(),
+            draw_at: Default::default(),
         }
     }
 }

@@ -45,6 +45,7 @@ mod results;
 pub mod routes;
 mod schedule;
 pub mod schema;
+mod team_sheet;
 pub mod throttle;
 mod views;
 

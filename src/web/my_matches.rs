@@ -37,6 +37,8 @@ pub struct MatchItem {
     pub act: bool,
     /// Another way to do it, less used (tonight: the match card).
     pub also: Option<(String, &'static str)>,
+    /// The team sheet (answers and line-up), for a match still to play.
+    pub sheet: Option<String>,
 }
 
 /// A team the user captains, with its matches by what they need.
@@ -69,7 +71,10 @@ pub async fn own_records(db: &Db, user: &CurrentUser) -> Result<Vec<OwnRecord>> 
         };
         let league = db.league(league).await?;
         let player = db.player(league.id, player).await?;
-        let next = next_match_of(db, &league, player.id).await?;
+        let next = match next_match_of(db, &league, player.id).await? {
+            Some(n) => Some(n.with_answer(db, &league, player.id, "/").await?),
+            None => None,
+        };
         out.push(OwnRecord {
             next,
             href: player_href(&league, player.id, &player.name),
@@ -267,7 +272,12 @@ fn sort(t: &mut TeamMatches, f: &FixtureLine, league: &League, c: &Captain, now:
             "no result, and locked: the secretary enters it".into(),
             None,
         ),
-        Step::ComingUp => (at.print_fixture(f.id), "Score sheet", venue.clone(), None),
+        Step::ComingUp => (
+            base.team_sheet(side).to_string(),
+            "Team sheet",
+            venue.clone(),
+            Some((at.print_fixture(f.id), "Score sheet")),
+        ),
         Step::Done => (
             base.to_string(),
             "See the match",
@@ -295,6 +305,7 @@ fn sort(t: &mut TeamMatches, f: &FixtureLine, league: &League, c: &Captain, now:
         state,
         act: step.is_action(),
         also,
+        sheet: matches!(step, Step::ScorePads).then(|| base.team_sheet(side).to_string()),
     };
     if tonight {
         t.tonight.push(item);

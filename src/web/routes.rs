@@ -106,6 +106,7 @@ pub fn table() -> Routes {
         .merge(schedule::router().kept())
         .merge(embed::router().kept())
         .merge(schema::router().kept())
+        .merge(team_sheet::router())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.

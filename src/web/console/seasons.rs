@@ -21,10 +21,11 @@ use serde_json::{Map, Value};
 
 use crate::app;
 use crate::db::{DbError, League, NewSeason, Season, SeasonId, SeasonUpdate};
-use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings};
+use crate::league::match_format::{BoardKind, MAX_BOARDS, MatchFormat, Pairings, Walkover};
 use crate::league::refusal::Refusal;
 use crate::league::settings::{MAX_LOCK_DAYS, MAX_MIN_GAMES, MAX_SQUAD, SeasonSettings};
 use crate::league::standings::TieBreaker;
+use crate::league::team_sheet::{DrawAt, LineUpShown};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
 use crate::web::AppState;
@@ -93,6 +94,8 @@ pub struct SeasonForm {
     pub points_loss: String,
     pub losing_bonus: String,
     pub pairings: String,
+    /// The walkover's board score, `5-4`; empty: every board.
+    pub walkover_score: String,
     /// The line-up rule: most singles and pairs boards a player plays in a
     /// match (left empty: one of each).
     pub lineup_singles: String,
@@ -121,6 +124,12 @@ pub struct SeasonForm {
     /// is reminded.
     #[serde(default)]
     pub reminder_hour: String,
+    /// When the other side sees a line-up: `at_once` or `at_start`.
+    #[serde(default)]
+    pub line_up_shown: String,
+    /// When drawn pairings are drawn: `line_ups` or `start`.
+    #[serde(default)]
+    pub draw_at: String,
 }
 
 /// The tie-breaker fields, first rule first: one select for each rule.
@@ -219,8 +228,13 @@ impl SeasonForm {
             pairings: match mf.pairings {
                 Pairings::Captains => "captains",
                 Pairings::Secretary => "secretary",
+                Pairings::Drawn => "drawn",
             }
             .into(),
+            walkover_score: match mf.walkover {
+                Walkover::AllBoards => String::new(),
+                Walkover::Score { won, lost } => format!("{won}-{lost}"),
+            },
             lineup_singles: mf.line_up.singles.to_string(),
             lineup_pairs: mf.line_up.pairs.to_string(),
             tie_breaker_1: rule(0),
@@ -252,6 +266,8 @@ impl SeasonForm {
                 .map(|n| n.to_string())
                 .unwrap_or_default(),
             reminder_hour: settings.reminder_hour.to_string(),
+            line_up_shown: settings.line_up_shown.key().into(),
+            draw_at: settings.draw_at.key().into(),
         }
     }
 
@@ -399,8 +415,25 @@ impl SeasonForm {
         } else {
             form::whole(errors, "reminder_hour", &self.reminder_hour, 0, 23) as u32
         };
+        // Forms from before these settings keep their defaults.
+        let line_up_shown = match self.line_up_shown.as_str() {
+            "" => LineUpShown::default(),
+            key => LineUpShown::parse(key).unwrap_or_else(|| {
+                errors.add("line_up_shown", "Choose one of the options.");
+                LineUpShown::default()
+            }),
+        };
+        let draw_at = match self.draw_at.as_str() {
+            "" => DrawAt::default(),
+            key => DrawAt::parse(key).unwrap_or_else(|| {
+                errors.add("draw_at", "Choose one of the options.");
+                DrawAt::default()
+            }),
+        };
         let settings = SeasonSettings {
             reminder_hour,
+            line_up_shown,
+            draw_at,
             tie_breakers: rules,
             min_games,
             approve_on_confirmation,
@@ -500,11 +533,26 @@ impl SeasonForm {
         )
     }
 
+    pub fn line_up_shown_choices(&self) -> Vec<Choice> {
+        form::choices(
+            LineUpShown::ALL.map(|s| (s.key(), s.label())),
+            &self.line_up_shown,
+        )
+    }
+
+    pub fn draw_at_choices(&self) -> Vec<Choice> {
+        form::choices(DrawAt::ALL.map(|s| (s.key(), s.label())), &self.draw_at)
+    }
+
     pub fn pairings_choices(&self) -> Vec<Choice> {
         form::choices(
             [
                 ("captains", "The captains draw them"),
                 ("secretary", "The secretary sets the order"),
+                (
+                    "drawn",
+                    "Drawn by the app from the two line-ups, with a seed both captains see",
+                ),
             ],
             &self.pairings,
         )
@@ -644,9 +692,20 @@ impl SeasonForm {
         let pairings = match self.pairings.as_str() {
             "captains" => Pairings::Captains,
             "secretary" => Pairings::Secretary,
+            "drawn" => Pairings::Drawn,
             _ => {
                 errors.add("pairings", "Choose one of the options.");
                 return None;
+            }
+        };
+        let walkover = match walkover_score(&self.walkover_score) {
+            Some(w) => w,
+            None => {
+                errors.add(
+                    "walkover_score",
+                    "Write the walkover's board score as won-lost, e.g. 5-4, or leave it empty for every board.",
+                );
+                Walkover::AllBoards
             }
         };
         if !errors.is_empty() {
@@ -659,16 +718,35 @@ impl SeasonForm {
         mf.points.loss = loss;
         mf.points.losing_bonus = losing_bonus;
         mf.pairings = pairings;
+        mf.walkover = walkover;
         mf.line_up.singles = lineup_singles;
         mf.line_up.pairs = lineup_pairs;
         match mf.check() {
             Ok(()) => Some(mf),
+            Err(why) if why.starts_with("a walkover") => {
+                errors.add("walkover_score", format!("Not possible: {why}."));
+                None
+            }
             Err(why) => {
                 errors.add(FORM, format!("The match format: {why}."));
                 None
             }
         }
     }
+}
+
+/// A walkover's board score as typed: `5-4` (or `5–4`), empty for every
+/// board; `None` for anything else. Whether the format can hold it is the
+/// format's check.
+fn walkover_score(text: &str) -> Option<Walkover> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Some(Walkover::AllBoards);
+    }
+    let (won, lost) = text.split_once(['-', '–', ':'])?;
+    let won = won.trim().parse::<u32>().ok().filter(|n| *n <= 99)?;
+    let lost = lost.trim().parse::<u32>().ok().filter(|n| *n <= 99)?;
+    Some(Walkover::Score { won, lost })
 }
 
 /// An option picked from a select, which must be one of `allowed`.

@@ -170,12 +170,28 @@ async fn load(
 ) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
     let rules = MatchRules::load(state, &access.league, &access.season, &access.fixture).await?;
     let spec = rules.spec(access.board)?;
-    let (taps, revision) = state
+    let (mut taps, revision) = state
         .db()
         .pad_board(access.league.id, access.fixture.id, access.board)
         .await?
         .map(|p| (p.taps, p.revision))
         .unwrap_or_default();
+    // Nothing tapped yet: the board starts from the captains' line-ups
+    // (the team sheet), its players set; the first tap saves them with
+    // it, and they can be changed like any tap (the pad keeps them all).
+    if taps.is_empty()
+        && revision == 0
+        && let Some((home, away)) = crate::app::team_sheet::board_from_line_ups(
+            state.db(),
+            access.league.id,
+            &access.fixture,
+            &rules.format,
+            access.board,
+        )
+        .await?
+    {
+        taps.push(Tap::Players { home, away });
+    }
     Ok((rules, spec, taps, revision))
 }
 

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::db::pages::FixtureScope;
 use crate::db::{FixtureStatus, League, Season};
-use crate::league::match_format::{MatchFormat, Pairings, Walkover};
+use crate::league::match_format::{MatchFormat, Pairings};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
 
@@ -333,14 +333,11 @@ fn describe_match_format(f: &MatchFormat) -> Vec<String> {
             plural(p.losing_bonus)
         ));
     }
-    out.push(match f.walkover {
-        Walkover::AllBoards => {
-            "A walkover gives every board to the side that did not concede.".into()
-        }
-    });
+    out.push(f.walkover.words());
     out.push(match f.pairings {
         Pairings::Captains => "The captains draw the pairings.".into(),
         Pairings::Secretary => "The secretary sets the order of play.".into(),
+        Pairings::Drawn => "The app draws who meets whom from the two line-ups, with a seed both captains see and can check.".into(),
     });
     out
 }

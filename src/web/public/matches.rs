@@ -58,6 +58,8 @@ struct MatchPage {
     status: String,
     /// The walkover score, home first, when one side conceded.
     walkover: Option<String>,
+    /// The format's walkover rule in words, beside a walkover's score.
+    walkover_rule: String,
     result: Option<ResultView>,
     penalties: Vec<PenaltyView>,
     /// This match's own address, for the links to its card and history.
@@ -300,6 +302,7 @@ pub async fn page(
         round: line.round_words(),
         status: fixture_status(&line),
         walkover,
+        walkover_rule: format.walkover.words(),
         result,
         penalties: penalty_views(&league, &penalties),
         at,

@@ -127,12 +127,17 @@ pub async fn page(
         .into_iter()
         .map(to_link)
         .collect();
-    page.players = db
-        .team_players(league.id, season_id, team.id)
-        .await?
-        .into_iter()
-        .map(to_link)
-        .collect();
+    let squad = db.team_players(league.id, season_id, team.id).await?;
+    // A registered player of the team, signed in, answers for its next
+    // match here.
+    let me = user.0.as_ref().and_then(|u| {
+        u.roles
+            .iter()
+            .filter(|r| r.kind == crate::db::RoleKind::Player && r.league_id == Some(league.id))
+            .filter_map(|r| r.player_id)
+            .find(|p| squad.iter().any(|s| s.id == *p))
+    });
+    page.players = squad.into_iter().map(to_link).collect();
 
     let seasons = db.seasons(league.id).await?;
     let formats = match_formats(&seasons)?;
@@ -155,6 +160,10 @@ pub async fn page(
         team: String::new(),
         ..next
     });
+    if let (Some(player), Some(next)) = (me, page.next.take()) {
+        let back = team_href(league, team.id, &team.name);
+        page.next = Some(next.with_answer(db, league, player, &back).await?);
+    }
     let home_of: HashMap<_, _> = lines
         .iter()
         .map(|f| (f.id, f.home_team_id == team.id))

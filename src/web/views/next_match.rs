@@ -22,6 +22,46 @@ pub(crate) struct NextMatch {
     /// `scheduled`, or `postponed` (said in words, never hidden).
     pub(crate) state: &'static str,
     pub(crate) href: String,
+    pub(crate) fixture: crate::db::FixtureId,
+    /// The player's own answer buttons, when a registered player of the
+    /// team is signed in.
+    pub(crate) answer: Option<AnswerBox>,
+}
+
+/// A signed-in player's "can you play?" for their team's next match.
+pub(crate) struct AnswerBox {
+    pub(crate) action: String,
+    /// Where the answer goes back to.
+    pub(crate) back: String,
+    pub(crate) current: &'static str,
+    /// Each answer: key, label, chosen.
+    pub(crate) choices: Vec<(&'static str, &'static str, bool)>,
+}
+
+impl NextMatch {
+    /// With `player`'s answer buttons (their current answer marked).
+    pub(crate) async fn with_answer(
+        mut self,
+        db: &Db,
+        league: &League,
+        player: PlayerId,
+        back: &str,
+    ) -> Result<NextMatch> {
+        use crate::league::team_sheet::Answer;
+        let current = db.answer(league.id, self.fixture, player).await?;
+        self.answer = Some(AnswerBox {
+            action: crate::web::links::at(league)
+                .match_page(self.fixture)
+                .availability(),
+            back: back.to_owned(),
+            current: current.map_or("not answered yet", Answer::label),
+            choices: Answer::ALL
+                .into_iter()
+                .map(|a| (a.key(), a.label(), current == Some(a)))
+                .collect(),
+        });
+        Ok(self)
+    }
 }
 
 /// The next match of the player's team: the team of their latest
@@ -89,5 +129,7 @@ pub(crate) fn next_match(
             "scheduled"
         },
         href: match_href(league, f.id),
+        fixture: f.id,
+        answer: None,
     })
 }

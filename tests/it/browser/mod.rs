@@ -19,6 +19,7 @@ mod phone;
 mod rollover;
 mod setup;
 mod sheet;
+mod team_sheet;
 mod week;
 mod year;
 

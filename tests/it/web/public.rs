@@ -219,7 +219,7 @@ pub(crate) async fn expected_table(
 /// The table on a division page, by team name, checked to be in order of
 /// points; each row's form (its last column: one letter a counted match,
 /// at most five) checked against its played, won, drawn and lost.
-fn shown_table(page: &Page) -> BTreeMap<String, Line> {
+pub(crate) fn shown_table(page: &Page) -> BTreeMap<String, Line> {
     let rows = rows(page, "<table class=\"standings\"");
     let points: Vec<i64> = rows.iter().map(|r| r[13].parse().unwrap()).collect();
     assert!(
