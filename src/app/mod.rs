@@ -15,6 +15,7 @@ pub mod mail;
 pub mod penalties;
 pub mod people;
 pub mod ratings;
+pub mod read;
 pub mod registrations;
 pub mod results;
 pub mod rollover;

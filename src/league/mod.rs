@@ -6,6 +6,7 @@ pub mod card;
 pub mod columns;
 pub mod cup;
 pub mod feats;
+pub mod fixture_state;
 pub mod fixtures;
 pub mod ical;
 pub mod import;

@@ -74,6 +74,7 @@ pub fn table() -> Routes {
         .merge(admin::router())
         .merge(console::router())
         .merge(schedule::router())
+        .merge(api::router())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.
@@ -196,6 +197,7 @@ mod tests {
                 "",
                 "account",
                 "admin",
+                "api",
                 "healthz",
                 "invitations",
                 "leagues",

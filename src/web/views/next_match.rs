@@ -20,7 +20,7 @@ pub(crate) struct NextMatch {
     pub(crate) opponent: Link,
     pub(crate) venue: String,
     /// `scheduled`, or `postponed` (said in words, never hidden).
-    pub(crate) state: &'static str,
+    pub(crate) state: String,
     pub(crate) href: String,
 }
 
@@ -83,11 +83,7 @@ pub(crate) fn next_match(
         home_or_away: if home { "at home to" } else { "away to" },
         opponent: Link::new(name.clone(), team_href(league, id, name)),
         venue: f.venue_name.clone().unwrap_or_default(),
-        state: if f.status == FixtureStatus::Postponed {
-            "postponed"
-        } else {
-            "scheduled"
-        },
+        state: f.state_words(false),
         href: match_href(league, f.id),
     })
 }
