@@ -163,7 +163,7 @@ async fn a_fixtures_state_reads_the_same_in_the_api_and_on_every_page(db: Db) {
         }
     }
     // The demo has fixtures in most states, each checked above.
-    for state in ["to_play", "played", "walkover", "void", "postponed"] {
+    for state in ["to_play", "played", "walkover", "void"] {
         assert!(states.contains(state), "a {state} fixture in {states:?}");
     }
 }
@@ -193,15 +193,12 @@ async fn the_api_walks_from_the_leagues_to_every_record_by_its_links(db: Db) {
     }
     let honours = json(&mut c, links["honours"].as_str().unwrap()).await;
     assert!(!honours["data"]["divisions"].as_array().unwrap().is_empty());
-    let table = json(
-        &mut c,
-        links["division:".to_owned()
-            + &season["data"]["divisions"][0]["division"]["id"].to_string()]
-            .as_str()
-            .unwrap(),
-    )
-    .await;
-    let team_href = table["links"][format!("team:{}", table["data"]["rows"][0]["team"]["id"])]
+    let first_division = format!(
+        "division:{}",
+        season["data"]["divisions"][0]["division"]["id"]
+    );
+    let table = json(&mut c, links[&first_division].as_str().unwrap()).await;
+    let team_href = table["links"][&format!("team:{}", table["data"]["rows"][0]["team"]["id"])]
         .as_str()
         .unwrap()
         .to_owned();
