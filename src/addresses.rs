@@ -615,3 +615,59 @@ mod tests {
         );
     }
 }
+
+/// The read-only JSON API's addresses (`/api/v1`): records by their stable
+/// ids, a league by its short name.
+pub mod api {
+    use super::urlencode;
+
+    pub const ROOT: &str = "/api/v1";
+
+    /// The OpenAPI document describing every address below.
+    pub fn openapi() -> String {
+        format!("{ROOT}/openapi.json")
+    }
+    /// The page explaining the API to a league's web volunteer.
+    pub fn guide() -> String {
+        "/api".to_owned()
+    }
+    pub fn leagues() -> String {
+        format!("{ROOT}/leagues")
+    }
+    pub fn league(short: &str) -> String {
+        format!("{ROOT}/leagues/{}", urlencode(short))
+    }
+    pub fn season(short: &str, season: i64) -> String {
+        format!("{}/seasons/{season}", league(short))
+    }
+    pub fn honours(short: &str, season: i64) -> String {
+        format!("{}/honours", self::season(short, season))
+    }
+    pub fn division(short: &str, division: i64) -> String {
+        format!("{}/divisions/{division}", league(short))
+    }
+    pub fn division_fixtures(short: &str, division: i64) -> String {
+        format!("{}/fixtures", self::division(short, division))
+    }
+    pub fn fixture(short: &str, fixture: i64) -> String {
+        format!("{}/matches/{fixture}", league(short))
+    }
+    pub fn teams(short: &str) -> String {
+        format!("{}/teams", league(short))
+    }
+    pub fn team(short: &str, team: i64) -> String {
+        format!("{}/{team}", teams(short))
+    }
+    pub fn players(short: &str) -> String {
+        format!("{}/players", league(short))
+    }
+    pub fn player(short: &str, player: i64) -> String {
+        format!("{}/{player}", players(short))
+    }
+    pub fn cup(short: &str, cup: i64) -> String {
+        format!("{}/cups/{cup}", league(short))
+    }
+    pub fn live(short: &str) -> String {
+        format!("{}/live", league(short))
+    }
+}

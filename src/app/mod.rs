@@ -17,6 +17,7 @@ pub mod mail;
 pub mod penalties;
 pub mod people;
 pub mod ratings;
+pub mod read;
 pub mod registrations;
 pub mod results;
 pub mod rollover;

@@ -32,7 +32,9 @@ pub(crate) fn live(league: LeagueId) -> i64 {
 /// their own taps only. Below every league's live scope (league ids stay
 /// under 2^32).
 pub(crate) fn live_fixture(fixture: FixtureId) -> i64 {
-    -(1_i64 << 32) - fixture.0
+    // Saturating: an address may name any id, even past the ids there are
+    // (`…/matches/9223372036854775807`); such a scope is never written.
+    (-(1_i64 << 32)).saturating_sub(fixture.0)
 }
 
 /// Which taps a page follows besides its league's records.
@@ -208,5 +210,17 @@ impl Db {
             _ => Vec::new(),
         };
         Ok(self.page_generations(league, &fixtures).await?.of(follows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_fixture_id_an_address_names_has_a_scope() {
+        assert_eq!(live_fixture(FixtureId(1)), -(1_i64 << 32) - 1);
+        assert_eq!(live_fixture(FixtureId(i64::MAX)), i64::MIN);
+        assert!(live_fixture(FixtureId(1)) < live(LeagueId(u32::MAX as i64)));
     }
 }

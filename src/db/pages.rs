@@ -19,6 +19,7 @@ use super::{
     CupId, Db, DbError, DivisionId, FixtureId, FixtureStatus, LeagueId, PenaltyEffect, PenaltyId,
     PlayerId, Result, ResultStatus, SeasonId, Side, TeamId, VenueId,
 };
+use crate::league::fixture_state::{FixtureState, conceding_side};
 use crate::league::match_format::MatchFormat;
 pub use crate::league::match_score::{BoardLine, Score};
 use crate::league::match_score::{Fixture, FixtureFacts};
@@ -205,6 +206,21 @@ impl FixtureLine {
 
     pub fn away_label(&self) -> String {
         side_label(self.away_entrant.as_deref(), &self.away_name)
+    }
+
+    /// Where it stands, given whether a result (or a walkover score) is in.
+    pub fn state(&self, has_result: bool) -> FixtureState {
+        FixtureState::of(self.status, has_result)
+    }
+
+    /// [`FixtureLine::state`] in words, naming the side that conceded.
+    pub fn state_words(&self, has_result: bool) -> String {
+        let state = self.state(has_result);
+        let conceded = match conceding_side(self.conceded_by) {
+            Side::Home => self.home_label(),
+            Side::Away => self.away_label(),
+        };
+        state.words((state == FixtureState::Walkover).then_some(conceded.as_str()))
     }
 }
 

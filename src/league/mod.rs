@@ -7,6 +7,7 @@ pub mod columns;
 pub mod cup;
 pub mod draw;
 pub mod feats;
+pub mod fixture_state;
 pub mod fixtures;
 pub mod ical;
 pub mod import;

@@ -122,6 +122,16 @@ pub enum Separation {
 }
 
 impl Row {
+    /// The one win/draw/loss tally: a counted match added to the row.
+    pub fn count(&mut self, outcome: MatchOutcome) {
+        self.played += 1;
+        match outcome {
+            MatchOutcome::Won => self.won += 1,
+            MatchOutcome::Drawn => self.drawn += 1,
+            MatchOutcome::Lost => self.lost += 1,
+        }
+    }
+
     pub fn board_difference(&self) -> i64 {
         i64::from(self.boards_for) - i64::from(self.boards_against)
     }
@@ -167,12 +177,7 @@ pub fn table(
         for (side, team) in [(0, m.home), (1, m.away)] {
             let other = 1 - side;
             let row = rows.get_mut(&team).expect("checked above");
-            row.played += 1;
-            match m.boards[side].cmp(&m.boards[other]) {
-                Ordering::Greater => row.won += 1,
-                Ordering::Equal => row.drawn += 1,
-                Ordering::Less => row.lost += 1,
-            }
+            row.count(MatchOutcome::of(m.boards[side], m.boards[other]));
             row.boards_for += m.boards[side];
             row.boards_against += m.boards[other];
             row.games_for += m.games[side];
@@ -217,6 +222,16 @@ pub enum MatchOutcome {
 }
 
 impl MatchOutcome {
+    /// A match is won, drawn or lost on boards: the one comparison the
+    /// table, form and a team's record all make.
+    pub fn of(mine: u32, theirs: u32) -> MatchOutcome {
+        match mine.cmp(&theirs) {
+            Ordering::Greater => MatchOutcome::Won,
+            Ordering::Equal => MatchOutcome::Drawn,
+            Ordering::Less => MatchOutcome::Lost,
+        }
+    }
+
     /// `W`, `D` or `L`.
     pub fn letter(self) -> &'static str {
         match self {
@@ -224,6 +239,13 @@ impl MatchOutcome {
             MatchOutcome::Drawn => "D",
             MatchOutcome::Lost => "L",
         }
+    }
+
+    /// The outcome [`MatchOutcome::word`] names.
+    pub fn from_word(word: &str) -> Option<MatchOutcome> {
+        [MatchOutcome::Won, MatchOutcome::Drawn, MatchOutcome::Lost]
+            .into_iter()
+            .find(|o| o.word() == word)
     }
 
     /// `won`, `drawn` or `lost`.
@@ -257,11 +279,7 @@ pub fn form(
             } else {
                 return None;
             };
-            Some(match mine.cmp(&theirs) {
-                Ordering::Greater => MatchOutcome::Won,
-                Ordering::Equal => MatchOutcome::Drawn,
-                Ordering::Less => MatchOutcome::Lost,
-            })
+            Some(MatchOutcome::of(mine, theirs))
         })
         .collect();
     let skip = out.len().saturating_sub(last);

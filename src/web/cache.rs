@@ -298,6 +298,10 @@ pub async fn mark_public(mut response: Response) -> Response {
     response
 }
 
+/// The API's resources follow the pages they serialise: its addresses
+/// are the pages' under this prefix, as far as the generations go.
+const API: &str = crate::addresses::api::ROOT;
+
 /// The request carries the session cookie: its pages may be its own.
 fn has_session(headers: &HeaderMap) -> bool {
     super::request_cookie(headers, super::SESSION_COOKIE).is_some()
@@ -307,6 +311,7 @@ fn has_session(headers: &HeaderMap) -> bool {
 /// The list of leagues itself, and pages outside the leagues, belong to
 /// none and follow every write.
 fn league_of(path: &str) -> Option<&str> {
+    let path = path.strip_prefix(API).unwrap_or(path);
     let rest = path.strip_prefix("/leagues/")?;
     let short = rest.split('/').next()?;
     (!short.is_empty()).then_some(short)
@@ -317,6 +322,7 @@ fn league_of(path: &str) -> Option<&str> {
 /// and screen its own boards'. The league's other pages show none, and stay
 /// kept while the pads tap.
 fn follows_taps(path: &str) -> Follows {
+    let path = path.strip_prefix(API).unwrap_or(path);
     let Some(rest) = path.strip_prefix("/leagues/") else {
         return Follows::Records;
     };
@@ -420,6 +426,8 @@ mod tests {
         assert_eq!(league_of("/leagues"), None);
         assert_eq!(league_of("/"), None);
         assert_eq!(league_of("/static/style.css"), None);
+        assert_eq!(league_of("/api/v1/leagues/wessex/teams/3"), Some("wessex"));
+        assert_eq!(league_of("/api/v1/leagues"), None);
     }
 
     #[test]
@@ -431,6 +439,8 @@ mod tests {
         assert_eq!(follows_taps("/leagues/wessex/embed/live"), league);
         assert_eq!(follows_taps("/leagues/wessex/matches/12"), twelve);
         assert_eq!(follows_taps("/leagues/wessex/matches/12/screen"), twelve);
+        assert_eq!(follows_taps("/api/v1/leagues/wessex/live"), league);
+        assert_eq!(follows_taps("/api/v1/leagues/wessex/matches/12"), twelve);
         for records in [
             "/leagues/wessex",
             "/leagues/wessex/2026-27/one",

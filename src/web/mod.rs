@@ -20,6 +20,7 @@ use crate::db::Db;
 
 pub mod account;
 mod admin;
+pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod cache;
@@ -180,6 +181,12 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .layer(axum::middleware::from_fn(flash::keep))
         .layer(session_layer)
         .layer(axum::middleware::from_fn_with_state(cache, cache::layer))
+        // Outside the kept pages: an API answer from memory, or a 304, is
+        // rate limited and carries CORS too.
+        .layer(axum::middleware::from_fn_with_state(
+            api::limit::Limiter::default(),
+            api::edge,
+        ))
         .layer(axum::middleware::from_fn_with_state(state, public_origin))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(always(header::CONTENT_SECURITY_POLICY, CSP))

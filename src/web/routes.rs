@@ -107,6 +107,7 @@ pub fn table() -> Routes {
         .merge(embed::router().kept())
         .merge(schema::router().kept())
         .merge(team_sheet::router())
+        .merge(api::router().kept())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.
@@ -229,6 +230,7 @@ mod tests {
                 "",
                 "account",
                 "admin",
+                "api",
                 "healthz",
                 "invitations",
                 "leagues",

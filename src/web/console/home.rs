@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 
 use crate::app::week::{Line, Pending, secretary_week};
 use crate::db::pages::FixtureLine;
-use crate::db::{FixtureId, League, ResultStatus, Season, Side};
+use crate::db::{FixtureId, League, ResultStatus, Season};
 use crate::league::week::{Bulk, WeekState};
 use crate::web::AppState;
 use crate::web::auth::Secretary;
@@ -215,13 +215,7 @@ pub(super) async fn home(sec: Secretary, State(state): State<AppState>) -> Resul
             _ => (at.to_string(), "Open the match", None),
         };
         let state = match l.state {
-            WeekState::Walkover(Some(side)) => format!(
-                "walkover: {} conceded",
-                match side {
-                    Side::Home => f.home_label(),
-                    Side::Away => f.away_label(),
-                }
-            ),
+            WeekState::Walkover(Some(_)) => f.state_words(true),
             other => other.words().to_owned(),
         };
         WeekLine {

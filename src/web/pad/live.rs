@@ -26,46 +26,7 @@ pub struct LiveLine {
 
 impl LiveLine {
     pub fn new(title: String, href: String, s: &Summary, teams: [&str; 2]) -> LiveLine {
-        let side = |i: usize| {
-            let names: Vec<&str> = s
-                .players
-                .iter()
-                .skip(i)
-                .step_by(2)
-                .map(String::as_str)
-                .collect();
-            if names.is_empty() {
-                teams[i].to_owned()
-            } else {
-                names.join(" & ")
-            }
-        };
-        let sides = [side(0), side(1)];
-        let state = match (s.winner, s.game_over) {
-            (Some(w), _) => format!(
-                "{} won the board {}–{}",
-                sides[w],
-                s.games_won[w],
-                s.games_won[1 - w]
-            ),
-            (None, true) => format!(
-                "game {} won; {} poses game {}",
-                s.game,
-                s.next_poser.clone().unwrap_or_default(),
-                s.game + 1
-            ),
-            (None, false) if s.game == 0 => "setting up".to_owned(),
-            (None, false) => format!(
-                "game {}, hand {}: {} poses{}",
-                s.game,
-                s.hand,
-                s.poser.clone().unwrap_or_default(),
-                s.next_poser
-                    .as_ref()
-                    .map(|n| format!(", {n} next"))
-                    .unwrap_or_default()
-            ),
-        };
+        let (sides, state) = crate::app::read::live::board_words(s, teams);
         LiveLine {
             title,
             href,
@@ -98,22 +59,10 @@ pub struct LeagueLive {
 
 /// The league's matches in progress (`league::live`), in one query.
 pub async fn league_live(state: &AppState, league: &League) -> Result<LeagueLive> {
-    let night = live::night_begins(league.time_zone, now());
-    let boards = state.db().live_boards(league.id, night).await?;
-    // The query left out the boards whose result is in.
-    let pads: Vec<(FixtureId, PadState)> = boards
-        .iter()
-        .map(|b| (b.fixture_id, PadState::new(&b.summary, false, b.updated_at)))
-        .collect();
-    let followed = live::followed(&pads, night);
+    let (matches, boards) = crate::app::read::live::boards(state.db(), league).await?;
     Ok(LeagueLive {
-        matches: live::in_progress(&pads, night).len(),
-        lines: boards
-            .iter()
-            .zip(followed)
-            .filter(|(_, shown)| *shown)
-            .map(|(b, _)| LiveLine::of(league, b))
-            .collect(),
+        matches,
+        lines: boards.iter().map(|b| LiveLine::of(league, b)).collect(),
     })
 }
 

@@ -6,8 +6,6 @@
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate};
 
-use crate::app::division_table::DivisionData;
-use crate::db::TeamId;
 use crate::league::ratings::{Rating, Step};
 use crate::league::time::Zone;
 
@@ -68,18 +66,9 @@ pub fn ordinal(n: usize) -> String {
 }
 
 impl PositionChart {
-    /// The chart of `team` in `data`'s division, or `None` before any
-    /// counted result. One table is computed a round, all from the one load.
-    pub fn new(data: &DivisionData, team: TeamId, name: &str) -> Option<PositionChart> {
-        let rounds = data.positions_by_round();
-        let teams = rounds.first().map_or(0, |(_, order)| order.len());
-        let places: Vec<(u32, usize)> = rounds
-            .iter()
-            .filter_map(|(round, order)| {
-                let at = order.iter().position(|t| *t == team.0)?;
-                Some((*round, at + 1))
-            })
-            .collect();
+    /// The chart of a team placed `places` (round, position) among
+    /// `teams`, as the team's view gives them.
+    pub fn of_places(places: &[(u32, usize)], teams: usize, name: &str) -> Option<PositionChart> {
         if places.is_empty() || teams == 0 {
             return None;
         }

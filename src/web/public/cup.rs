@@ -15,8 +15,9 @@ use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::super::views::bracket::{Bracket, bracket, describe, entrant_name};
+use super::super::views::bracket::{Bracket, bracket_of, describe};
 use super::{Link, cup_href, league_href, not_found, season_href, slug, split_id_slug};
+use crate::app::read;
 
 #[derive(Deserialize)]
 pub struct CupPath {
@@ -43,27 +44,20 @@ pub async fn page(
     InLeague(league): InLeague,
     Path(p): Path<CupPath>,
 ) -> Result<Response> {
-    let db = state.db();
     let unknown = || AppError::NotFound(format!("The cup `{}`", p.cup));
     let (id, given) = split_id_slug(&p.cup).ok_or_else(unknown)?;
-    let data = db
-        .cup_data(league.id, CupId(id))
+    let view = read::cup::cup(state.db(), &league, CupId(id))
         .await
         .map_err(|e| not_found(e, format!("The cup `{}`", p.cup)))?;
+    let (Some(data), Some(season)) = (&view.data, &view.season_record) else {
+        return Err(unknown());
+    };
     if given != slug(&data.cup.name) {
         let href = cup_href(&league, data.cup.id, &data.cup.name);
         return Ok(Redirect::permanent(&href).into_response());
     }
-    let season = db.season(league.id, data.cup.season_id).await?;
-    let bracket = bracket(db, &league, &season, &data).await?;
-    let entrants = if data.rounds.is_empty() {
-        data.entrants
-            .iter()
-            .map(|e| entrant_name(data.cup.entrants, e))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let bracket = bracket_of(&league, &view);
+    let entrants = view.entered.iter().map(|e| e.name.clone()).collect();
     let page = CupPage {
         ctx: user.ctx(),
         crumbs: vec![
@@ -72,7 +66,7 @@ pub async fn page(
         ],
         name: data.cup.name.clone(),
         season: Link::new(season.name.clone(), season_href(&league, &season.name)),
-        about: describe(&data.cup, &season, data.entrants.len()),
+        about: describe(&data.cup, season, data.entrants.len()),
         bracket,
         entrants,
         league,

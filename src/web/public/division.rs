@@ -11,13 +11,9 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::db::pages::FixtureScope;
+use crate::app::read::{self, Key};
 use crate::db::{Division, League, Season, TeamId};
-use crate::league::match_score::scores_from_boards;
-use crate::league::rollover::{exchanges, ties_in};
 use crate::league::standings::{MatchOutcome, Row, Separation, TieBreaker};
-
-use crate::app::division_table::DivisionData;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -25,8 +21,7 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::super::views::words::and_list;
 use super::{
-    FixtureView, Link, day, division_href, find_division, find_season, fixture_views, league_href,
-    season_href, team_href,
+    FixtureView, Link, day, division_href, fixture_view, league_href, season_href, team_href,
 };
 
 #[derive(Deserialize)]
@@ -111,7 +106,12 @@ pub(crate) struct FormMark {
 const FORM_STEP: usize = 14;
 
 impl FormView {
-    pub(crate) fn new(form: &[MatchOutcome]) -> FormView {
+    /// From the view's words (`won`, `drawn`, `lost`), oldest first.
+    pub(crate) fn new(words: &[String]) -> FormView {
+        let form: Vec<MatchOutcome> = words
+            .iter()
+            .filter_map(|w| MatchOutcome::from_word(w))
+            .collect();
         let words: Vec<&str> = form.iter().map(|o| o.word()).collect();
         FormView {
             marks: form
@@ -146,11 +146,21 @@ async fn resolve_all(
     p: &DivisionPath,
 ) -> Result<(League, Season, Division, Vec<Division>)> {
     let db = state.db();
-    let seasons = db.seasons(league.id).await?;
-    let season = find_season(&seasons, &p.season)?.clone();
-    let divisions = db.divisions(league.id, season.id).await?;
-    let division = find_division(&divisions, &p.division)?.clone();
+    let (season, _) = read::league::find_season(db, &league, Key::Slug(&p.season))
+        .await
+        .map_err(found)?;
+    let (division, divisions) = read::league::find_division(db, &season, Key::Slug(&p.division))
+        .await
+        .map_err(found)?;
     Ok((league, season, division, divisions))
+}
+
+/// A season or division the address does not name is a 404 in its words.
+fn found(e: crate::db::DbError) -> AppError {
+    match e {
+        crate::db::DbError::NotFound(what) => AppError::NotFound(what),
+        other => other.into(),
+    }
 }
 
 /// The season and division an address names in `league`.
@@ -191,50 +201,34 @@ pub async fn table(
     let after = parse_after(&q)?;
     let all_columns = q.cols.as_deref() == Some("all");
     let (league, season, division, divisions) = resolve_all(&state, league, &p).await?;
-    let data = DivisionData::load(state.db(), &season, division.id).await?;
-    let (fixtures, scores, entries) = (&data.fixtures, &data.scores, &data.entries);
-    let names = data.names();
-    let ours: Vec<_> = data
-        .deductions
+    let view = read::division::table(state.db(), &season, &division, &divisions, after).await?;
+    let names: HashMap<i64, &str> = view
+        .rows
         .iter()
-        .filter(|d| names.contains_key(&d.team_id.0))
-        .cloned()
+        .map(|r| (r.team.id, r.team.name.as_str()))
         .collect();
-    let season_settings = season.rules()?.settings;
-    let rules = data.rules.clone();
-    let rows = data.rows(after);
-    // The lines that decide something: the title, and the places up and
-    // down that the roll-over will apply.
-    let sizes: Vec<usize> = divisions
+    let rules: Vec<TieBreaker> = view
+        .tie_breakers
         .iter()
-        .map(|d| entries.iter().filter(|e| e.division_id == d.id).count())
+        .filter_map(|k| TieBreaker::from_key(k))
         .collect();
-    let moves = exchanges(&sizes, season_settings.promotion_places);
-    let index = divisions
-        .iter()
-        .position(|d| d.id == division.id)
-        .unwrap_or_default();
-    let up = index.checked_sub(1).map_or(0, |i| moves[i]);
-    let down = moves.get(index).copied().unwrap_or(0);
-    let ties: Vec<String> = ties_in(index, &rows, up, down)
+    let rows: Vec<Row> = view.rows.iter().map(|r| r.standing.clone()).collect();
+    let ties: Vec<String> = view
+        .ties
         .iter()
         .map(|t| {
-            let teams: Vec<&str> = t
-                .teams
-                .iter()
-                .map(|k| names.get(k).copied().unwrap_or("?"))
-                .collect();
+            let teams: Vec<&str> = t.teams.iter().map(|r| r.name.as_str()).collect();
             if season.is_closed() {
                 format!(
                     "{} are level on every rule for {}: listed by name.",
                     and_list(&teams),
-                    t.boundary.label()
+                    t.place
                 )
             } else {
                 format!(
                     "{} are level on every rule for {}: a play-off added by a secretary settles it; until then they are listed by name.",
                     and_list(&teams),
-                    t.boundary.label()
+                    t.place
                 )
             }
         })
@@ -242,16 +236,17 @@ pub async fn table(
     let playoff_href = (!season.is_closed() && !ties.is_empty())
         .then(|| links::at(&league).console().season(season.id).end());
 
-    let counts = |round: i64| after.is_none_or(|a| round <= i64::from(a));
     let separations = separations(&rows, &names, &rules);
     let order = order_note(&rules);
-    let deductions: Vec<String> = ours
+    let deductions: Vec<String> = view
+        .deductions
         .iter()
-        .filter(|d| d.round.is_none_or(counts))
         .map(|d| {
-            let team = names.get(&d.team_id.0).copied().unwrap_or("?");
-            let s = if d.amount == 1 { "" } else { "s" };
-            let mut text = format!("{team}: {} point{s} deducted, {}", d.amount, d.kind_name);
+            let s = if d.points == 1 { "" } else { "s" };
+            let mut text = format!(
+                "{}: {} point{s} deducted, {}",
+                d.team.name, d.points, d.kind
+            );
             if let Some(round) = d.round {
                 text.push_str(&format!(" (round {round})"));
             }
@@ -261,28 +256,17 @@ pub async fn table(
             text
         })
         .collect();
-    let pending = fixtures
+    let pending = view.pending;
+    let rounds = view
+        .rounds
         .iter()
-        .filter(|f| counts(f.round))
-        .filter(|f| scores.get(&f.id).is_some_and(|s| s.provisional()))
-        .count();
-    let mut first_date: BTreeMap<u32, Option<chrono::DateTime<chrono::Utc>>> = BTreeMap::new();
-    for f in fixtures {
-        let round = u32::try_from(f.round).unwrap_or(0);
-        let entry = first_date.entry(round).or_insert(f.starts_at);
-        if f.starts_at.is_some() && (entry.is_none() || f.starts_at < *entry) {
-            *entry = f.starts_at;
-        }
-    }
-    let rounds = first_date
-        .into_iter()
-        .map(|(round, date)| RoundChoice {
-            round,
-            label: match date {
-                Some(t) => format!("After round {round} ({})", day(league.time_zone, t)),
-                None => format!("After round {round}"),
+        .map(|r| RoundChoice {
+            round: r.round,
+            label: match r.first_date {
+                Some(t) => format!("After round {} ({})", r.round, day(league.time_zone, t)),
+                None => format!("After round {}", r.round),
             },
-            selected: after == Some(round),
+            selected: after == Some(r.round),
         })
         .collect();
     let division_at = links::division_at(&league, &season.name, &division.name);
@@ -310,18 +294,17 @@ pub async fn table(
         fixtures_href: division_at.fixtures(),
         after,
         rounds,
-        rows: rows
+        rows: view
+            .rows
             .iter()
-            .enumerate()
-            .map(|(i, r)| TableRow {
-                position: i + 1,
-                // Every row is one of `teams`, so it has a name.
-                team: {
-                    let name = names.get(&r.team).copied().unwrap_or_default();
-                    Link::new(name, team_href(&league, TeamId(r.team), name))
-                },
-                row: r.clone(),
-                form: FormView::new(&data.form(TeamId(r.team), after)),
+            .map(|r| TableRow {
+                position: r.position,
+                team: Link::new(
+                    r.team.name.clone(),
+                    team_href(&league, TeamId(r.team.id), &r.team.name),
+                ),
+                row: r.standing.clone(),
+                form: FormView::new(&r.form),
             })
             .collect(),
         order,
@@ -485,20 +468,13 @@ pub async fn fixtures(
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
     let (league, season, division) = resolve(&state, league, &p).await?;
-    let db = state.db();
-    let format = season.rules()?.format;
-    let scope = FixtureScope::Division(division.id);
-    let lines = db.fixture_lines(league.id, &scope).await?;
-    let boards = db.board_lines(league.id, &scope, false).await?;
-    let scores = scores_from_boards(&boards, &format);
-    let formats = HashMap::from([(season.id, format)]);
-    let views = fixture_views(
-        &league,
-        std::slice::from_ref(&season),
-        &formats,
-        &lines,
-        &scores,
-    );
+    let data = read::fixtures::division(state.db(), &season, &division).await?;
+    let lines = &data.lines;
+    let views: Vec<FixtureView> = data
+        .fixtures
+        .iter()
+        .map(|f| fixture_view(&league, &season.name, f))
+        .collect();
     let mut rounds: Vec<RoundFixtures> = Vec::new();
     for (line, view) in lines.iter().zip(views) {
         match rounds.last_mut() {
@@ -522,7 +498,7 @@ pub async fn fixtures(
         }
     }
     let mut teams: BTreeMap<(String, i64), Link> = BTreeMap::new();
-    for f in &lines {
+    for f in lines {
         for (id, name) in [
             (f.home_team_id, &f.home_name),
             (f.away_team_id, &f.away_name),

@@ -632,3 +632,124 @@ fn feat_groups(found: &SeasonFeats<Option<TeamId>>, lines: &[FixtureLine]) -> Ve
     }
     out
 }
+
+// ---------------------------------------------------------------------------
+// The honours as the API gives them
+
+/// A season's honours as data: the same lines the page and the text show.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct HonoursView {
+    pub title: String,
+    /// Whether they are final, in a sentence.
+    pub status: String,
+    /// The season is over: its honours are final.
+    pub settled: bool,
+    pub divisions: Vec<DivisionHonoursView>,
+    pub cups: Vec<CupHonoursView>,
+    /// The player table's top places by win rate.
+    pub win_rate: Vec<PlayerLineView>,
+    pub win_rate_note: String,
+    /// The season's players with an established rating, highest first.
+    pub ratings: Vec<PlayerLineView>,
+    pub feats: Vec<FeatGroupView>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct DivisionHonoursView {
+    pub division: String,
+    pub places: Vec<PlaceView>,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct PlaceView {
+    /// `Champions`, `Runners-up`; `Leading`, `Second` while played.
+    pub title: String,
+    pub team: String,
+    pub record: String,
+}
+
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct CupHonoursView {
+    pub cup: String,
+    pub kind: String,
+    pub winner: Option<String>,
+    pub runner_up: Option<String>,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct PlayerLineView {
+    /// The place, shared by players level.
+    pub position: String,
+    pub player: String,
+    pub team: String,
+    pub detail: String,
+    pub figure: String,
+}
+
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct FeatGroupView {
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+/// The honours of `season` as data.
+pub(crate) async fn honours_view(
+    state: &AppState,
+    league: &League,
+    season: &Season,
+) -> Result<HonoursView> {
+    let h = build(state, league, season).await?;
+    let player = |p: &PlayerLine| PlayerLineView {
+        position: p.position.clone(),
+        player: p.player.text.clone(),
+        team: p.team.clone(),
+        detail: p.detail.clone(),
+        figure: p.figure.clone(),
+    };
+    Ok(HonoursView {
+        title: h.title.clone(),
+        status: h.status.clone(),
+        settled: h.settled,
+        divisions: h
+            .divisions
+            .iter()
+            .map(|d| DivisionHonoursView {
+                division: d.division.text.clone(),
+                places: d
+                    .places
+                    .iter()
+                    .map(|p| PlaceView {
+                        title: p.title.to_owned(),
+                        team: p.team.text.clone(),
+                        record: p.record.clone(),
+                    })
+                    .collect(),
+                note: d.note.clone(),
+            })
+            .collect(),
+        cups: h
+            .cups
+            .iter()
+            .map(|c| CupHonoursView {
+                cup: c.cup.text.clone(),
+                kind: c.kind.to_owned(),
+                winner: c.winner.clone(),
+                runner_up: c.runner_up.clone(),
+                note: c.note.clone(),
+            })
+            .collect(),
+        win_rate: h.win_rate.iter().map(player).collect(),
+        win_rate_note: h.win_rate_note.clone(),
+        ratings: h.ratings.iter().map(player).collect(),
+        feats: h
+            .feats
+            .iter()
+            .map(|f| FeatGroupView {
+                title: f.title.clone(),
+                lines: f.lines.clone(),
+            })
+            .collect(),
+    })
+}

@@ -1,6 +1,6 @@
 //! A league's home, a season's page, and the matches in progress.
 
-use crate::app::formats::{match_formats, scores_by_season};
+use crate::app::formats::scores_by_season;
 use crate::web::auth::InLeague;
 use crate::web::links;
 use std::collections::HashMap;
@@ -10,9 +10,10 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 
+use crate::app::read;
 use crate::db::pages::FixtureScope;
-use crate::db::{FixtureStatus, League, Season};
-use crate::league::match_format::{MatchFormat, Pairings};
+use crate::db::{FixtureStatus, League, Season, SeasonId};
+use crate::league::match_format::{MatchFormat, Pairings, Walkover};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
 
@@ -366,33 +367,46 @@ pub async fn live(
     user: MaybeUser,
     InLeague(league): InLeague,
 ) -> Result<Response> {
-    let db = state.db();
-    let seasons = db.seasons(league.id).await?;
-    let (from, to) = crate::league::live::night(league.time_zone, crate::db::now());
-    let lines = db
-        .fixture_lines(league.id, &FixtureScope::Live { from, to })
-        .await?;
-    let ids = lines.iter().map(|f| f.id).collect();
-    let boards = db
-        .board_lines(league.id, &FixtureScope::Ids(ids), false)
-        .await?;
-    let formats = match_formats(&seasons)?;
-    let scores = scores_by_season(&lines, &boards, &formats);
-    let (mut tonight, mut pending): (Vec<_>, Vec<_>) = lines
-        .into_iter()
-        .partition(|f| f.starts_at.is_some_and(|t| from <= t && t < to));
-    tonight.sort_by_key(|f| (f.starts_at, f.id));
-    pending.sort_by_key(|f| (f.starts_at, f.id));
-    let live = crate::web::pad::live::league_live(&state, &league).await?;
+    let view = read::live::live(state.db(), &league).await?;
+    let (from, _) = crate::league::live::night(league.time_zone, crate::db::now());
+    let seasons = state.db().seasons(league.id).await?;
+    let names: HashMap<SeasonId, &str> = seasons.iter().map(|s| (s.id, s.name.as_str())).collect();
+    let views = |list: &[read::fixtures::FixtureSummary]| -> Vec<FixtureView> {
+        list.iter()
+            .map(|f| {
+                let season = names
+                    .get(&SeasonId(f.season_id))
+                    .copied()
+                    .unwrap_or_default();
+                super::fixture_view(&league, season, f)
+            })
+            .collect()
+    };
+    let tonight = views(&view.tonight);
+    let pending = views(&view.pending);
     let page = LivePage {
-        matches: live.matches,
-        lines: live.lines,
+        matches: view.matches_in_progress,
+        lines: view
+            .boards
+            .iter()
+            .map(|b| crate::web::pad::live::LiveLine {
+                title: format!("{} v {}, board {}", b.home_team, b.away_team, b.board),
+                href: links::at(&league)
+                    .match_page(crate::db::FixtureId(b.fixture_id))
+                    .to_string(),
+                sides: b.sides.clone(),
+                totals: b.totals,
+                games_won: b.games_won,
+                state: b.state.clone(),
+                winner: b.winner.as_ref().map(|w| usize::from(w == "away")),
+            })
+            .collect(),
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         today: super::day(league.time_zone, from),
         tonight_caption: format!("Tonight's matches, {}", super::day(league.time_zone, from)),
-        tonight: fixture_views(&league, &seasons, &formats, &tonight, &scores),
-        pending: fixture_views(&league, &seasons, &formats, &pending, &scores),
+        tonight,
+        pending,
         league,
     };
     Ok(html(&page))

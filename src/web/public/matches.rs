@@ -13,7 +13,8 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::db::pages::{FixtureLine, FixtureScope, PenaltyScope};
+use crate::app::read;
+use crate::db::pages::FixtureLine;
 use crate::db::{
     BoardResult, FixtureId, FixtureStatus, GameResult, League, PlayerId, ResultStatus, Side,
     StoredResult,
@@ -195,40 +196,18 @@ pub async fn page(
     let db = state.db();
     let unknown = || AppError::NotFound(format!("The match `{}`", p.fixture));
     let id: i64 = p.fixture.parse().map_err(|_| unknown())?;
-    let line = db
-        .fixture_lines(league.id, &FixtureScope::One(FixtureId(id)))
-        .await?
-        .into_iter()
-        .next()
-        .ok_or_else(unknown)?;
-    let season = db
-        .season(league.id, line.season_id)
+    let data = read::match_view::load(db, &league, FixtureId(id))
         .await
-        .map_err(|e| not_found(e, "The match's season".into()))?;
-    let rules = season.rules()?;
-    let format = rules.fixture_format(line.cup_format.as_ref()).clone();
-    let stored = db.result(league.id, line.id).await?;
-    let mut roster: HashMap<PlayerId, String> = db
-        .fixture_roster(
-            league.id,
-            line.season_id,
-            line.home_team_id,
-            line.away_team_id,
-        )
-        .await?
-        .into_iter()
-        .map(|r| (r.player_id, r.name))
-        .collect();
-    // A pairs entrant's partner may be of another team.
-    if line.cup_id.is_some()
-        && let Some((home, away)) = db.cup_tie_players(league.id, line.id).await?
-    {
-        roster.extend(home.into_iter().chain(away).map(|p| (p.id, p.name)));
-    }
-    let penalties = db
-        .penalty_lines(league.id, PenaltyScope::Fixture(line.id))
-        .await?;
-
+        .map_err(|e| not_found(e, format!("The match `{}`", p.fixture)))?;
+    let read::match_view::MatchData {
+        line,
+        season,
+        format,
+        stored,
+        roster,
+        penalties,
+        ..
+    } = data;
     let walkover = match (line.status, line.conceded_by) {
         (FixtureStatus::Walkover, Some(side)) => {
             let s = walkover_score(&format, side);
@@ -313,16 +292,7 @@ pub async fn page(
 }
 
 fn fixture_status(line: &FixtureLine) -> String {
-    match (line.status, line.conceded_by) {
-        (FixtureStatus::Scheduled, _) => "scheduled".into(),
-        (FixtureStatus::Postponed, _) => "postponed".into(),
-        (FixtureStatus::Played, _) => "played".into(),
-        (FixtureStatus::Walkover, Some(Side::Home)) => {
-            format!("walkover: {} conceded", line.home_label())
-        }
-        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_label()),
-        (FixtureStatus::Void, _) => "void: the match does not count".into(),
-    }
+    line.state_words(line.result_status.is_some())
 }
 
 fn result_view(

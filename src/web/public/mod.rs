@@ -17,15 +17,11 @@ use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
+use crate::app::read::fixtures::{FixtureSummary, summaries};
 use crate::db::pages::{FixtureLine, PenaltyLine, Score};
-use crate::db::{
-    DbError, Division, FixtureId, FixtureStatus, League, ResultStatus, Season, SeasonId, Side,
-};
+use crate::db::{CupId, DbError, FixtureId, League, Season, SeasonId, TeamId};
 use crate::league::match_format::MatchFormat;
-use crate::league::match_score::fixture_score;
 use crate::league::time::Zone;
-
-use crate::app::formats::line_format;
 
 use super::dates;
 use super::error::{AppError, Result};
@@ -50,6 +46,7 @@ mod team;
 
 // What the widgets for other websites (`web::embed`) show as these pages do.
 pub(crate) use division::FormView;
+pub(crate) use honours::{HonoursView, honours_view};
 
 pub fn router() -> Routes {
     Routes::new()
@@ -153,13 +150,6 @@ fn find_season<'a>(seasons: &'a [Season], season_slug: &str) -> Result<&'a Seaso
         .ok_or_else(|| AppError::NotFound(format!("The season `{season_slug}`")))
 }
 
-fn find_division<'a>(divisions: &'a [Division], division_slug: &str) -> Result<&'a Division> {
-    divisions
-        .iter()
-        .find(|d| slug(&d.name) == division_slug)
-        .ok_or_else(|| AppError::NotFound(format!("The division `{division_slug}`")))
-}
-
 // ---------------------------------------------------------------------------
 // Dates
 
@@ -212,78 +202,45 @@ pub struct FixtureView {
     pub badge: String,
 }
 
-/// What a result's status is called on a badge.
-fn pending_words(status: ResultStatus) -> &'static str {
-    match status {
-        ResultStatus::Entered => "provisional: not yet confirmed",
-        ResultStatus::Confirmed => "provisional: confirmed, not yet approved",
-        ResultStatus::Disputed => "provisional: disputed",
-        ResultStatus::Approved => "approved",
-    }
-}
+pub(crate) use crate::league::fixture_state::pending_words;
 
-fn fixture_view(
-    league: &League,
-    season_name: &str,
-    line: &FixtureLine,
-    scores: &HashMap<FixtureId, Score>,
-    format: &MatchFormat,
-) -> FixtureView {
-    let mut score = fixture_score(line, scores, format);
-    // A result with no boards yet still has a status to show.
-    if score.is_none()
-        && line.result_status.is_some()
-        && !matches!(line.status, FixtureStatus::Void | FixtureStatus::Walkover)
-    {
-        score = Some(Score {
-            boards: [0, 0],
-            games: [0, 0],
-            pegs: [0, 0],
-            status: line.result_status,
-        });
-    }
-    let state = match (line.status, line.conceded_by) {
-        (FixtureStatus::Void, _) => "void".to_owned(),
-        (FixtureStatus::Walkover, Some(Side::Home)) => {
-            format!("walkover: {} conceded", line.home_label())
-        }
-        (FixtureStatus::Walkover, _) => format!("walkover: {} conceded", line.away_label()),
-        (FixtureStatus::Postponed, _) if score.is_none() => "postponed".to_owned(),
-        _ if score.is_some() => "played".to_owned(),
-        _ => "to play".to_owned(),
+/// A fixture of a list as pages show it: the use case's summary with
+/// links and dates in the league's zone.
+pub(crate) fn fixture_view(league: &League, season_name: &str, f: &FixtureSummary) -> FixtureView {
+    let competition = match (&f.cup, &f.division) {
+        (Some(cup), _) => Link::new(cup.name.clone(), cup_href(league, CupId(cup.id), &cup.name)),
+        (None, Some(d)) => Link::new(d.name.clone(), division_href(league, season_name, &d.name)),
+        (None, None) => Link::new(String::new(), league_href(league)),
     };
-    let provisional = score.is_some_and(|s| s.provisional());
     FixtureView {
-        href: match_href(league, line.id),
-        round: line.round_title(),
-        when: line
+        href: match_href(league, FixtureId(f.id)),
+        round: f.round_name.clone(),
+        when: f
             .starts_at
             .map(|t| when(league.time_zone, t))
             .unwrap_or_default(),
-        datetime: line
+        datetime: f
             .starts_at
             .map(|t| datetime(league.time_zone, t))
             .unwrap_or_default(),
-        competition: competition_link(league, season_name, line),
+        competition,
         home: Link::new(
-            line.home_label(),
-            team_href(league, line.home_team_id, &line.home_name),
+            f.home_label.clone(),
+            team_href(league, TeamId(f.home.id), &f.home.name),
         ),
         away: Link::new(
-            line.away_label(),
-            team_href(league, line.away_team_id, &line.away_name),
+            f.away_label.clone(),
+            team_href(league, TeamId(f.away.id), &f.away.name),
         ),
-        venue: line.venue_name.clone().unwrap_or_default(),
-        score: score
+        venue: f.venue.as_ref().map(|v| v.name.clone()).unwrap_or_default(),
+        score: f
+            .score
+            .as_ref()
             .map(|s| format!("{}–{}", s.boards[0], s.boards[1]))
             .unwrap_or_default(),
-        state,
-        provisional,
-        badge: score
-            .and_then(|s| s.status)
-            .filter(|_| provisional)
-            .map(|s| pending_words(s).to_owned())
-            .unwrap_or_default(),
+        state: f.state_words.clone(),
+        provisional: f.score.as_ref().is_some_and(|s| s.provisional),
+        badge: f.badge.clone(),
     }
 }
 
@@ -296,12 +253,11 @@ pub(crate) fn fixture_views(
     scores: &HashMap<FixtureId, Score>,
 ) -> Vec<FixtureView> {
     let names: HashMap<SeasonId, &str> = seasons.iter().map(|s| (s.id, s.name.as_str())).collect();
-    lines
+    summaries(lines, scores, formats)
         .iter()
-        .filter_map(|line| {
-            let format = line_format(line, formats)?;
-            let season = names.get(&line.season_id)?;
-            Some(fixture_view(league, season, line, scores, format))
+        .filter_map(|f| {
+            let season = names.get(&SeasonId(f.season_id))?;
+            Some(fixture_view(league, season, f))
         })
         .collect()
 }

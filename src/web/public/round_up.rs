@@ -25,7 +25,7 @@ use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 
 use crate::db::pages::{FixtureLine, FixtureScope};
-use crate::db::{FixtureId, FixtureStatus, League, Season, SeasonId, Side};
+use crate::db::{FixtureId, FixtureStatus, League, Season, SeasonId};
 use crate::league::feats::{Feats, GameFeat, feats};
 use crate::league::match_score::scores_from_boards;
 
@@ -369,14 +369,7 @@ fn result_line(
                 s.boards[1],
                 f.away_label()
             ),
-            format!(
-                "walkover: {} conceded",
-                if f.conceded_by == Some(Side::Home) {
-                    f.home_label()
-                } else {
-                    f.away_label()
-                }
-            ),
+            f.state_words(true),
         ),
         (_, Some(s)) => (
             format!(
@@ -396,7 +389,7 @@ fn result_line(
         ),
         (FixtureStatus::Postponed, None) => (
             format!("{} v {}", f.home_label(), f.away_label()),
-            "postponed".into(),
+            f.state_words(false),
         ),
         _ => (
             format!("{} v {}", f.home_label(), f.away_label()),

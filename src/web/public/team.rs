@@ -1,10 +1,9 @@
 //! A team's page: venue, captains, this season's players, fixtures and
 //! results, and the penalties against it.
 
-use crate::app::formats::{match_formats, scores_by_season};
+use crate::app::read::{self, Ref};
 use crate::web::auth::InLeague;
 use crate::web::links;
-use std::collections::HashMap;
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -12,8 +11,8 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureScope, PenaltyScope, TeamInfo};
-use crate::db::{League, TeamId};
+use crate::db::pages::TeamInfo;
+use crate::db::{League, PlayerId, SeasonId, TeamId};
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
@@ -21,10 +20,9 @@ use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::charts::PositionChart;
 use super::{
-    CalendarLinks, FixtureView, Link, PenaltyView, division_href, fixture_views, league_href,
+    CalendarLinks, FixtureView, Link, PenaltyView, division_href, fixture_view, league_href,
     not_found, penalty_views, player_href, season_href, slug, split_id_slug, team_href,
 };
-use crate::app::division_table::DivisionData;
 use crate::web::views::next_match::{NextMatch, next_match};
 use chrono::Utc;
 
@@ -64,95 +62,37 @@ pub async fn page(
     InLeague(league): InLeague,
     Path(p): Path<TeamPath>,
 ) -> Result<Response> {
-    let db = state.db();
     let unknown = || AppError::NotFound(format!("The team `{}`", p.team));
     let (id, given) = split_id_slug(&p.team).ok_or_else(unknown)?;
-    let team = db
-        .team_info(league.id, TeamId(id))
+    let view = read::team::team(state.db(), &league, TeamId(id))
         .await
         .map_err(|e| not_found(e, format!("The team `{}`", p.team)))?;
+    let team = view.info.clone().ok_or_else(unknown)?;
     if given != slug(&team.name) {
         let href = team_href(&league, team.id, &team.name);
         return Ok(Redirect::permanent(&href).into_response());
     }
-    let entries = db.team_entry_lines(league.id, team.id).await?;
-    let mut page = TeamPage {
-        ctx: user.ctx(),
-        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
-        season: None,
-        division: None,
-        captains: Vec::new(),
-        players: Vec::new(),
-        fixtures: Vec::new(),
-        record: [0; 4],
-        penalties: Vec::new(),
-        calendar: CalendarLinks::new(&headers, &links::at(&league).team_calendar(team.id)),
-        chart: None,
-        next: None,
-        history: entries
-            .iter()
-            .map(|e| {
-                (
-                    Link::new(e.season_name.clone(), season_href(&league, &e.season_name)),
-                    Link::new(
-                        e.division_name.clone(),
-                        division_href(&league, &e.season_name, &e.division_name),
-                    ),
-                )
-            })
-            .collect(),
-        league,
-        team,
+    let to_link = |r: &Ref| {
+        Link::new(
+            r.name.clone(),
+            player_href(&league, PlayerId(r.id), &r.name),
+        )
     };
-    let Some(current) = entries.first() else {
-        return Ok(html(&page));
-    };
-    let (league, team) = (&page.league, &page.team);
-    let season_id = current.season_id;
-    page.season = Some(Link::new(
-        current.season_name.clone(),
-        season_href(league, &current.season_name),
-    ));
-    page.division = Some(Link::new(
-        current.division_name.clone(),
-        division_href(league, &current.season_name, &current.division_name),
-    ));
-    let to_link = |p: crate::db::Player| {
-        let href = player_href(league, p.id, &p.name);
-        Link::new(p.name, href)
-    };
-    page.captains = db
-        .captains(league.id, season_id, team.id)
-        .await?
-        .into_iter()
-        .map(to_link)
+    let seasons: Vec<(SeasonId, &str)> = view
+        .history
+        .iter()
+        .map(|h| (SeasonId(h.season.id), h.season.name.as_str()))
         .collect();
-    let squad = db.team_players(league.id, season_id, team.id).await?;
-    // A registered player of the team, signed in, answers for its next
-    // match here.
-    let me = user.0.as_ref().and_then(|u| {
-        u.roles
+    let season_name = |id: i64| {
+        seasons
             .iter()
-            .filter(|r| r.kind == crate::db::RoleKind::Player && r.league_id == Some(league.id))
-            .filter_map(|r| r.player_id)
-            .find(|p| squad.iter().any(|s| s.id == *p))
-    });
-    page.players = squad.into_iter().map(to_link).collect();
-
-    let seasons = db.seasons(league.id).await?;
-    let formats = match_formats(&seasons)?;
-    let scope = FixtureScope::Team {
-        season: season_id,
-        team: team.id,
+            .find(|(s, _)| s.0 == id)
+            .map_or("", |(_, name)| name)
     };
-    let lines = db.fixture_lines(league.id, &scope).await?;
-    let boards = db.board_lines(league.id, &scope, false).await?;
-    let scores = scores_by_season(&lines, &boards, &formats);
-    page.fixtures = fixture_views(league, &seasons, &formats, &lines, &scores);
     // The page is the team's: its next match needs no team's name.
-    page.next = next_match(
-        league,
-        &lines,
+    let next = next_match(
+        &league,
+        &view.lines,
         team.id,
         league.time_zone.today(Utc::now()).0,
     )
@@ -160,50 +100,72 @@ pub async fn page(
         team: String::new(),
         ..next
     });
-    if let (Some(player), Some(next)) = (me, page.next.take()) {
-        let back = team_href(league, team.id, &team.name);
-        page.next = Some(next.with_answer(db, league, player, &back).await?);
-    }
-    let home_of: HashMap<_, _> = lines
-        .iter()
-        .map(|f| (f.id, f.home_team_id == team.id))
-        .collect();
-    // The record is the league's: cup ties are listed, not counted.
-    for f in lines.iter().filter(|f| f.division_id.is_some()) {
-        let Some(format) = formats.get(&f.season_id) else {
-            continue;
-        };
-        let Some(score) = crate::league::match_score::fixture_score(f, &scores, format) else {
-            continue;
-        };
-        if score.provisional() {
-            continue;
+    // A registered player of the team, signed in, answers for its next
+    // match here.
+    let me = user.0.as_ref().and_then(|u| {
+        u.roles
+            .iter()
+            .filter(|r| r.kind == crate::db::RoleKind::Player && r.league_id == Some(league.id))
+            .filter_map(|r| r.player_id)
+            .find(|p| view.players.iter().any(|s| s.id == p.0))
+    });
+    let next = match (me, next) {
+        (Some(player), Some(next)) => {
+            let back = team_href(&league, team.id, &team.name);
+            Some(next.with_answer(state.db(), &league, player, &back).await?)
         }
-        let (mine, theirs) = if home_of[&f.id] {
-            (score.boards[0], score.boards[1])
-        } else {
-            (score.boards[1], score.boards[0])
-        };
-        page.record[0] += 1;
-        page.record[match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => 1,
-            std::cmp::Ordering::Equal => 2,
-            std::cmp::Ordering::Less => 3,
-        }] += 1;
-    }
-    let penalties = db
-        .penalty_lines(
-            league.id,
-            PenaltyScope::Team {
-                season: season_id,
-                team: team.id,
-            },
-        )
-        .await?;
-    page.penalties = penalty_views(league, &penalties);
-    if let Some(season) = seasons.iter().find(|s| s.id == season_id) {
-        let data = DivisionData::load(state.db(), season, current.division_id).await?;
-        page.chart = PositionChart::new(&data, team.id, &team.name);
-    }
+        (_, next) => next,
+    };
+    let places: Vec<(u32, usize)> = view
+        .positions
+        .iter()
+        .map(|p| (p.round, p.position))
+        .collect();
+    let page = TeamPage {
+        ctx: user.ctx(),
+        crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
+        season: view
+            .current
+            .as_ref()
+            .map(|c| Link::new(c.season.name.clone(), season_href(&league, &c.season.name))),
+        division: view.current.as_ref().map(|c| {
+            Link::new(
+                c.division.name.clone(),
+                division_href(&league, &c.season.name, &c.division.name),
+            )
+        }),
+        captains: view.captains.iter().map(to_link).collect(),
+        players: view.players.iter().map(to_link).collect(),
+        fixtures: view
+            .fixtures
+            .iter()
+            .map(|f| fixture_view(&league, season_name(f.season_id), f))
+            .collect(),
+        record: [
+            view.record.played,
+            view.record.won,
+            view.record.drawn,
+            view.record.lost,
+        ],
+        penalties: penalty_views(&league, &view.penalties),
+        calendar: CalendarLinks::new(&headers, &links::at(&league).team_calendar(team.id)),
+        chart: PositionChart::of_places(&places, view.division_size, &team.name),
+        next,
+        history: view
+            .history
+            .iter()
+            .map(|e| {
+                (
+                    Link::new(e.season.name.clone(), season_href(&league, &e.season.name)),
+                    Link::new(
+                        e.division.name.clone(),
+                        division_href(&league, &e.season.name, &e.division.name),
+                    ),
+                )
+            })
+            .collect(),
+        league,
+        team,
+    };
     Ok(html(&page))
 }

@@ -2,16 +2,9 @@
 //! secretary's cups page): ties in bracket order, each with its score and
 //! state in words.
 
-use std::collections::HashMap;
-
-use crate::app::cups::{rounds, tie_matches};
-use crate::app::formats::{match_formats, scores_by_season};
-use crate::db::pages::{FixtureLine, FixtureScope, Score};
-use crate::db::{
-    Cup, CupData, CupEntrant, CupEntrantId, CupTieId, Db, FixtureId, FixtureStatus, League, Season,
-    Side,
-};
-use crate::league::cup::{self, EntrantKind, Method, Verdict};
+use crate::app::read::{self, cup::CupView};
+use crate::db::{Cup, CupData, Db, FixtureId, League, PlayerId, Season, TeamId};
+use crate::league::cup::{EntrantKind, Method};
 
 use super::super::dates::{datetime, day, when};
 use super::super::error::Result;
@@ -96,141 +89,76 @@ pub(crate) fn describe(cup: &Cup, season: &Season, entrants: usize) -> String {
     )
 }
 
-/// The bracket of `data`: its fixtures' lines and scores read in two
-/// queries, the ties in bracket order.
+/// The bracket of `data` as pages show it: the use case's view
+/// (`app::read::cup`) with links and dates in the league's zone.
 pub(crate) async fn bracket(
     db: &Db,
     league: &League,
     season: &Season,
     data: &CupData,
 ) -> Result<Bracket> {
-    let scope = FixtureScope::Cup(data.cup.id);
-    let lines = db.fixture_lines(league.id, &scope).await?;
-    let boards = db.board_lines(league.id, &scope, false).await?;
-    let scores = scores_by_season(
-        &lines,
-        &boards,
-        &match_formats(std::slice::from_ref(season))?,
-    );
-    let facts = tie_matches(&lines, &scores);
-    let lines: HashMap<FixtureId, &FixtureLine> = lines.iter().map(|l| (l.id, l)).collect();
-    let states = data.states(&facts)?;
-    let entrants: HashMap<CupEntrantId, &CupEntrant> =
-        data.entrants.iter().map(|e| (e.id, e)).collect();
-    let number_of: HashMap<CupTieId, i64> = data.ties.iter().map(|t| (t.id, t.number)).collect();
-    let total = rounds(data);
+    let view = read::cup::bracket(db, season, data.clone()).await?;
+    Ok(bracket_of(league, &view))
+}
+
+pub(crate) fn bracket_of(league: &League, view: &CupView) -> Bracket {
     let zone = league.time_zone;
-    let individual = data.cup.entrants != EntrantKind::Teams;
-    let side = |entrant: Option<CupEntrantId>, from: Option<CupTieId>, won: bool| -> SideView {
-        match entrant.and_then(|e| entrants.get(&e)) {
-            Some(e) => entrant_side(league, data.cup.entrants, e, won),
-            None => SideView {
-                name: match from.and_then(|t| number_of.get(&t)) {
-                    Some(n) => format!("Winner of tie {n}"),
-                    None => "To be decided".into(),
-                },
-                href: None,
-                team: None,
-                won: false,
-                pending: true,
-            },
-        }
+    let teams = view.entrants == EntrantKind::Teams.as_str();
+    let side = |s: &read::cup::SideView| SideView {
+        name: s.name.clone(),
+        href: match (&s.team, &s.player) {
+            (_, Some(p)) => Some(player_href(league, PlayerId(p.id), &p.name)),
+            (Some(t), None) => Some(team_href(league, TeamId(t.id), &t.name)),
+            (None, None) => None,
+        },
+        team: s.team.as_ref().filter(|_| !teams).map(|t| t.name.clone()),
+        won: s.won,
+        pending: s.pending,
     };
-    let by_id: HashMap<CupTieId, &crate::db::CupTie> =
-        data.ties.iter().map(|t| (t.id, t)).collect();
-    let mut rounds = Vec::new();
-    for (round, order) in data.rounds.iter().zip(cup::bracket_order(&states)) {
-        let ties = order
-            .iter()
-            .filter_map(|id| by_id.get(id))
-            .map(|t| {
-                let line = t.fixture_id.and_then(|f| lines.get(&f));
-                let verdict = t.fixture_id.and_then(|f| facts.get(&f)).map(|m| m.verdict);
-                let won = |s: Side| verdict == Some(Verdict::Won(s));
-                let bye = t.round == 1 && t.away_entrant_id.is_none();
-                let score = line.and_then(|l| shown_score(l, scores.get(&l.id)));
-                TieView {
-                    number: t.number,
-                    home: side(t.home_entrant_id, t.home_from, won(Side::Home) || bye),
-                    away: (!bye).then(|| side(t.away_entrant_id, t.away_from, won(Side::Away))),
-                    href: line.map(|l| match_href(league, l.id)),
-                    fixture: t.fixture_id,
-                    movable: line.is_some_and(|l| {
-                        crate::league::workflow::reschedule(l.status, FixtureStatus::Postponed)
-                            .is_ok()
-                    }),
-                    score: score.map_or_else(String::new, |s| {
-                        let n = if individual { s.games } else { s.boards };
-                        format!("{}–{}", n[0], n[1])
-                    }),
-                    state: tie_state(bye, line, verdict, score),
-                    provisional: score.is_some_and(|s| s.provisional()),
-                }
-            })
-            .collect();
-        let (when_text, stamp) = if round.play_by {
-            (
-                format!("play by {}", day(zone, round.starts_at)),
-                round.starts_at,
-            )
-        } else {
-            (when(zone, round.starts_at), round.starts_at)
-        };
-        rounds.push(RoundView {
-            number: round.round,
-            name: cup::round_name(round.round, total),
-            when: when_text,
-            datetime: datetime(zone, stamp),
-            venue: round.venue_name.clone(),
-            drawn: drawn_words(round.method, round.seed.as_deref()),
-            ties,
-        });
-    }
-    let champion = cup::champion(&states, total)
-        .and_then(|e| entrants.get(&e))
-        .map(|e| entrant_name(data.cup.entrants, e));
-    Ok(Bracket {
-        rounds,
-        counts: if individual { "games" } else { "boards" },
-        champion,
-    })
-}
-
-/// The score a tie shows: its result's, or none for a void match or a
-/// walkover (which the state says in words).
-fn shown_score(line: &FixtureLine, score: Option<&Score>) -> Option<Score> {
-    match line.status {
-        FixtureStatus::Void | FixtureStatus::Walkover => None,
-        _ => score.copied(),
-    }
-}
-
-fn tie_state(
-    bye: bool,
-    line: Option<&&FixtureLine>,
-    verdict: Option<Verdict>,
-    score: Option<Score>,
-) -> String {
-    if bye {
-        return "through on a bye".into();
-    }
-    let Some(line) = line else {
-        return "waiting for its sides".into();
-    };
-    match (line.status, line.conceded_by, verdict) {
-        (FixtureStatus::Walkover, Some(side), _) => format!(
-            "walkover: {} conceded",
-            match side {
-                Side::Home => line.home_label(),
-                Side::Away => line.away_label(),
+    let rounds = view
+        .rounds
+        .iter()
+        .map(|round| {
+            let when_text = if round.play_by {
+                format!("play by {}", day(zone, round.starts_at))
+            } else {
+                when(zone, round.starts_at)
+            };
+            RoundView {
+                number: round.number,
+                name: round.name.clone(),
+                when: when_text,
+                datetime: datetime(zone, round.starts_at),
+                venue: round.venue.clone(),
+                drawn: drawn_words(
+                    round.method.parse().unwrap_or(Method::Hand),
+                    round.seed.as_deref(),
+                ),
+                ties: round
+                    .ties
+                    .iter()
+                    .map(|t| TieView {
+                        number: t.number,
+                        home: side(&t.home),
+                        away: t.away.as_ref().map(side),
+                        href: t.fixture_id.map(|f| match_href(league, FixtureId(f))),
+                        fixture: t.fixture_id.map(FixtureId),
+                        movable: t.movable,
+                        score: t.score.as_ref().map_or_else(String::new, |s| {
+                            let n = if teams { s.boards } else { s.games };
+                            format!("{}–{}", n[0], n[1])
+                        }),
+                        state: t.state_words.clone(),
+                        provisional: t.provisional,
+                    })
+                    .collect(),
             }
-        ),
-        (FixtureStatus::Void, _, _) => "void: nobody goes through".into(),
-        (_, _, Some(Verdict::Level)) => "level: the secretary settles it".into(),
-        _ if score.is_some_and(|s| s.provisional()) => "result awaiting approval".into(),
-        (_, _, Some(Verdict::Won(_))) => "played".into(),
-        (FixtureStatus::Postponed, _, _) => "postponed".into(),
-        _ => "to play".into(),
+        })
+        .collect();
+    Bracket {
+        rounds,
+        counts: if teams { "boards" } else { "games" },
+        champion: view.champion.as_ref().map(|c| c.name.clone()),
     }
 }
 
@@ -244,31 +172,4 @@ fn drawn_words(method: Method, seed: Option<&str>) -> String {
     }
 }
 
-/// An entrant's name: the team, the player, or the pair.
-pub(crate) fn entrant_name(kind: EntrantKind, e: &CupEntrant) -> String {
-    match kind {
-        EntrantKind::Teams => e.team_name.clone(),
-        _ => e.name(),
-    }
-}
-
-fn entrant_side(league: &League, kind: EntrantKind, e: &CupEntrant, won: bool) -> SideView {
-    let (href, team) = match (kind, e.player_id, &e.player_name) {
-        (EntrantKind::Teams, _, _) => (Some(team_href(league, e.team_id, &e.team_name)), None),
-        (_, Some(id), Some(name)) if e.partner_id.is_none() => (
-            Some(player_href(league, id, name)),
-            Some(e.team_name.clone()),
-        ),
-        _ => (
-            Some(team_href(league, e.team_id, &e.team_name)),
-            Some(e.team_name.clone()),
-        ),
-    };
-    SideView {
-        name: entrant_name(kind, e),
-        href,
-        team,
-        won,
-        pending: false,
-    }
-}
+pub(crate) use crate::app::read::cup::entrant_name;

@@ -20,7 +20,7 @@ pub(crate) struct NextMatch {
     pub(crate) opponent: Link,
     pub(crate) venue: String,
     /// `scheduled`, or `postponed` (said in words, never hidden).
-    pub(crate) state: &'static str,
+    pub(crate) state: String,
     pub(crate) href: String,
     pub(crate) fixture: crate::db::FixtureId,
     /// The player's own answer buttons, when a registered player of the
@@ -123,11 +123,7 @@ pub(crate) fn next_match(
         home_or_away: if home { "at home to" } else { "away to" },
         opponent: Link::new(name.clone(), team_href(league, id, name)),
         venue: f.venue_name.clone().unwrap_or_default(),
-        state: if f.status == FixtureStatus::Postponed {
-            "postponed"
-        } else {
-            "scheduled"
-        },
+        state: f.state_words(false),
         href: match_href(league, f.id),
         fixture: f.id,
         answer: None,

@@ -158,6 +158,13 @@ impl Client {
         self.send(req.body(Body::empty()).unwrap()).await
     }
 
+    /// A request of any method with no body (`OPTIONS`, `HEAD`).
+    pub async fn request(&mut self, method: &str, path: &str) -> Page {
+        let mut req = Request::builder().method(method).uri(path);
+        req = self.sent_from_here(req);
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
     /// Sends a form as a browser would: url-encoded fields, the cookie.
     pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
         let body = serde_urlencoded::to_string(fields).unwrap();

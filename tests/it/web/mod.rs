@@ -3,6 +3,7 @@
 
 mod account;
 mod admin;
+mod api;
 mod cache;
 mod card;
 mod console;
