@@ -96,7 +96,7 @@ pub async fn table(
                 drawn: r.drawn,
                 lost: r.lost,
                 points: r.points,
-                form: FormView::new(&w.data.form(TeamId(r.team), None)),
+                form: FormView::of(&w.data.form(TeamId(r.team), None)),
             }
         })
         .collect();

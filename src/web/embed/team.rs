@@ -31,6 +31,9 @@ pub struct TeamPath {
 #[derive(Template)]
 #[template(path = "embed/team.html")]
 struct TeamPage {
+    /// The next-match box's answer form names a CSRF field; a widget never
+    /// shows that form (nobody is signed in inside a frame), so it is empty.
+    ctx: NoForms,
     look: Look,
     league: League,
     name: String,
@@ -59,6 +62,7 @@ pub async fn page(
             other => other.into(),
         })?;
     let mut page = TeamPage {
+        ctx: NoForms { csrf: "" },
         look: Look::from_query(uri.query()),
         href: team_href(&league, w.team.id, &w.team.name),
         name: w.team.name.clone(),
@@ -95,7 +99,7 @@ pub async fn page(
             ),
             division_href(league, &s.season.name, &s.division.division.name),
         ));
-        page.form = Some(FormView::new(&data.form(team, None)));
+        page.form = Some(FormView::of(&data.form(team, None)));
     }
     let mut played: Vec<_> = s
         .lines
@@ -144,4 +148,9 @@ mod tests {
             ]
         );
     }
+}
+
+/// What the shared next-match template reads of a page's context.
+struct NoForms {
+    csrf: &'static str,
 }

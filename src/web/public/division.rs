@@ -112,6 +112,11 @@ impl FormView {
             .iter()
             .filter_map(|w| MatchOutcome::from_word(w))
             .collect();
+        FormView::of(&form)
+    }
+
+    /// From the outcomes themselves, oldest first.
+    pub(crate) fn of(form: &[MatchOutcome]) -> FormView {
         let words: Vec<&str> = form.iter().map(|o| o.word()).collect();
         FormView {
             marks: form

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::app::read;
 use crate::db::pages::FixtureScope;
 use crate::db::{FixtureStatus, League, Season, SeasonId};
-use crate::league::match_format::{MatchFormat, Pairings, Walkover};
+use crate::league::match_format::{MatchFormat, Pairings};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
 
