@@ -254,34 +254,6 @@ fn cell(s: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod cell_tests {
-    use super::cell;
-
-    #[test]
-    fn formulas_are_neutralised_behind_invisible_characters_and_pipes() {
-        for formula in [
-            "=1+1",
-            "+1",
-            "-1",
-            "@SUM(A1)",
-            "\tx",
-            "\rx",
-            "|calc",
-            "\u{feff}=1+1",
-            "\u{200b}=1",
-            " =1+1",
-            "\u{a0}@x",
-            "\u{feff} \u{200d}|x",
-        ] {
-            assert_eq!(cell(formula), format!("'{formula}"), "{formula:?}");
-        }
-        for plain in ["Crown", "The =Crown", "", "1-0", "O'Neill"] {
-            assert_eq!(cell(plain), plain);
-        }
-    }
-}
-
 /// The season's fixtures with their results, then its penalties.
 /// A fixture's own cells of the export, after the record's kind: id,
 /// division, round, date, home, away, status, result.
@@ -551,4 +523,32 @@ pub async fn season_json(
         body,
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod cell_tests {
+    use super::cell;
+
+    #[test]
+    fn formulas_are_neutralised_behind_invisible_characters_and_pipes() {
+        for formula in [
+            "=1+1",
+            "+1",
+            "-1",
+            "@SUM(A1)",
+            "\tx",
+            "\rx",
+            "|calc",
+            "\u{feff}=1+1",
+            "\u{200b}=1",
+            " =1+1",
+            "\u{a0}@x",
+            "\u{feff} \u{200d}|x",
+        ] {
+            assert_eq!(cell(formula), format!("'{formula}"), "{formula:?}");
+        }
+        for plain in ["Crown", "The =Crown", "", "1-0", "O'Neill"] {
+            assert_eq!(cell(plain), plain);
+        }
+    }
 }
