@@ -242,13 +242,16 @@ fn good() -> Value {
     })
 }
 
+/// One rule of RULES.md broken in a record.
+type Breaks = fn(&mut Value);
+
 #[test]
 fn a_record_that_breaks_rules_md_fails_validation() {
     let schemas = Schemas::from_files();
     assert_eq!(schemas.game_errors(&good()), Vec::<String>::new());
     boneyard::rules::score_record(&serde_json::from_value(good()).unwrap())
         .expect("RULES.md's own");
-    let broken: Vec<(&str, fn(&mut Value))> = vec![
+    let broken: Vec<(&str, Breaks)> = vec![
         ("an unknown format", |r| r["format"] = json!("dominoes")),
         ("three players", |r| {
             r["players"] = json!(["Ann", "Bob", "Cat"]);

@@ -508,7 +508,7 @@ pub async fn season_json(
                 result: data
                     .results
                     .get(&f.id)
-                    .map(|r| MatchFile::new(f.home_label(), f.away_label(), &r.result, &name)),
+                    .map(|r| MatchFile::new(f.home_label(), f.away_label(), &r.result, name)),
             })
             .collect(),
     };
