@@ -358,6 +358,8 @@ struct LivePage {
     matches: usize,
     /// Their boards, as the score pads left them.
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// The stream of the league's taps.
+    events: String,
     /// Tonight's fixtures, whatever their state.
     tonight: Vec<FixtureView>,
     /// Results entered, not yet approved, of other nights.
@@ -388,6 +390,7 @@ pub async fn live(
     pending.sort_by_key(|f| (f.starts_at, f.id));
     let live = crate::web::pad::live::league_live(&state, &league).await?;
     let page = LivePage {
+        events: live.events,
         matches: live.matches,
         lines: live.lines,
         ctx: user.ctx(),
