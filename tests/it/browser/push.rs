@@ -35,6 +35,8 @@ pub(super) struct Phone {
     cookie: String,
     csrf: String,
     sync: String,
+    /// The board's pad, with the link's key: what a second phone opens.
+    pub pad: String,
 }
 
 impl Phone {
@@ -60,6 +62,7 @@ impl Phone {
             cookie: String::new(),
             csrf: String::new(),
             sync: format!("{}?key={token}", game.pad_sync(board)),
+            pad: format!("{}?key={token}", game.pad_board(board)),
         };
         let (status, page) = phone
             .request(
@@ -587,4 +590,69 @@ async fn a_tap_on_one_app_server_reaches_a_follower_on_another() {
     drop(a);
     drop(b_server);
     pg.drop_it().await;
+}
+
+/// The pad's totals as a phone's browser shows them.
+async fn pad_totals(b: &Browser) -> Result<[String; 2], String> {
+    Ok([
+        b.text("[data-bind=total0]").await?.trim().to_owned(),
+        b.text("[data-bind=total1]").await?.trim().to_owned(),
+    ])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pad_open_on_a_second_phone_follows_the_first_phones_taps() {
+    let name = "a_pad_open_on_a_second_phone_follows_the_first_phones_taps";
+    if !super::available(name) {
+        return;
+    }
+    let dir = TempDir::new("push-pad");
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    let s = setup(&address).await;
+    let server = Server::start(&address);
+    let db = Db::connect(&address).await.unwrap();
+    let played = Played::new(&s, 0, 41);
+    let mut phone = Phone::open(&db, &s, server.port, 1).await;
+    let mut at = 8;
+    phone.send(&played.taps[..at]).await;
+    let pad = server.url(&phone.pad);
+    run(name, PHONE, |b| async move {
+        let outcome = async {
+            b.goto(&pad).await?;
+            let want = |k: usize| [played.totals[k][0].to_string(), played.totals[k][1].to_string()];
+            let start = Instant::now();
+            while pad_totals(&b).await? != want(at) {
+                if start.elapsed() > Duration::from_secs(10) {
+                    return Err(format!("the pad shows {:?}, not {:?}", pad_totals(&b).await?, want(at)));
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            // Let its stream open, then the first phone taps twice.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            mark(&b).await?;
+            for _ in 0..2 {
+                let next = played.next_change(at);
+                phone.send(&played.taps[..next]).await;
+                let acknowledged = Instant::now();
+                at = next;
+                while pad_totals(&b).await? != want(at) {
+                    if acknowledged.elapsed() > Duration::from_secs(1) {
+                        return Err(format!(
+                            "the second phone shows {:?} a second after the tap; the board is at {:?}",
+                            pad_totals(&b).await?,
+                            want(at)
+                        ));
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                eprintln!("tap -> second phone's pad: {:.0} ms", acknowledged.elapsed().as_secs_f64() * 1000.0);
+            }
+            not_reloaded(&b, "second phone's pad").await?;
+            Ok::<(), String>(())
+        }
+        .await;
+        (b, outcome)
+    })
+    .await;
+    db.close().await;
 }
