@@ -57,7 +57,8 @@
   // again.
   function apply(ev) {
     var item = box.querySelector('[data-board="' + ev.key + '"]');
-    if (!item) { refresh(); return; }
+    // A board new to this page, or an event too long to carry the board.
+    if (!item || !ev.line) { refresh(); return; }
     if (ev.revision <= rev(item)) return;
     var before = item.querySelectorAll(screen ? ".screen-total" : ".total");
     var was = Array.prototype.map.call(before, function (t) { return t.textContent; }).join("–");

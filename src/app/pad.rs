@@ -8,6 +8,10 @@ use crate::db::{Db, FixtureId, LeagueId, Result, UserId};
 use crate::league::pad::{Summary, Tap};
 use crate::push::{BoardEvent, Hub, notification_rest};
 
+/// Postgres takes notifications of up to 8,000 bytes; the league and the
+/// id go before this.
+const MOST_NOTIFIED: usize = 7_900;
+
 /// One board's saved taps as the pad sends them.
 pub struct PadWrite<'a> {
     pub league: LeagueId,
@@ -27,7 +31,18 @@ pub struct PadWrite<'a> {
 /// sends it to every app server; on SQLite it is published here, in the
 /// order of the commits.
 pub async fn save_tap(db: &Db, hub: &Hub, w: PadWrite<'_>, event: &str) -> Result<PadSaved> {
-    let note = notification_rest(w.fixture, w.board, event);
+    let mut note = notification_rest(w.fixture, w.board, event);
+    if note.len() > MOST_NOTIFIED {
+        // Too long for a notification (names of great length): the
+        // followers are told which board changed, and read their pages.
+        let short = serde_json::json!({
+            "key": format!("{}-{}", w.fixture.0, w.board),
+            "fixture": w.fixture.0,
+            "board": w.board,
+            "revision": w.seen + 1,
+        });
+        note = notification_rest(w.fixture, w.board, &short.to_string());
+    }
     if hub.by_database() {
         let (saved, _) = db
             .save_pad_noting(
