@@ -41,7 +41,12 @@
 //! default 2000), `BONEYARD_NIGHT_AT` (percent of each board's taps made
 //! before the clock starts, default 50; 0 starts every board at its first
 //! tap), `BONEYARD_NIGHT_DB` (`sqlite` or `postgres` for one of them only),
-//! `BONEYARD_NIGHT_RENDERED` (1: the readers send a session cookie the
+//! `BONEYARD_NIGHT_FOLLOWERS` (followers of the live scores over
+//! server-sent events, default 0: a third on the league's stream, the
+//! rest on the night's matches' streams in turn, as the live page, the
+//! match pages and the pub screens hold them; each event's arrival is timed
+//! from its tap's acknowledgement, and the process's memory is read before
+//! and after they connect), `BONEYARD_NIGHT_RENDERED` (1: the readers send a session cookie the
 //! server does not know, so every page is rendered afresh: what the kept
 //! pages save).
 
@@ -291,6 +296,86 @@ struct Config {
     tap_every: Duration,
     at_percent: usize,
     rendered: bool,
+    followers: usize,
+}
+
+/// The tap -> follower goal: p99 under a second; a follower's memory under
+/// 64 KB.
+const GOAL_FOLLOWER_P99: Duration = Duration::from_secs(1);
+const GOAL_FOLLOWER_BYTES: usize = 64 * 1024;
+
+/// The process's resident memory, in bytes (Linux).
+fn resident() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: usize = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// One follower's stream: the events that came while tapping, each as
+/// (board key, revision, when it arrived).
+async fn follow(
+    addr: SocketAddr,
+    path: String,
+    phase: Arc<AtomicU8>,
+    connected: Arc<tokio::sync::Semaphore>,
+) -> Vec<(String, i64, Instant)> {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    stream.set_nodelay(true).expect("nodelay");
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("write request");
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut text = String::new();
+    let mut seen = Vec::new();
+    let mut answered = false;
+    loop {
+        let n = match tokio::time::timeout(Duration::from_millis(500), stream.read(&mut buf)).await
+        {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => n,
+            Err(_) if phase.load(Ordering::Relaxed) == DONE => break,
+            Err(_) => continue,
+        };
+        let arrived = Instant::now();
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        if !answered && text.contains("\r\n\r\n") {
+            answered = true;
+            assert!(text.starts_with("HTTP/1.1 200"), "a stream refused: {text}");
+            connected.add_permits(1);
+        }
+        let tapping = phase.load(Ordering::Relaxed) == TAPPING;
+        // The key and the revision lead each event's data.
+        while let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            if !tapping {
+                continue;
+            }
+            let Some(key) = block
+                .split("\"key\":\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+            else {
+                continue;
+            };
+            let revision = block
+                .split("\"revision\":")
+                .nth(1)
+                .and_then(|r| r.split(',').next())
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(0);
+            seen.push((key.to_owned(), revision, arrived));
+        }
+    }
+    seen
 }
 
 /// Reading before the quiet phase starts, not counted: connections, kept
@@ -599,7 +684,12 @@ type Reads = Vec<(u8, u8, Duration, bool)>;
 /// Serves the app over `db`, builds the night and measures it.
 async fn measure(db: &Db, config: &Config) {
     let night = build_night(db, config).await;
-    let app = build_app(AppState::new(db.clone()), Settings::default())
+    let state = AppState::new(db.clone());
+    // The followers all come from this one address.
+    state
+        .hub()
+        .set_limits(config.followers + 64, config.followers + 64);
+    let app = build_app(state, Settings::default())
         .await
         .expect("the app");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -672,6 +762,49 @@ async fn measure(db: &Db, config: &Config) {
     );
 
     let phase = Arc::new(AtomicU8::new(WARMING));
+    // The followers, connected before the readers start.
+    let before_followers = resident();
+    let connected = Arc::new(tokio::sync::Semaphore::new(0));
+    let mut followers = Vec::new();
+    for i in 0..config.followers {
+        let path = if i % 3 == 0 {
+            format!("{base}/live/events")
+        } else {
+            let f = night.fixtures[i % night.fixtures.len()];
+            format!("{base}/matches/{f}/events")
+        };
+        followers.push(tokio::spawn(follow(
+            addr,
+            path,
+            phase.clone(),
+            connected.clone(),
+        )));
+    }
+    if config.followers > 0 {
+        let all = u32::try_from(config.followers).unwrap_or(u32::MAX);
+        let _ = connected
+            .acquire_many(all)
+            .await
+            .expect("the followers connect");
+        let per = resident()
+            .zip(before_followers)
+            .map_or(0, |(after, before)| {
+                after.saturating_sub(before) / config.followers
+            });
+        println!(
+            "{} followers connected (a third on the league's stream, the rest on the matches'): \
+             {:.1} KB of this process's memory each, server and client sides together  \
+             goal (< {} KB): {}",
+            config.followers,
+            per as f64 / 1024.0,
+            GOAL_FOLLOWER_BYTES / 1024,
+            if per < GOAL_FOLLOWER_BYTES {
+                "met"
+            } else {
+                "MISSED"
+            }
+        );
+    }
     let mut readers = Vec::new();
     for c in 0..config.clients {
         let (phase, requests) = (phase.clone(), requests.clone());
@@ -714,8 +847,10 @@ async fn measure(db: &Db, config: &Config) {
     let mut tappers = Vec::new();
     for (k, (mut phone, start)) in phones.into_iter().zip(starts).enumerate() {
         let taps = night.boards[k].taps.clone();
+        let key = format!("{}-{}", night.boards[k].fixture, night.boards[k].number);
         let every = config.tap_every;
         tappers.push(tokio::spawn(async move {
+            let mut acks = Vec::new();
             let mut times = Vec::new();
             let mut outcome = TapOutcome::default();
             let mut late = Duration::ZERO;
@@ -726,18 +861,27 @@ async fn measure(db: &Db, config: &Config) {
                 late = late.max(at.elapsed());
                 sent += 1;
                 let (reply, took) = phone.sync(&taps[..sent]).await;
+                let acknowledged = Instant::now();
+                let revision = serde_json::from_slice::<serde_json::Value>(&reply.body)
+                    .ok()
+                    .and_then(|v| v["revision"].as_i64());
+                if let Some(revision) = revision {
+                    acks.push(((key.clone(), revision), acknowledged));
+                }
                 times.push(took);
                 outcome.check(&reply, sent);
                 at += every;
             }
-            (times, outcome, late, sent == taps.len())
+            (times, outcome, late, sent == taps.len(), acks)
         }));
     }
     let mut tap_times = Vec::new();
     let mut taps = TapOutcome::default();
     let (mut late, mut finished) = (Duration::ZERO, 0);
+    let mut acks: std::collections::HashMap<(String, i64), Instant> = Default::default();
     for t in tappers {
-        let (mut times, outcome, l, done) = t.await.expect("a phone");
+        let (mut times, outcome, l, done, a) = t.await.expect("a phone");
+        acks.extend(a);
         tap_times.append(&mut times);
         taps.add(outcome);
         late = late.max(l);
@@ -747,6 +891,19 @@ async fn measure(db: &Db, config: &Config) {
     let done_cpu = Cpu::now();
     phase.store(DONE, Ordering::Relaxed);
     let quiet_took = tapping_started - quiet_started;
+    // Each event's arrival at each follower, from its tap's acknowledgement
+    // (an event may come before the phone has its reply: 0).
+    let mut delivered = Vec::new();
+    let mut unmatched = 0usize;
+    for f in followers {
+        for (key, revision, arrived) in f.await.expect("a follower") {
+            match acks.get(&(key, revision)) {
+                Some(acked) => delivered.push(arrived.saturating_duration_since(*acked)),
+                None => unmatched += 1,
+            }
+        }
+    }
+    delivered.sort();
 
     // (phase, page) -> times; and requests other than 200.
     let mut times: BTreeMap<(u8, u8), Vec<Duration>> = BTreeMap::new();
@@ -858,6 +1015,22 @@ async fn measure(db: &Db, config: &Config) {
     if let Some(problem) = &taps.first_problem {
         println!("  the first: {problem}");
     }
+    if config.followers > 0 {
+        let goal = if !delivered.is_empty() && quantile(&delivered, 0.99) < GOAL_FOLLOWER_P99 {
+            "met"
+        } else {
+            "MISSED"
+        };
+        println!(
+            "tap -> follower: {} events delivered ({unmatched} not matched to a tap), p50 {}, \
+             p99 {}, max {}  goal (p99 < {} ms): {goal}",
+            delivered.len(),
+            ms(quantile(&delivered, 0.5)),
+            ms(quantile(&delivered, 0.99)),
+            ms(delivered.last().copied().unwrap_or_default()),
+            GOAL_FOLLOWER_P99.as_millis()
+        );
+    }
     println!(
         "{}: {met} of {} pages at {GOAL_RATIO}x their quiet rate or better with p99 under {} ms \
          while tapping; taps {tap_goal}",
@@ -926,6 +1099,7 @@ fn main() {
         tap_every: Duration::from_millis(env_number("BONEYARD_NIGHT_TAP_MS", 2000).max(1) as u64),
         at_percent: env_number("BONEYARD_NIGHT_AT", 50).min(100),
         rendered: env_number("BONEYARD_NIGHT_RENDERED", 0) != 0,
+        followers: env_number("BONEYARD_NIGHT_FOLLOWERS", 0),
     };
     let only = std::env::var("BONEYARD_NIGHT_DB").unwrap_or_default();
     let runtime = tokio::runtime::Builder::new_multi_thread()

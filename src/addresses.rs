@@ -79,6 +79,11 @@ impl Address<LeagueHome> {
     pub fn live(&self) -> String {
         self.under("live")
     }
+    /// The live page's and the league screen's stream of taps (server-sent
+    /// events).
+    pub fn live_events(&self) -> String {
+        self.under("live/events")
+    }
     /// The big screen for the pub's wall.
     pub fn screen(&self) -> String {
         self.under("screen")
@@ -262,6 +267,11 @@ impl Address<MatchAt> {
     /// The boards as the score pads send them, for a screen in the pub.
     pub fn screen(&self) -> String {
         self.under("screen")
+    }
+    /// The stream of this match's taps (server-sent events): its page, its
+    /// screen, its pads on other phones.
+    pub fn events(&self) -> String {
+        self.under("events")
     }
     /// Where a board's pad sends the taps it kept offline.
     pub fn pad_sync(&self, board: impl Borrow<i64>) -> String {
@@ -463,6 +473,7 @@ mod tests {
         vec![
             at.to_string(),
             at.live(),
+            at.live_events(),
             at.screen(),
             at.round_up(),
             at.ratings(),
@@ -487,6 +498,7 @@ mod tests {
             game.restore(),
             game.walkover(),
             game.screen(),
+            game.events(),
             game.pad_links(),
             game.pad_sync(1),
             game.team_sheet(Side::Home).to_string(),

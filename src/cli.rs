@@ -79,6 +79,13 @@ pub struct ServeArgs {
     /// The folder the copies go in (made if missing).
     #[arg(long, env = "BONEYARD_BACKUP_DIR", default_value = "backups")]
     pub backup_dir: std::path::PathBuf,
+    /// Most live-score streams (server-sent events) held open at once;
+    /// past it the pages read themselves every few seconds instead.
+    #[arg(long, env = "BONEYARD_MAX_STREAMS", default_value_t = crate::push::MOST_STREAMS)]
+    pub max_streams: usize,
+    /// Most live-score streams one client address holds open.
+    #[arg(long, env = "BONEYARD_MAX_STREAMS_PER_CLIENT", default_value_t = crate::push::MOST_PER_CLIENT)]
+    pub max_streams_per_client: usize,
     #[command(flatten)]
     pub https: HttpsArgs,
 }
@@ -438,7 +445,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         https,
         metrics: args.metrics_listen,
     };
-    crate::web::serve(db, listeners, settings, config, worker)
+    let streams = crate::web::StreamLimits {
+        most: args.max_streams,
+        per_client: args.max_streams_per_client,
+    };
+    crate::web::serve(db, listeners, settings, config, worker, streams)
         .await
         .map_err(|e| e.to_string())
 }

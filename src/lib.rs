@@ -12,6 +12,7 @@ pub mod https;
 pub mod league;
 pub mod mail;
 pub mod metrics;
+pub mod push;
 pub mod rules;
 pub mod web;
 

@@ -49,6 +49,7 @@ struct Metrics {
     taps: Family<Outcome, Counter>,
     kept: Family<Outcome, Counter>,
     mail: Family<Outcome, Gauge>,
+    streams: Gauge,
 }
 
 fn metrics() -> &'static Metrics {
@@ -88,7 +89,14 @@ fn metrics() -> &'static Metrics {
             "Outgoing messages waiting to be sent, or failed after their retries",
             mail.clone(),
         );
+        let streams = Gauge::default();
+        registry.register(
+            "live_streams_open",
+            "Live-score streams (server-sent events) open now",
+            streams.clone(),
+        );
         Metrics {
+            streams,
             registry,
             requests,
             latency,
@@ -111,11 +119,15 @@ pub async fn track(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let response = next.run(request).await;
     let m = metrics();
-    m.latency
-        .get_or_create(&RouteLabels {
-            route: route.clone(),
-        })
-        .observe(started.elapsed().as_secs_f64());
+    // A live stream lasts as long as its follower stays: its time is no
+    // request's latency (the open streams have their own gauge).
+    if !is_stream(&response) {
+        m.latency
+            .get_or_create(&RouteLabels {
+                route: route.clone(),
+            })
+            .observe(started.elapsed().as_secs_f64());
+    }
     m.requests
         .get_or_create(&RequestLabels {
             route,
@@ -124,6 +136,24 @@ pub async fn track(request: Request, next: Next) -> Response {
         })
         .inc();
     response
+}
+
+/// A response that is a stream of server-sent events.
+fn is_stream(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"))
+}
+
+/// A live stream opened.
+pub fn stream_opened() {
+    metrics().streams.inc();
+}
+
+/// A live stream closed.
+pub fn stream_closed() {
+    metrics().streams.dec();
 }
 
 /// `n` pad taps taken into a board's log.

@@ -138,6 +138,26 @@
   }
   window.addEventListener("online", sync);
 
+  // A second phone keeping the same board: the server pushes each tap
+  // saved for the match (server-sent events), and one for this board newer
+  // than this phone holds is fetched at once (a sync answers with the
+  // server's taps), instead of waiting for this phone's next tap. On each
+  // (re)connection too, for what came while the stream was down.
+  function pull() {
+    confirmed = false;
+    if (sending) setTimeout(pull, 300); else sync();
+  }
+  if (window.EventSource && D.events && D.open) {
+    var stream = new EventSource(D.events);
+    var opened = false;
+    stream.onopen = function () { if (opened) pull(); opened = true; };
+    stream.addEventListener("board", function (e) {
+      var ev;
+      try { ev = JSON.parse(e.data); } catch (x) { return; }
+      if (ev.board === D.board && ev.revision > state.revision) pull();
+    });
+  }
+
   // The page and its files, kept on the phone from the first open, so that
   // a reload with no signal opens this pad (the service worker answers
   // with this copy; see /pad-sw.js).

@@ -14,6 +14,7 @@ pub mod formats;
 pub mod invitation_links;
 pub mod invitations;
 pub mod mail;
+pub mod pad;
 pub mod penalties;
 pub mod people;
 pub mod ratings;

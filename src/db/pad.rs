@@ -43,6 +43,9 @@ pub struct LiveBoard {
     pub away_team: String,
     pub summary: Summary,
     pub updated_at: DateTime<Utc>,
+    /// The pad's revision: a follower's page keeps the newest of a
+    /// board's events and pages.
+    pub revision: i64,
 }
 
 /// A link to one board's pad.
@@ -90,6 +93,7 @@ struct LiveRow {
     away_team: String,
     summary: String,
     updated_at: DateTime<Utc>,
+    revision: i64,
 }
 
 const PAD_COLUMNS: &str = "fixture_id, board, taps, revision, summary, updated_at";
@@ -133,14 +137,7 @@ impl Db {
 
     /// Saves a board's taps if its revision is still `seen` (0: no taps
     /// were saved yet) and its fixture still takes taps (scheduled or
-    /// postponed: no result in). The fixture's row is read first, under a
-    /// share lock on Postgres, so a tap and a submission of the match take
-    /// turns: a tap that comes second finds the match closed.
-    ///
-    /// A tap changes what the live pages show (the live page, the match
-    /// page, the pub screen), not the league's tables: it raises the
-    /// league's live generation only, so the league's other kept pages stay
-    /// kept all night.
+    /// postponed: no result in). See [`Db::save_pad_noting`].
     #[allow(clippy::too_many_arguments)]
     pub async fn save_pad(
         &self,
@@ -152,6 +149,39 @@ impl Db {
         summary: &Summary,
         by: Option<UserId>,
     ) -> Result<PadSaved> {
+        let saved = self
+            .save_pad_noting(league, fixture, board, seen, taps, summary, by, None)
+            .await?;
+        Ok(saved.0)
+    }
+
+    /// [`Db::save_pad`], which also says the tap to the league's live
+    /// followers: it returns the league's live generation the tap raised
+    /// (the event's id, see `crate::push`), and on Postgres, given `note`
+    /// (the event's `fixture:board:data`), sends it with `NOTIFY` from
+    /// within the transaction, so every app server hears of it as it
+    /// commits, and only if it commits.
+    ///
+    /// The fixture's row is read first, under a share lock on Postgres, so
+    /// a tap and a submission of the match take turns: a tap that comes
+    /// second finds the match closed.
+    ///
+    /// A tap changes what the live pages show (the live page, the match
+    /// page, the pub screen), not the league's tables: it raises the
+    /// league's live generation and the match's only, so the league's other
+    /// kept pages stay kept all night. A tap not saved raises nothing.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn save_pad_noting(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        board: i64,
+        seen: i64,
+        taps: &[Tap],
+        summary: &Summary,
+        by: Option<UserId>,
+        note: Option<&str>,
+    ) -> Result<(PadSaved, Option<i64>)> {
         let (taps_json, summary_json) = (json_text(&taps), json_text(summary));
         let at = now();
         let status_sql = match self {
@@ -160,9 +190,7 @@ impl Db {
                 "SELECT status FROM fixtures WHERE league_id = $1 AND id = $2 FOR SHARE"
             }
         };
-        let mut tx = self
-            .begin_write(Some(super::generation::live(league)))
-            .await?;
+        let mut tx = self.begin_write(None).await?;
         let out = {
             let status: Option<String> = sql::query_scalar(status_sql)
                 .bind(league)
@@ -174,7 +202,7 @@ impl Db {
                 .and_then(|s| s.parse::<super::FixtureStatus>().ok())
                 .is_some_and(|s| s.is_open());
             if !open {
-                PadSaved::Closed
+                (PadSaved::Closed, None)
             } else {
                 let done = if seen == 0 {
                     sql::query(
@@ -211,20 +239,26 @@ impl Db {
                         .rows_affected()
                 };
                 if done == 1 {
-                    // The match's own live pages too (the league's live
-                    // scope is raised as the transaction commits).
-                    sql::query(super::generation::RAISE)
-                        .bind(super::generation::live_fixture(fixture))
-                        .execute(&mut tx)
-                        .await?;
-                    PadSaved::Saved(seen + 1)
+                    let id = raise_live(&mut tx, self, league, fixture, note).await?;
+                    (PadSaved::Saved(seen + 1), Some(id))
                 } else {
-                    PadSaved::Stale
+                    (PadSaved::Stale, None)
                 }
             }
         };
         tx.commit().await?;
         Ok(out)
+    }
+
+    /// The league's live generation now: the id of its last tap's event
+    /// (0: never tapped).
+    pub async fn live_generation(&self, league: LeagueId) -> Result<i64> {
+        let g: Option<i64> =
+            sql::query_scalar("SELECT generation FROM page_generations WHERE scope = $1")
+                .bind(super::generation::live(league))
+                .fetch_optional(self)
+                .await?;
+        Ok(g.unwrap_or(0))
     }
 
     /// The boards of the league tapped since `since` whose match's result
@@ -264,7 +298,7 @@ impl Db {
         };
         let sql = format!(
             "SELECT p.fixture_id, p.board, h.name AS home_team, a.name AS away_team, \
-             p.summary, p.updated_at FROM pad_boards p \
+             p.summary, p.updated_at, p.revision FROM pad_boards p \
              JOIN fixtures f ON f.league_id = p.league_id AND f.id = p.fixture_id \
              JOIN teams h ON h.league_id = f.league_id AND h.id = f.home_team_id \
              JOIN teams a ON a.league_id = f.league_id AND a.id = f.away_team_id \
@@ -288,6 +322,7 @@ impl Db {
                     away_team: r.away_team,
                     summary: parse_json("a pad board's summary", &r.summary)?,
                     updated_at: r.updated_at,
+                    revision: r.revision,
                 })
             })
             .collect()
@@ -382,4 +417,54 @@ pub(crate) async fn pad_revisions(
         .bind(fixture)
         .fetch_all(&mut *tx)
         .await
+}
+
+/// Raises the match's live generation and the league's (in that order,
+/// as every tap does, so two taps wait for each other rather than
+/// deadlock), returning the league's, in one statement; on Postgres the
+/// same statement sends `note` to the other app servers.
+async fn raise_live(
+    tx: &mut Tx,
+    db: &Db,
+    league: LeagueId,
+    fixture: FixtureId,
+    note: Option<&str>,
+) -> Result<i64> {
+    const RAISE_BOTH: &str = "INSERT INTO page_generations (scope, generation) \
+         VALUES ($1, 1), ($2, 1) ON CONFLICT (scope) \
+         DO UPDATE SET generation = page_generations.generation + 1";
+    let scopes = (
+        super::generation::live_fixture(fixture),
+        super::generation::live(league),
+    );
+    match (db, note) {
+        (Db::Postgres(_), Some(note)) => {
+            let sql = format!(
+                "WITH g AS ({RAISE_BOTH} RETURNING scope, generation) \
+                 SELECT g.generation, CAST(pg_notify('{}', $3 || CAST(g.generation AS TEXT) || ':' || $4) AS TEXT) \
+                 FROM g WHERE g.scope = $2",
+                crate::push::CHANNEL
+            );
+            let (id, _): (i64, Option<String>) = sql::query_as(&sql)
+                .bind(scopes.0)
+                .bind(scopes.1)
+                .bind(format!("{}:", league.0))
+                .bind(note)
+                .fetch_one(&mut *tx)
+                .await?;
+            Ok(id)
+        }
+        _ => {
+            let sql = format!("{RAISE_BOTH} RETURNING scope, generation");
+            let rows: Vec<(i64, i64)> = sql::query_as(&sql)
+                .bind(scopes.0)
+                .bind(scopes.1)
+                .fetch_all(&mut *tx)
+                .await?;
+            Ok(rows
+                .iter()
+                .find(|(scope, _)| *scope == scopes.1)
+                .map_or(0, |(_, g)| *g))
+        }
+    }
 }

@@ -220,10 +220,11 @@ impl PageCache {
 
 /// Middleware: answers from the kept pages, or renders and keeps.
 pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next) -> Response {
-    if request.method() != Method::GET || has_session(request.headers()) {
+    let path = request.uri().path();
+    // A stream of live events is no page: nothing to keep, no generation to read.
+    if request.method() != Method::GET || has_session(request.headers()) || is_stream(path) {
         return next.run(request).await;
     }
-    let path = request.uri().path();
     let generation = match cache
         .generation(league_of(path), follows_taps(path), Instant::now())
         .await
@@ -301,6 +302,11 @@ pub async fn mark_public(mut response: Response) -> Response {
 /// The API's resources follow the pages they serialise: its addresses
 /// are the pages' under this prefix, as far as the generations go.
 const API: &str = crate::addresses::api::ROOT;
+
+/// The live scores' event streams (`web::pad::events`).
+fn is_stream(path: &str) -> bool {
+    path.ends_with("/events")
+}
 
 /// The request carries the session cookie: its pages may be its own.
 fn has_session(headers: &HeaderMap) -> bool {

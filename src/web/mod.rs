@@ -67,6 +67,8 @@ struct Inner {
     mail: MailConfig,
     /// Each league's ratings, kept while its records stand.
     ratings: crate::app::ratings::RatingCache,
+    /// The taps pushed to the live pages' followers.
+    hub: crate::push::Hub,
 }
 
 impl AppState {
@@ -81,6 +83,7 @@ impl AppState {
     pub fn with_mail(db: Db, mail: MailConfig) -> AppState {
         AppState {
             inner: Arc::new(Inner {
+                hub: crate::push::Hub::new(db.clone()),
                 db,
                 decoy_hash: auth::decoy_hash(),
                 mail,
@@ -95,6 +98,11 @@ impl AppState {
 
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// The live scores' followers (see [`crate::push`]).
+    pub fn hub(&self) -> &crate::push::Hub {
+        &self.inner.hub
     }
 
     /// The ratings of `league` now (see [`crate::app::ratings`]).
@@ -274,6 +282,24 @@ pub struct Listeners {
     pub metrics: Option<SocketAddr>,
 }
 
+/// The bounds on the live streams (see [`crate::push`]).
+#[derive(Debug, Clone, Copy)]
+pub struct StreamLimits {
+    /// On the server.
+    pub most: usize,
+    /// Per client address.
+    pub per_client: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> StreamLimits {
+        StreamLimits {
+            most: crate::push::MOST_STREAMS,
+            per_client: crate::push::MOST_PER_CLIENT,
+        }
+    }
+}
+
 /// Serves the app until Ctrl-C, deleting expired sessions as it goes.
 pub async fn serve(
     db: Db,
@@ -281,6 +307,7 @@ pub async fn serve(
     settings: Settings,
     mail: MailConfig,
     worker: crate::mail::Worker,
+    streams: StreamLimits,
 ) -> Result<()> {
     let sessions = db.sessions().await?;
     let cleaner = tokio::spawn(async move {
@@ -310,6 +337,8 @@ pub async fn serve(
     };
     let public_url = mail.url("");
     let state = AppState::with_mail(db, mail);
+    state.hub().set_limits(streams.most, streams.per_client);
+    let hub = state.hub().clone();
     let round_ups = tokio::spawn(round_ups(state.clone(), Duration::from_secs(60)));
     let app = build_app(state, settings).await?;
     let listen = listeners.http;
@@ -321,7 +350,15 @@ pub async fn serve(
                 listener,
                 app.into_make_service_with_connect_info::<SocketAddr>(),
             )
-            .with_graceful_shutdown(stopped(stop.clone()))
+            .with_graceful_shutdown({
+                let stopping = stopped(stop.clone());
+                async move {
+                    stopping.await;
+                    // The live streams never end by themselves: ended here,
+                    // so that the server's shutdown does not wait for them.
+                    hub.shut_down();
+                }
+            })
             .await
             .map_err(|e| AppError::Internal(format!("serving: {e}")))?;
         }
@@ -335,6 +372,7 @@ pub async fn serve(
             let signal = stopped(stop.clone());
             tokio::spawn(async move {
                 signal.await;
+                hub.shut_down();
                 handle_stop.graceful_shutdown(Some(Duration::from_secs(10)));
             });
             tracing::info!(

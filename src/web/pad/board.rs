@@ -101,6 +101,10 @@ struct PadData<'a> {
     /// The other boards won so far, home first: the match's score once
     /// this board's winner is added.
     won: [u32; 2],
+    /// This board's number, and the stream of its match's taps: a pad
+    /// open on a second phone follows the taps of the first.
+    board: i64,
+    events: String,
 }
 
 struct ScoreView {
@@ -335,6 +339,10 @@ fn page(
         line_up: rules.format.line_up,
         others: &others.players,
         won: others.won,
+        board: access.board,
+        events: links::at(&access.league)
+            .match_page(access.fixture.id)
+            .events(),
     };
     let mut match_so_far = others.won;
     if let Some(w) = board.winner {
@@ -587,19 +595,7 @@ pub async fn tap(
         ));
     }
     let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
-    let by = access.user.as_ref().map(|u| u.id);
-    let saved = state
-        .db()
-        .save_pad(
-            access.league.id,
-            access.fixture.id,
-            access.board,
-            revision,
-            &taps,
-            &summary,
-            by,
-        )
-        .await?;
+    let saved = save(&state, &access, revision, &taps, &summary).await?;
     match saved {
         PadSaved::Saved(_) => {}
         PadSaved::Stale => {
@@ -625,6 +621,35 @@ pub async fn tap(
     }
     let to = access.path(&format!("saved={}", taps.len()));
     Ok(Redirect::to(&to).into_response())
+}
+
+/// Saves the board's taps on `revision` and tells its followers: the
+/// event is rendered here, once, before the transaction (it is sent only if
+/// the taps are saved).
+async fn save(
+    state: &AppState,
+    access: &PadAccess,
+    revision: i64,
+    taps: &[Tap],
+    summary: &crate::league::pad::Summary,
+) -> Result<PadSaved> {
+    let event = super::events::board_event(
+        access.fixture.id,
+        access.board,
+        revision + 1,
+        &access.names,
+        summary,
+    );
+    let write = crate::app::pad::PadWrite {
+        league: access.league.id,
+        fixture: access.fixture.id,
+        board: access.board,
+        seen: revision,
+        taps,
+        summary,
+        by: access.user.as_ref().map(|u| u.id),
+    };
+    Ok(crate::app::pad::save_tap(state.db(), state.hub(), write, &event).await?)
 }
 
 /// What the pad's script sends: every tap it holds for the board, and the
@@ -734,18 +759,7 @@ pub async fn sync(
     }
     let taps = &req.taps[..taken];
     let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
-    let by = access.user.as_ref().map(|u| u.id);
-    let saved = db
-        .save_pad(
-            access.league.id,
-            access.fixture.id,
-            access.board,
-            revision,
-            taps,
-            &summary,
-            by,
-        )
-        .await?;
+    let saved = save(&state, &access, revision, taps, &summary).await?;
     if refused.is_some() {
         crate::metrics::tap_refused();
     }

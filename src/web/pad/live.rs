@@ -14,7 +14,15 @@ use super::super::error::Result;
 
 /// One board in words.
 pub struct LiveLine {
+    /// `fixture-board`: how a follower's page finds the board an event
+    /// is about.
+    pub key: String,
+    /// The board's pad revision shown.
+    pub revision: i64,
     pub title: String,
+    /// The board named in full (its match and number), whatever page it is
+    /// on: its score's caption, the same in every page and event.
+    pub caption: String,
     pub href: String,
     pub sides: [String; 2],
     pub totals: [u32; 2],
@@ -25,10 +33,21 @@ pub struct LiveLine {
 }
 
 impl LiveLine {
-    pub fn new(title: String, href: String, s: &Summary, teams: [&str; 2]) -> LiveLine {
+    /// Board `board` of match `fixture` between `teams`, at `revision`,
+    /// titled `title` on its page.
+    pub fn new(
+        (fixture, board, revision): (FixtureId, i64, i64),
+        title: String,
+        href: String,
+        s: &Summary,
+        teams: [&str; 2],
+    ) -> LiveLine {
         let (sides, state) = crate::app::read::live::board_words(s, teams);
         LiveLine {
+            key: format!("{}-{board}", fixture.0),
+            revision,
             title,
+            caption: format!("{} v {}, board {board}", teams[0], teams[1]),
             href,
             sides,
             totals: s.totals,
@@ -40,6 +59,7 @@ impl LiveLine {
 
     pub fn of(league: &League, b: &LiveBoard) -> LiveLine {
         LiveLine::new(
+            (b.fixture_id, b.board, b.revision),
             format!("{} v {}, board {}", b.home_team, b.away_team, b.board),
             links::at(league).match_page(b.fixture_id).to_string(),
             &b.summary,
@@ -55,12 +75,26 @@ pub struct LeagueLive {
     pub matches: usize,
     /// Their boards played tonight, in play or just won, in words.
     pub lines: Vec<LiveLine>,
+    /// The stream of the league's taps from those read here.
+    pub events: String,
+}
+
+/// The address of the stream `stream` (a league's or a match's events)
+/// from the taps a page is about to read: the league's live generation,
+/// read before the boards are, so that a tap between the page and its
+/// stream reaches the follower (a tap read twice is shown once: a page
+/// keeps a board's newest revision).
+pub async fn events_from_now(state: &AppState, league: &League, stream: String) -> Result<String> {
+    let since = state.db().live_generation(league.id).await?;
+    Ok(format!("{stream}?since={since}"))
 }
 
 /// The league's matches in progress (`league::live`), in one query.
 pub async fn league_live(state: &AppState, league: &League) -> Result<LeagueLive> {
+    let events = events_from_now(state, league, links::at(league).live_events()).await?;
     let (matches, boards) = crate::app::read::live::boards(state.db(), league).await?;
     Ok(LeagueLive {
+        events,
         matches,
         lines: boards.iter().map(|b| LiveLine::of(league, b)).collect(),
     })
@@ -84,6 +118,7 @@ pub async fn fixture_boards(
         .filter(|b| PadState::new(&b.summary, false, b.updated_at).tonight(night))
         .map(|b| {
             LiveLine::new(
+                (b.fixture_id, b.board, b.revision),
                 format!("Board {}", b.board),
                 String::new(),
                 &b.summary,

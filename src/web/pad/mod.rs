@@ -25,6 +25,7 @@ use super::page::Ctx;
 use super::results::{Standing, path_fixture, standing};
 
 mod board;
+pub mod events;
 pub(super) mod live;
 mod qr;
 pub(super) mod review;
@@ -44,6 +45,8 @@ pub fn router() -> Routes {
         .league("/matches/{fixture}/pad/{board}/sync", post(board::sync))
         .league("/screen", get(screen::league_screen))
         .league("/matches/{fixture}/screen", get(screen::match_screen))
+        .league("/live/events", get(events::league_events))
+        .league("/matches/{fixture}/events", get(events::match_events))
         .route("/pad-sw.js", get(board::service_worker))
 }
 

@@ -15,7 +15,7 @@ use crate::db::{DbError, FixtureId, League};
 use super::super::AppState;
 use super::super::error::{AppError, Result};
 use super::super::page::html;
-use super::live::{LiveLine, fixture_boards, league_live};
+use super::live::{LiveLine, events_from_now, fixture_boards, league_live};
 
 #[derive(Template)]
 #[template(path = "pad/screen.html")]
@@ -23,6 +23,8 @@ struct ScreenPage {
     title: String,
     subtitle: String,
     lines: Vec<LiveLine>,
+    /// The stream of the taps it shows.
+    events: String,
 }
 
 #[derive(Deserialize)]
@@ -55,6 +57,7 @@ pub async fn league_screen(
             n => format!("{n} matches in progress"),
         },
         lines: live.lines,
+        events: live.events,
     }))
 }
 
@@ -73,6 +76,14 @@ pub async fn match_screen(
             other => other.into(),
         })?;
     let names = crate::web::results::side_names(&state, &league, &fixture).await?;
+    let events = events_from_now(
+        &state,
+        &league,
+        crate::web::links::at(&league)
+            .match_page(fixture.id)
+            .events(),
+    )
+    .await?;
     let lines = fixture_boards(&state, &league, fixture.id).await?;
     Ok(html(&ScreenPage {
         title: format!("{} v {}", names[0], names[1]),
@@ -82,5 +93,6 @@ pub async fn match_screen(
             format!("{}: this match's result is in", league.name)
         },
         lines,
+        events,
     }))
 }

@@ -356,6 +356,8 @@ struct LivePage {
     matches: usize,
     /// Their boards, as the score pads left them.
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// The stream of the league's taps.
+    events: String,
     /// Tonight's fixtures, whatever their state.
     tonight: Vec<FixtureView>,
     /// Results entered, not yet approved, of other nights.
@@ -384,23 +386,13 @@ pub async fn live(
     };
     let tonight = views(&view.tonight);
     let pending = views(&view.pending);
+    // The boards as the stream's events render them (with their keys and
+    // revisions), and the stream's address.
+    let live = crate::web::pad::live::league_live(&state, &league).await?;
     let page = LivePage {
-        matches: view.matches_in_progress,
-        lines: view
-            .boards
-            .iter()
-            .map(|b| crate::web::pad::live::LiveLine {
-                title: format!("{} v {}, board {}", b.home_team, b.away_team, b.board),
-                href: links::at(&league)
-                    .match_page(crate::db::FixtureId(b.fixture_id))
-                    .to_string(),
-                sides: b.sides.clone(),
-                totals: b.totals,
-                games_won: b.games_won,
-                state: b.state.clone(),
-                winner: b.winner.as_ref().map(|w| usize::from(w == "away")),
-            })
-            .collect(),
+        events: live.events,
+        matches: live.matches,
+        lines: live.lines,
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         today: super::day(league.time_zone, from),

@@ -76,6 +76,8 @@ struct MatchPage {
     /// This match's boards on the score pads tonight, while its result is
     /// not in (`league::live`).
     lines: Vec<crate::web::pad::live::LiveLine>,
+    /// The stream of this match's taps.
+    events: String,
     /// Some board on the pads is still being played.
     in_play: bool,
     /// The boards won so far on the pads, home first.
@@ -220,6 +222,12 @@ pub async fn page(
     let stored_status = stored.as_ref().map(|s| s.version.status);
     let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
     let result_in = crate::league::live::result_in(line.status, result.is_some());
+    let events = crate::web::pad::live::events_from_now(
+        &state,
+        &league,
+        links::at(&league).match_page(line.id).events(),
+    )
+    .await?;
     let lines = crate::web::pad::live::fixture_boards(&state, &league, line.id).await?;
     let chances = if result_in {
         Vec::new()
@@ -248,6 +256,7 @@ pub async fn page(
         in_play: lines.iter().any(|l| l.winner.is_none()),
         so_far: [0, 1].map(|side| lines.iter().filter(|l| l.winner == Some(side)).count()),
         lines,
+        events,
         chances,
         score,
         actions,

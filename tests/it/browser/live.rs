@@ -6,6 +6,7 @@ use boneyard::league::pad::{PadRules, replay};
 use boneyard::rules::{Format, Ruleset};
 
 use super::pad::{board_taps, setup};
+use super::push::Phone;
 use super::{PHONE, Server, TempDir, run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -26,27 +27,12 @@ async fn the_live_page_follows_a_board_without_a_reload() {
         home: &s.home,
         away: &s.away,
     };
-    // Saves the board as a phone at the table would after `k` taps.
-    let db = Db::connect(&address).await.unwrap();
-    let league = db.league_by_short_name(&s.short).await.unwrap().id;
-    let save = |k: usize, revision: i64| {
-        let (board, refused) = replay(&rules, &taps[..k]);
-        assert_eq!(refused, None);
-        let summary = board.summary(true);
-        let db = db.clone();
-        let taps = taps[..k].to_vec();
-        let fixture = s.fixture;
-        async move {
-            let saved = db
-                .save_pad(league, fixture, 1, revision, &taps, &summary, None)
-                .await
-                .unwrap();
-            assert_eq!(saved, boneyard::db::pad::PadSaved::Saved(revision + 1));
-            summary.totals
-        }
-    };
-    save(8, 0).await;
+    // A phone at the table keeps the board through the server.
     let server = Server::start(&address);
+    let db = Db::connect(&address).await.unwrap();
+    let mut phone = Phone::open(&db, &s, server.port, 1).await;
+    phone.send(&taps[..8]).await;
+    assert_eq!(replay(&rules, &taps[..8]).1, None);
     let live = server.url("/leagues/pad/live");
     let match_page = server.url(&format!("/leagues/pad/matches/{}", s.fixture));
     let later = {
@@ -71,7 +57,7 @@ async fn the_live_page_follows_a_board_without_a_reload() {
                 .await
                 .map_err(|e| e.to_string())?;
             // More hands are scored at the table; the page follows.
-            save(later.0, 1).await;
+            phone.send(&taps[..later.0]).await;
             let want = [later.1[0].to_string(), later.1[1].to_string()];
             let start = std::time::Instant::now();
             loop {
@@ -130,21 +116,10 @@ async fn the_pub_screen_shows_every_board_large_and_follows_the_pads() {
         home: &s.home,
         away: &s.away,
     };
-    let db = Db::connect(&address).await.unwrap();
-    let league = db.league_by_short_name(&s.short).await.unwrap().id;
-    let save = |k: usize, revision: i64| {
-        let (board, _) = replay(&rules, &taps[..k]);
-        let summary = board.summary(true);
-        let (db, taps, fixture) = (db.clone(), taps[..k].to_vec(), s.fixture);
-        async move {
-            db.save_pad(league, fixture, 1, revision, &taps, &summary, None)
-                .await
-                .unwrap();
-            summary.totals
-        }
-    };
-    save(6, 0).await;
     let server = Server::start(&address);
+    let db = Db::connect(&address).await.unwrap();
+    let mut phone = Phone::open(&db, &s, server.port, 1).await;
+    phone.send(&taps[..6]).await;
     let screen = server.url(&format!("/leagues/pad/matches/{}/screen", s.fixture));
     let league_screen = server.url("/leagues/pad/screen");
     let later = save_later(&rules, &taps);
@@ -172,7 +147,8 @@ async fn the_pub_screen_shows_every_board_large_and_follows_the_pads() {
                 .execute("window.stillHere = true;", vec![])
                 .await
                 .map_err(|e| e.to_string())?;
-            let want = save(later, 1).await;
+            phone.send(&taps[..later]).await;
+            let want = replay(&rules, &taps[..later]).0.summary(true).totals;
             let want = [want[0].to_string(), want[1].to_string()];
             let start = std::time::Instant::now();
             loop {

@@ -16,6 +16,7 @@ mod offline;
 mod pad;
 mod pad_rules;
 mod phone;
+mod push;
 mod rollover;
 mod setup;
 mod sheet;

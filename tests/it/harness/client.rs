@@ -53,6 +53,17 @@ impl Client {
         }
     }
 
+    /// A client of an app the test built itself (whose state it holds
+    /// too: the live scores' hub, say).
+    pub fn on(app: Router) -> Client {
+        Client {
+            app,
+            cookie: None,
+            device: None,
+            address: None,
+        }
+    }
+
     /// An app behind a proxy that says where each request came from: set
     /// [`Client::address`].
     pub async fn behind_proxy(db: &Db) -> Client {

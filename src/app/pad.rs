@@ -1,0 +1,79 @@
+//! A score pad's tap saved: one transaction, then the league's followers
+//! told (issue 40, see `crate::push`).
+
+use std::sync::Arc;
+
+use crate::db::pad::PadSaved;
+use crate::db::{Db, FixtureId, LeagueId, Result, UserId};
+use crate::league::pad::{Summary, Tap};
+use crate::push::{BoardEvent, Hub, notification_rest};
+
+/// Postgres takes notifications of up to 8,000 bytes; the league and the
+/// id go before this.
+const MOST_NOTIFIED: usize = 7_900;
+
+/// One board's saved taps as the pad sends them.
+pub struct PadWrite<'a> {
+    pub league: LeagueId,
+    pub fixture: FixtureId,
+    /// 1-based.
+    pub board: i64,
+    /// The revision the taps were based on (0: none saved yet).
+    pub seen: i64,
+    pub taps: &'a [Tap],
+    pub summary: &'a Summary,
+    pub by: Option<UserId>,
+}
+
+/// Saves the board's taps and, once they are committed, hands
+/// `event` (the data its followers receive, rendered once by the caller)
+/// to every follower of the league: on Postgres the transaction itself
+/// sends it to every app server; on SQLite it is published here, in the
+/// order of the commits.
+pub async fn save_tap(db: &Db, hub: &Hub, w: PadWrite<'_>, event: &str) -> Result<PadSaved> {
+    let mut note = notification_rest(w.fixture, w.board, event);
+    if note.len() > MOST_NOTIFIED {
+        // Too long for a notification (names of great length): the
+        // followers are told which board changed, and read their pages.
+        let short = serde_json::json!({
+            "key": format!("{}-{}", w.fixture.0, w.board),
+            "fixture": w.fixture.0,
+            "board": w.board,
+            "revision": w.seen + 1,
+        });
+        note = notification_rest(w.fixture, w.board, &short.to_string());
+    }
+    if hub.by_database() {
+        let (saved, _) = db
+            .save_pad_noting(
+                w.league,
+                w.fixture,
+                w.board,
+                w.seen,
+                w.taps,
+                w.summary,
+                w.by,
+                Some(&note),
+            )
+            .await?;
+        return Ok(saved);
+    }
+    let _order = hub.in_order().await;
+    let (saved, id) = db
+        .save_pad_noting(
+            w.league, w.fixture, w.board, w.seen, w.taps, w.summary, w.by, None,
+        )
+        .await?;
+    if let Some(id) = id {
+        hub.publish(
+            w.league,
+            BoardEvent {
+                id,
+                fixture: w.fixture,
+                board: w.board,
+                data: Arc::from(event),
+            },
+        );
+    }
+    Ok(saved)
+}
