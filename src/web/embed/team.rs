@@ -132,6 +132,11 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// What the shared next-match template reads of a page's context.
+struct NoForms {
+    csrf: &'static str,
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -148,9 +153,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// What the shared next-match template reads of a page's context.
-struct NoForms {
-    csrf: &'static str,
 }
