@@ -221,7 +221,7 @@ async fn every_public_page_fits_a_phone() {
                 }
                 let next = b.text("main .next-match").await?;
                 if !next.contains("Next match")
-                    || !(next.contains("Scheduled") || next.contains("Postponed"))
+                    || !(next.contains("To play") || next.contains("Postponed"))
                 {
                     problems.push(format!("the player's next match says `{next}`"));
                 }
