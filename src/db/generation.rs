@@ -84,6 +84,9 @@ pub struct PageGenerations {
     /// The installation's and the league's: what every page of the league
     /// follows (outside the leagues: every scope's).
     pub records: i64,
+    /// The installation's alone: what every account's name and roles
+    /// follow (outside the leagues: every scope's, as `records`).
+    pub installation: i64,
     /// The league's live scope: every tap of the league.
     pub live: i64,
     /// Each asked fixture's live scope (0: never tapped).
@@ -145,6 +148,7 @@ impl Db {
             .await?;
             return Ok(PageGenerations {
                 records,
+                installation: records,
                 ..PageGenerations::default()
             });
         };
@@ -168,6 +172,9 @@ impl Db {
         // Every fixture asked is answered, a fixture never tapped with 0.
         out.fixtures.extend(fixtures.iter().map(|f| (*f, 0)));
         for (scope, generation) in rows {
+            if scope == INSTALLATION {
+                out.installation = generation;
+            }
             if scope >= 0 {
                 out.records += generation;
             } else if scope > -(1_i64 << 32) {

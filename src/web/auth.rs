@@ -173,7 +173,7 @@ impl CurrentUser {
 
 /// The leagues whose console these roles open: a query only for a
 /// secretary.
-async fn consoles(db: &Db, roles: &[Role]) -> DbResult<Vec<ConsoleLink>> {
+pub(crate) async fn consoles(db: &Db, roles: &[Role]) -> DbResult<Vec<ConsoleLink>> {
     let ids: Vec<_> = roles
         .iter()
         .filter(|r| r.kind == RoleKind::Secretary)

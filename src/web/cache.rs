@@ -57,6 +57,10 @@ pub struct PageCache {
 
 struct Inner {
     db: Db,
+    /// The app, for the parts of a shared page that are a signed-in
+    /// user's own (`web::personal`).
+    app: super::AppState,
+    viewers: super::viewer::Viewers,
     /// Per league (None: every page outside the leagues), the last
     /// generations read and when their read began.
     generations: Mutex<HashMap<Option<String>, Arc<LeagueReads>>>,
@@ -95,10 +99,12 @@ struct Kept {
 }
 
 impl PageCache {
-    pub fn new(db: Db) -> PageCache {
+    pub fn new(app: super::AppState, sessions: crate::db::sessions::Sessions) -> PageCache {
         PageCache {
             inner: Arc::new(Inner {
-                db,
+                db: app.db().clone(),
+                app,
+                viewers: super::viewer::Viewers::new(sessions),
                 generations: Mutex::new(HashMap::new()),
                 pages: Mutex::new(Pages::default()),
                 rendering: Mutex::new(HashMap::new()),
@@ -115,7 +121,7 @@ impl PageCache {
         league: Option<&str>,
         follows: Follows,
         asked: Instant,
-    ) -> crate::db::Result<i64> {
+    ) -> crate::db::Result<(i64, i64)> {
         let reads = {
             let mut generations = self
                 .inner
@@ -152,14 +158,14 @@ impl PageCache {
                 _ => true,
             };
             if *began >= asked && answers {
-                return Ok(generations.of(follows));
+                return Ok((generations.of(follows), generations.installation));
             }
         }
         let began = Instant::now();
         let generations = self.inner.db.page_generations(league, &fixtures).await?;
-        let generation = generations.of(follows);
+        let read = (generations.of(follows), generations.installation);
         *last = Some((began, generations));
-        Ok(generation)
+        Ok(read)
     }
 
     fn get(&self, key: &str) -> Option<Arc<Kept>> {
@@ -222,22 +228,47 @@ impl PageCache {
 pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
     // A stream of live events is no page: nothing to keep, no generation to read.
-    if request.method() != Method::GET || has_session(request.headers()) || is_stream(path) {
+    if request.method() != Method::GET || is_stream(path) {
         return next.run(request).await;
+    }
+    if let Some(cookie) = session_cookie(request.headers()) {
+        // A signed-in page is the visitor's plus the user's own parts where
+        // its route is shared; a request asking for a page made afresh
+        // (`Cache-Control: no-cache`, a hard reload) gets one.
+        if !super::routes::is_shared(path) || asks_afresh(request.headers()) {
+            return next.run(request).await;
+        }
+        let cookie = cookie.to_owned();
+        return shared(cache, cookie, request, next).await;
     }
     let generation = match cache
         .generation(league_of(path), follows_taps(path), Instant::now())
         .await
     {
-        Ok(g) => g,
+        Ok((g, _)) => g,
         Err(e) => {
             tracing::warn!(error = %e, "cannot read the page generation; not caching");
             return next.run(request).await;
         }
     };
+    let asked = request.headers().clone();
+    match visitor_page(&cache, request, next, generation).await {
+        Ok((page, how)) => answer(&page, &asked, how),
+        Err(response) => response,
+    }
+}
+
+/// The visitor's page for `request` under `generation`: kept, or rendered
+/// by `next` and kept (and whether it was kept before). Err: the response
+/// as rendered, not one to keep.
+async fn visitor_page(
+    cache: &PageCache,
+    request: Request,
+    next: Next,
+    generation: i64,
+) -> Result<(Arc<Kept>, &'static str), Response> {
     let window = window();
     let key = key(&request);
-    let asked = request.headers().clone();
     let fresh = |page: &Kept| page.generation == generation && page.window == window;
     // A page kept before (so one worth keeping) but stale: one request
     // renders it again while the others wait for it. A page never kept
@@ -246,12 +277,12 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     let mut lock = None;
     if let Some(page) = cache.get(&key) {
         if fresh(&page) {
-            return answer(&page, &asked, HIT);
+            return Ok((page, HIT));
         }
         let l = cache.rendering(&key);
         _turn = Some(l.clone().lock_owned().await);
         if let Some(page) = cache.get(&key).filter(|p| fresh(p)) {
-            return answer(&page, &asked, HIT);
+            return Ok((page, HIT));
         }
         lock = Some(l);
     }
@@ -260,14 +291,14 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
         if let Some(lock) = &lock {
             cache.rendered(&key, lock);
         }
-        return response;
+        return Err(response);
     }
     let (parts, body) = response.into_parts();
     let body = match axum::body::to_bytes(body, LARGEST).await {
         Ok(body) => body,
         Err(e) => {
             tracing::warn!(error = %e, "cannot read a page's body");
-            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+            return Err(StatusCode::INTERNAL_SERVER_ERROR.into_response());
         }
     };
     let page = cache.keep(
@@ -283,7 +314,102 @@ pub async fn layer(State(cache): State<PageCache>, request: Request, next: Next)
     if let Some(lock) = &lock {
         cache.rendered(&key, lock);
     }
-    answer(&page, &asked, MISS)
+    Ok((page, MISS))
+}
+
+/// A shared page for a request with a session: the visitor's page (kept,
+/// or rendered without the session and kept) with the user's own parts
+/// filled in (`web::personal`). Whatever this cannot answer as the app
+/// would (a saved message to show, a page not kept for visitors) goes the
+/// whole way through the app.
+async fn shared(cache: PageCache, cookie: String, request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let (generation, installation) = match cache
+        .generation(league_of(&path), follows_taps(&path), Instant::now())
+        .await
+    {
+        Ok(read) => read,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read the page generation; not sharing");
+            return next.run(request).await;
+        }
+    };
+    let inner = &cache.inner;
+    let user = match inner
+        .viewers
+        .see(&inner.db, &cookie, installation, &path)
+        .await
+    {
+        super::viewer::Seen::Full => return next.run(request).await,
+        super::viewer::Seen::Visitor => None,
+        super::viewer::Seen::User(user) => Some(user),
+    };
+    let page = match visitor_page(&cache, as_visitor(&request), next.clone(), generation).await {
+        Ok((page, how)) => (page, how),
+        Err(_) => return next.run(request).await,
+    };
+    let (page, how) = page;
+    let Some(user) = user else {
+        return answer(&page, request.headers(), how);
+    };
+    let html = page
+        .headers
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+    let text = std::str::from_utf8(&page.body).ok().filter(|_| html);
+    let body = match text {
+        // Data (the API's JSON, a schema, a calendar) is the same for all.
+        None => page.body.clone(),
+        Some(text) => {
+            let slots = super::personal::slots(text);
+            let mut fills = Vec::with_capacity(slots.len());
+            for slot in &slots {
+                match super::personal::fill(&inner.app, &user, &path, slot).await {
+                    Ok(fill) => fills.push(fill),
+                    Err(e) => {
+                        tracing::warn!(error = ?e, "a page's own part; rendering it whole");
+                        return next.run(request).await;
+                    }
+                }
+            }
+            Bytes::from(super::personal::splice(text, &slots, &fills))
+        }
+    };
+    crate::metrics::kept_page(how == HIT);
+    let mut response = Response::new(Body::from(body));
+    *response.headers_mut() = page.headers.clone();
+    let headers = response.headers_mut();
+    headers.remove(header::CONTENT_LENGTH);
+    // One user's page: no shared cache keeps it, the browser asks each time.
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-cache"),
+    );
+    headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    headers.insert(CACHE_HEADER, HeaderValue::from_static(SHARED));
+    response
+}
+
+/// The request as a visitor would send it: without its cookies.
+fn as_visitor(request: &Request) -> Request {
+    let mut visitor = Request::new(Body::empty());
+    *visitor.method_mut() = request.method().clone();
+    *visitor.uri_mut() = request.uri().clone();
+    *visitor.version_mut() = request.version();
+    *visitor.headers_mut() = request.headers().clone();
+    visitor.headers_mut().remove(header::COOKIE);
+    *visitor.extensions_mut() = request.extensions().clone();
+    visitor
+}
+
+/// `Cache-Control: no-cache` (or `no-store`) on the request: a page made afresh.
+fn asks_afresh(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|d| matches!(d.trim(), "no-cache" | "no-store"))
 }
 
 /// Put on a response by the routes whose pages are the same for everyone
@@ -308,9 +434,14 @@ fn is_stream(path: &str) -> bool {
     path.ends_with("/events")
 }
 
-/// The request carries the session cookie: its pages may be its own.
+/// The request's session cookie: its pages may be its own.
+fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    super::request_cookie(headers, super::SESSION_COOKIE)
+}
+
+#[cfg(test)]
 fn has_session(headers: &HeaderMap) -> bool {
-    super::request_cookie(headers, super::SESSION_COOKIE).is_some()
+    session_cookie(headers).is_some()
 }
 
 /// The short name of the league a page belongs to: `/leagues/SHORT/...`.
@@ -387,6 +518,8 @@ fn etag(body: &[u8]) -> HeaderValue {
 pub const CACHE_HEADER: &str = "x-boneyard-cache";
 const HIT: &str = "hit";
 const MISS: &str = "miss";
+/// A signed-in user's page made of the visitor's kept page and their own parts.
+const SHARED: &str = "shared";
 
 fn answer(page: &Kept, asked: &HeaderMap, how: &'static str) -> Response {
     crate::metrics::kept_page(how == HIT);

@@ -14,7 +14,7 @@ use tower_sessions::Session;
 
 use super::error::AppError;
 
-const KEY: &str = "csrf";
+pub(crate) const KEY: &str = "csrf";
 
 /// The session's token, made on first use.
 pub async fn token(session: &Session) -> Result<String, AppError> {

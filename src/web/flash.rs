@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use tower_sessions::Session;
 
-const KEY: &str = "flash";
+pub(crate) const KEY: &str = "flash";
 
 /// What a response saved, for the next page to say.
 #[derive(Debug, Clone)]

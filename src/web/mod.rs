@@ -39,8 +39,9 @@ mod pad;
 mod page;
 mod passwords;
 pub mod penalties;
+mod personal;
 mod players_table;
-mod public;
+pub(crate) mod public;
 mod redirect;
 mod results;
 pub mod routes;
@@ -48,6 +49,7 @@ mod schedule;
 pub mod schema;
 mod team_sheet;
 pub mod throttle;
+mod viewer;
 mod views;
 
 pub use error::{AppError, Result};
@@ -167,6 +169,7 @@ const SESSION_IDLE_DAYS: i64 = 14;
 /// and send requests to the router directly.
 pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
     let sessions = state.db().sessions().await?;
+    let cache = cache::PageCache::new(state.clone(), sessions.clone());
     let session_layer = SessionManagerLayer::new(sessions)
         .with_name(SESSION_COOKIE)
         .with_http_only(true)
@@ -175,7 +178,6 @@ pub async fn build_app(state: AppState, settings: Settings) -> Result<Router> {
         .with_expiry(Expiry::OnInactivity(CookieDuration::days(
             SESSION_IDLE_DAYS,
         )));
-    let cache = cache::PageCache::new(state.db().clone());
     let app = routes::table()
         .into_router()
         .nest("/static", assets::router())

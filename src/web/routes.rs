@@ -23,6 +23,9 @@ pub struct Routes {
     /// The paths whose pages are the same for everyone, which the page
     /// cache may keep (see [`Routes::kept`]).
     kept: Vec<String>,
+    /// The kept paths whose pages are the same for everyone signed in too,
+    /// but for the parts marked their own (see [`Routes::shared`]).
+    shared: Vec<String>,
 }
 
 impl Routes {
@@ -45,6 +48,7 @@ impl Routes {
     pub fn merge(mut self, other: Routes) -> Routes {
         self.routes.extend(other.routes);
         self.kept.extend(other.kept);
+        self.shared.extend(other.shared);
         self
     }
 
@@ -60,6 +64,22 @@ impl Routes {
             .filter(|p| !p.contains("{token}"))
             .collect();
         self.kept.extend(kept);
+        self
+    }
+
+    /// Says that this group's pages show a signed-in user what they show a
+    /// visitor, but for their own parts, which the templates mark
+    /// (`web::personal`): the page cache answers them from the visitor's
+    /// kept page with those parts filled in. Kept too.
+    pub fn shared(mut self) -> Routes {
+        self = self.kept();
+        let shared: Vec<String> = self
+            .routes
+            .iter()
+            .map(|(p, _)| p.clone())
+            .filter(|p| !p.contains("{token}"))
+            .collect();
+        self.shared.extend(shared);
         self
     }
 
@@ -96,24 +116,41 @@ pub fn table() -> Routes {
         .merge(account::router())
         .merge(email::router())
         .merge(invitations::router())
-        .merge(public::router().kept())
+        .merge(public::router().shared())
         .merge(results::router().kept())
         .merge(pad::router().kept())
         .merge(penalties::router().kept())
-        .merge(players_table::router().kept())
+        .merge(players_table::router().shared())
         .merge(admin::router())
         .merge(console::router())
         .merge(schedule::router().kept())
-        .merge(embed::router().kept())
-        .merge(schema::router().kept())
+        .merge(embed::router().shared())
+        .merge(schema::router().shared())
         .merge(team_sheet::router())
-        .merge(api::router().kept())
+        .merge(api::router().shared())
 }
 
 /// Every path of the app (`{name}` for each parameter), read off the table.
 pub fn paths() -> &'static [String] {
     static PATHS: OnceLock<Vec<String>> = OnceLock::new();
     PATHS.get_or_init(|| table().paths())
+}
+
+/// Whether the page at `path` (no query) is one of the [`Routes::shared`]
+/// pages, matched as the router matches it (a fixed segment before a
+/// `{name}`).
+pub fn is_shared(path: &str) -> bool {
+    static SHARED: OnceLock<matchit::Router<bool>> = OnceLock::new();
+    let router = SHARED.get_or_init(|| {
+        let table = table();
+        let mut router = matchit::Router::new();
+        for path in table.paths() {
+            // The same path twice (a GET and a POST group) is one route.
+            let _ = router.insert(path.clone(), table.shared.contains(&path));
+        }
+        router
+    });
+    router.at(path).is_ok_and(|m| *m.value)
 }
 
 /// The route of the table that `path` (no query or fragment) would take,

@@ -1,12 +1,10 @@
 //! What a captain of a match, or a secretary, may do from its page: score
 //! it on the pads (on the night, one large button), enter or correct the
 //! result from a card, follow the result's versions. Visitors see none of
-//! it: a signed-in request is never answered from, nor kept in, the page
-//! cache (`web::cache`), so these buttons never reach the page kept for
-//! everyone.
+//! it: it is the page's own slot (`web::personal`), empty on the page kept
+//! for everyone and filled in for the user it belongs to.
 
-use crate::db::pages::FixtureLine;
-use crate::db::{FixtureStatus, League, ResultStatus, Season, Side, now};
+use crate::db::{FixtureId, FixtureStatus, League, ResultStatus, Season, Side, now};
 use crate::league::live::on_the_night;
 use crate::league::workflow::{Actor, FixtureState, submit};
 use crate::web::auth::CurrentUser;
@@ -16,8 +14,15 @@ use crate::web::results::{Standing, standing};
 use super::super::AppState;
 use super::super::error::Result;
 
+/// The actions slot of a match's page, filled in for a signed-in user.
+#[derive(askama::Template)]
+#[template(path = "public/match_actions.html")]
+pub(crate) struct ActionsSlot {
+    pub(crate) actions: Option<Actions>,
+}
+
 /// The actions a match's page offers its user.
-pub(super) struct Actions {
+pub(crate) struct Actions {
     /// The match is tonight and its boards are to be scored: the large
     /// "Score this match" button.
     pub(super) tonight: bool,
@@ -41,19 +46,19 @@ impl Actions {
 /// of its teams this season or are the league's secretary. Entering a
 /// result is offered only where the workflow would take it (not after the
 /// season's result lock, not more than a day ahead).
-pub(super) async fn actions(
+pub(crate) async fn actions(
     state: &AppState,
     user: Option<&CurrentUser>,
     league: &League,
     season: &Season,
-    line: &FixtureLine,
+    fixture: FixtureId,
     result: Option<ResultStatus>,
     at: &Address<MatchAt>,
 ) -> Result<Option<Actions>> {
     let Some(user) = user else {
         return Ok(None);
     };
-    let fixture = state.db().fixture(league.id, line.id).await?;
+    let fixture = state.db().fixture(league.id, fixture).await?;
     let Some(standing) = standing(user, league, &fixture) else {
         return Ok(None);
     };

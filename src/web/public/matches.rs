@@ -242,7 +242,7 @@ pub async fn page(
         user.0.as_ref(),
         &league,
         &season,
-        &line,
+        line.id,
         stored_status,
         &at,
     )

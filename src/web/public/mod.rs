@@ -36,13 +36,13 @@ mod division;
 mod export;
 mod honours;
 mod league;
-mod match_actions;
+pub(crate) mod match_actions;
 mod matches;
 mod player;
 mod ratings;
 mod round_up;
 pub(crate) mod round_up_list;
-mod team;
+pub(crate) mod team;
 
 // What the widgets for other websites (`web::embed`) show as these pages do.
 pub(crate) use division::FormView;

@@ -23,7 +23,7 @@ use super::{
     CalendarLinks, FixtureView, Link, PenaltyView, division_href, fixture_view, league_href,
     not_found, penalty_views, player_href, season_href, slug, split_id_slug, team_href,
 };
-use crate::web::views::next_match::{NextMatch, next_match};
+use crate::web::views::next_match::{AnswerSlot, NextMatch, next_match};
 use chrono::Utc;
 
 #[derive(Deserialize)]
@@ -89,7 +89,10 @@ pub async fn page(
             .find(|(s, _)| s.0 == id)
             .map_or("", |(_, name)| name)
     };
-    // The page is the team's: its next match needs no team's name.
+    // The page is the team's: its next match needs no team's name. Its
+    // answer box is a registered player's own (`web::personal`).
+    let back = team_href(&league, team.id, &team.name);
+    let squad: Vec<i64> = view.players.iter().map(|s| s.id).collect();
     let next = next_match(
         &league,
         &view.lines,
@@ -98,20 +101,23 @@ pub async fn page(
     )
     .map(|next| NextMatch {
         team: String::new(),
+        slot: Some(AnswerSlot {
+            fixture: next.fixture.0,
+            back: back.clone(),
+            players: squad
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+        }),
         ..next
     });
-    // A registered player of the team, signed in, answers for its next
-    // match here.
-    let me = user.0.as_ref().and_then(|u| {
-        u.roles
-            .iter()
-            .filter(|r| r.kind == crate::db::RoleKind::Player && r.league_id == Some(league.id))
-            .filter_map(|r| r.player_id)
-            .find(|p| view.players.iter().any(|s| s.id == p.0))
-    });
+    let me = user
+        .0
+        .as_ref()
+        .and_then(|u| answering_player(u, &league, &squad));
     let next = match (me, next) {
         (Some(player), Some(next)) => {
-            let back = team_href(&league, team.id, &team.name);
             Some(next.with_answer(state.db(), &league, player, &back).await?)
         }
         (_, next) => next,
@@ -168,4 +174,18 @@ pub async fn page(
         team,
     };
     Ok(html(&page))
+}
+
+/// The player `user` answers for on a team's page: a registered player of
+/// its squad (`squad`, player ids) in `league`, signed in.
+pub(crate) fn answering_player(
+    user: &crate::web::auth::CurrentUser,
+    league: &crate::db::League,
+    squad: &[i64],
+) -> Option<PlayerId> {
+    user.roles
+        .iter()
+        .filter(|r| r.kind == crate::db::RoleKind::Player && r.league_id == Some(league.id))
+        .filter_map(|r| r.player_id)
+        .find(|p| squad.contains(&p.0))
 }

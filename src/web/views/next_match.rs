@@ -26,6 +26,20 @@ pub(crate) struct NextMatch {
     /// The player's own answer buttons, when a registered player of the
     /// team is signed in.
     pub(crate) answer: Option<AnswerBox>,
+    /// On a page shared by everyone (the team's), where a registered
+    /// player's answer box goes (`web::personal`): the page is the same
+    /// for all, the box each player's own.
+    pub(crate) slot: Option<AnswerSlot>,
+}
+
+/// What the answer slot of a shared page says, for filling it in: the
+/// fixture, the page to go back to and the squad's player ids (all shown
+/// on the page anyway).
+pub(crate) struct AnswerSlot {
+    pub(crate) fixture: i64,
+    pub(crate) back: String,
+    /// The squad's player ids, comma-separated.
+    pub(crate) players: String,
 }
 
 /// A signed-in player's "can you play?" for their team's next match.
@@ -47,21 +61,33 @@ impl NextMatch {
         player: PlayerId,
         back: &str,
     ) -> Result<NextMatch> {
-        use crate::league::team_sheet::Answer;
-        let current = db.answer(league.id, self.fixture, player).await?;
-        self.answer = Some(AnswerBox {
-            action: crate::web::links::at(league)
-                .match_page(self.fixture)
-                .availability(),
-            back: back.to_owned(),
-            current: current.map_or("not answered yet", Answer::label),
-            choices: Answer::ALL
-                .into_iter()
-                .map(|a| (a.key(), a.label(), current == Some(a)))
-                .collect(),
-        });
+        self.answer = Some(answer_box(db, league, self.fixture, player, back).await?);
         Ok(self)
     }
+}
+
+/// `player`'s answer buttons for `fixture` (their current answer marked),
+/// going back to `back`.
+pub(crate) async fn answer_box(
+    db: &Db,
+    league: &League,
+    fixture: crate::db::FixtureId,
+    player: PlayerId,
+    back: &str,
+) -> Result<AnswerBox> {
+    use crate::league::team_sheet::Answer;
+    let current = db.answer(league.id, fixture, player).await?;
+    Ok(AnswerBox {
+        action: crate::web::links::at(league)
+            .match_page(fixture)
+            .availability(),
+        back: back.to_owned(),
+        current: current.map_or("not answered yet", Answer::label),
+        choices: Answer::ALL
+            .into_iter()
+            .map(|a| (a.key(), a.label(), current == Some(a)))
+            .collect(),
+    })
 }
 
 /// The next match of the player's team: the team of their latest
@@ -127,5 +153,6 @@ pub(crate) fn next_match(
         href: match_href(league, f.id),
         fixture: f.id,
         answer: None,
+        slot: None,
     })
 }

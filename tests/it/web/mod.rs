@@ -30,6 +30,7 @@ mod schedule;
 mod secretary;
 mod security;
 mod setup;
+mod shared;
 mod sheet;
 pub(crate) mod team_sheet;
 mod time_zone;
