@@ -37,6 +37,11 @@ pub(crate) fn live_fixture(fixture: FixtureId) -> i64 {
     (-(1_i64 << 32)).saturating_sub(fixture.0)
 }
 
+/// The scope every change to a session raises (`db::sessions`): what the
+/// sessions a server keeps in memory follow. Below every fixture's scope;
+/// a fixture id that would reach it names no fixture there is.
+pub(crate) const SESSIONS: i64 = i64::MIN + 1;
+
 /// Which taps a page follows besides its league's records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Follows {
@@ -87,6 +92,8 @@ pub struct PageGenerations {
     /// The installation's alone: what every account's name and roles
     /// follow (outside the leagues: every scope's, as `records`).
     pub installation: i64,
+    /// The sessions' (see [`SESSIONS`]).
+    pub sessions: i64,
     /// The league's live scope: every tap of the league.
     pub live: i64,
     /// Each asked fixture's live scope (0: never tapped).
@@ -140,15 +147,18 @@ impl Db {
         let Some(short) = league else {
             // Pages outside the leagues show no taps: a night of taps
             // leaves them kept, as it does a league's other pages.
-            let records: i64 = sql::query_scalar(
-                "SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM page_generations \
-                 WHERE scope >= 0",
+            let (records, sessions): (i64, i64) = sql::query_as(
+                "SELECT CAST(COALESCE(SUM(CASE WHEN scope >= 0 THEN generation END), 0) AS BIGINT), \
+                 CAST(COALESCE(SUM(CASE WHEN scope = $1 THEN generation END), 0) AS BIGINT) \
+                 FROM page_generations WHERE scope >= 0 OR scope = $1",
             )
+            .bind(SESSIONS)
             .fetch_one(self)
             .await?;
             return Ok(PageGenerations {
                 records,
                 installation: records,
+                sessions,
                 ..PageGenerations::default()
             });
         };
@@ -163,7 +173,7 @@ impl Db {
             format!(" OR scope IN ({})", scopes.join(", "))
         };
         let sql = format!(
-            "SELECT scope, generation FROM page_generations WHERE scope = 0 \
+            "SELECT scope, generation FROM page_generations WHERE scope IN (0, {SESSIONS}) \
              OR scope IN (SELECT id FROM leagues WHERE short_name = $1 \
              UNION ALL SELECT -id FROM leagues WHERE short_name = $1){of_fixtures}"
         );
@@ -175,7 +185,9 @@ impl Db {
             if scope == INSTALLATION {
                 out.installation = generation;
             }
-            if scope >= 0 {
+            if scope == SESSIONS {
+                out.sessions = generation;
+            } else if scope >= 0 {
                 out.records += generation;
             } else if scope > -(1_i64 << 32) {
                 out.live += generation;

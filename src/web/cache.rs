@@ -121,7 +121,7 @@ impl PageCache {
         league: Option<&str>,
         follows: Follows,
         asked: Instant,
-    ) -> crate::db::Result<(i64, i64)> {
+    ) -> crate::db::Result<(i64, super::viewer::Generations)> {
         let reads = {
             let mut generations = self
                 .inner
@@ -158,12 +158,12 @@ impl PageCache {
                 _ => true,
             };
             if *began >= asked && answers {
-                return Ok((generations.of(follows), generations.installation));
+                return Ok((generations.of(follows), viewer_generations(generations)));
             }
         }
         let began = Instant::now();
         let generations = self.inner.db.page_generations(league, &fixtures).await?;
-        let read = (generations.of(follows), generations.installation);
+        let read = (generations.of(follows), viewer_generations(&generations));
         *last = Some((began, generations));
         Ok(read)
     }
@@ -324,7 +324,7 @@ async fn visitor_page(
 /// whole way through the app.
 async fn shared(cache: PageCache, cookie: String, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
-    let (generation, installation) = match cache
+    let (generation, now) = match cache
         .generation(league_of(&path), follows_taps(&path), Instant::now())
         .await
     {
@@ -335,11 +335,7 @@ async fn shared(cache: PageCache, cookie: String, request: Request, next: Next) 
         }
     };
     let inner = &cache.inner;
-    let user = match inner
-        .viewers
-        .see(&inner.db, &cookie, installation, &path)
-        .await
-    {
+    let user = match inner.viewers.see(&inner.db, &cookie, now, &path).await {
         super::viewer::Seen::Full => return next.run(request).await,
         super::viewer::Seen::Visitor => None,
         super::viewer::Seen::User(user) => Some(user),
@@ -388,6 +384,14 @@ async fn shared(cache: PageCache, cookie: String, request: Request, next: Next) 
     headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
     headers.insert(CACHE_HEADER, HeaderValue::from_static(SHARED));
     response
+}
+
+/// What a session's reading follows, of the generations read.
+fn viewer_generations(read: &PageGenerations) -> super::viewer::Generations {
+    super::viewer::Generations {
+        installation: read.installation,
+        sessions: read.sessions,
+    }
 }
 
 /// The request as a visitor would send it: without its cookies.

@@ -54,11 +54,16 @@ pub fn router() -> Routes {
             "/fixtures/{fixture}/postpone",
             get(postpone_form).post(postpone),
         )
-        .league("/calendar/team/{file}", get(team_calendar))
-        .league("/calendar/player/{file}", get(player_calendar))
-        .league("/calendar/division/{file}", get(division_calendar))
         .league("/print/team/{team}", get(team_card))
         .league("/print/fixture/{fixture}", get(score_sheet))
+        // The calendar feeds are the same for everyone, signed in or not.
+        .merge(
+            Routes::new()
+                .league("/calendar/team/{file}", get(team_calendar))
+                .league("/calendar/player/{file}", get(player_calendar))
+                .league("/calendar/division/{file}", get(division_calendar))
+                .shared(),
+        )
 }
 
 /// How long a match evening is taken to last, for a calendar's end time.

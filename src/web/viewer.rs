@@ -1,8 +1,12 @@
 //! Who a request's session is signed in as, read for the shared pages
 //! (`web::cache`, `web::personal`) without the session layer: the session's
-//! record from the same store (one query), and the account's name, roles and
-//! consoles kept under the installation's generation, which every write to
-//! an account or a role raises (`Db::write_everywhere`), on any app server.
+//! record from the same store, kept under the sessions' generation, which
+//! every change to a session raises (`db::sessions`); and the account's
+//! name, roles and consoles kept under the installation's generation, which
+//! every write to an account or a role raises (`Db::write_everywhere`). Both
+//! are read with the page's generation, in the one query the page cache
+//! makes for many requests, so a change through any app server is seen by
+//! the next request to every other.
 //! Anything this fast path does not handle as the session layer would (a
 //! saved message to show, a session without its form token, an ended
 //! sign-in) goes the whole way through the app instead.
@@ -12,7 +16,7 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
 use tower_sessions::SessionStore;
-use tower_sessions::session::Id;
+use tower_sessions::session::{Id, Record};
 
 use crate::db::sessions::Sessions;
 use crate::db::{Db, DbError, Role, UserId};
@@ -22,6 +26,17 @@ use super::page::ConsoleLink;
 
 /// Most accounts remembered; past it they are all let go.
 const MOST_ACCOUNTS: usize = 10_000;
+/// Most sessions remembered; past it they are all let go.
+const MOST_SESSIONS: usize = 50_000;
+
+/// The generations a session's reading follows.
+#[derive(Debug, Clone, Copy)]
+pub struct Generations {
+    /// The installation's: accounts and roles.
+    pub installation: i64,
+    /// The sessions'.
+    pub sessions: i64,
+}
 
 /// What a session cookie stands for.
 pub enum Seen {
@@ -39,7 +54,11 @@ pub enum Seen {
 pub struct Viewers {
     store: Sessions,
     accounts: Arc<Mutex<Accounts>>,
+    sessions: Arc<Mutex<Records>>,
 }
+
+/// Each session read, with the sessions' generation it was read under.
+type Records = HashMap<Id, (i64, Arc<Record>)>;
 
 /// Each account seen, with the installation's generation it was read under.
 type Accounts = HashMap<UserId, (i64, Arc<Account>)>;
@@ -57,16 +76,17 @@ impl Viewers {
         Viewers {
             store,
             accounts: Arc::default(),
+            sessions: Arc::default(),
         }
     }
 
     /// Who the session `cookie` is signed in as, for the page at `here`,
-    /// with `installation` the installation's generation now.
-    pub async fn see(&self, db: &Db, cookie: &str, installation: i64, here: &str) -> Seen {
+    /// with the installation's and the sessions' generations now.
+    pub async fn see(&self, db: &Db, cookie: &str, now: Generations, here: &str) -> Seen {
         let Ok(id) = Id::from_str(cookie) else {
             return Seen::Full;
         };
-        let record = match self.store.load(&id).await {
+        let record = match self.record(id, now.sessions).await {
             Ok(Some(record)) => record,
             // Unknown or expired: the session layer takes the cookie away.
             Ok(None) => return Seen::Full,
@@ -75,6 +95,7 @@ impl Viewers {
                 return Seen::Full;
             }
         };
+        let installation = now.installation;
         let data = &record.data;
         if data.contains_key(super::flash::KEY) {
             return Seen::Full;
@@ -110,6 +131,46 @@ impl Viewers {
             flash: None,
             here: here.to_owned(),
         })
+    }
+
+    /// The session `id` as at the sessions' generation `generation`, unless
+    /// it has expired.
+    async fn record(
+        &self,
+        id: Id,
+        generation: i64,
+    ) -> tower_sessions::session_store::Result<Option<Arc<Record>>> {
+        let kept = self
+            .records()
+            .get(&id)
+            .filter(|(g, _)| *g == generation)
+            .map(|(_, r)| r.clone());
+        let record = match kept {
+            Some(record) => record,
+            None => {
+                let Some(record) = self.store.load(&id).await? else {
+                    return Ok(None);
+                };
+                let record = Arc::new(record);
+                let mut records = self.records();
+                if records.len() >= MOST_SESSIONS {
+                    records.clear();
+                }
+                // Read after the generation was: kept under it, it is current.
+                records.insert(id, (generation, record.clone()));
+                record
+            }
+        };
+        Ok(
+            (record.expiry_date > tower_sessions::cookie::time::OffsetDateTime::now_utc())
+                .then_some(record),
+        )
+    }
+
+    fn records(&self) -> std::sync::MutexGuard<'_, Records> {
+        self.sessions
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The account `id` as at the installation's generation `installation`

@@ -251,7 +251,22 @@ impl Browser {
 
     /// Clicks the button or link whose accessible text is `text`, inside
     /// `within` (a CSS selector).
+    /// A part the page swaps while it is found (the pad redraws its kept
+    /// taps when a sync ends) is found again, as a person taps the new one.
     pub async fn click_named(&self, within: &str, text: &str) -> Result<(), String> {
+        let mut tries = 0;
+        loop {
+            match self.click_named_once(within, text).await {
+                Err(e) if e.contains("stale element") && tries < 10 => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                done => return done,
+            }
+        }
+    }
+
+    async fn click_named_once(&self, within: &str, text: &str) -> Result<(), String> {
         let scope = self
             .client
             .find(Locator::Css(within))

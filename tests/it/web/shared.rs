@@ -18,6 +18,7 @@ use crate::support::on_both;
 on_both!(
     a_signed_in_page_is_the_visitors_with_their_own_parts,
     a_role_granted_shows_at_once_on_a_shared_page,
+    a_session_changed_on_one_server_shows_on_the_other,
 );
 
 /// `page` without what is inside its own parts' markers.
@@ -242,4 +243,68 @@ async fn a_role_granted_shows_at_once_on_a_shared_page(db: Db) {
     let seen = visitor.get(table).await;
     assert!(!seen.has("generate or view the division"), "{}", seen.body);
     assert!(!seen.has(&player.username));
+}
+
+/// Two app servers on one database, one browser: what one server changes
+/// in the session (a saved message, a sign-out) shows on the next page from
+/// the other, which keeps the sessions it read under their generation.
+async fn a_session_changed_on_one_server_shows_on_the_other(db: Db) {
+    let demo = fill_with_accounts(&db, &small()).await.expect("the demo");
+    let player = demo
+        .accounts
+        .iter()
+        .find(|a| a.role == RoleKind::Player)
+        .unwrap();
+    let league = db.leagues().await.unwrap().remove(0);
+    let team = db
+        .teams(league.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == player.team)
+        .expect("the player's team");
+    let page = format!(
+        "/leagues/{}/teams/{}-{}",
+        league.short_name,
+        team.id,
+        slug(&team.name)
+    );
+    let mut first = Client::new(&db).await;
+    first.sign_in(&player.username, &player.password).await;
+    let mut second = Client::new(&db).await;
+    second.cookie = first.cookie.clone();
+    let seen = second.get(&page).await;
+    assert_eq!(seen.headers.get(CACHE_HEADER).unwrap(), "shared");
+    let answer = own_part(&seen.body, "answer").expect("the answer slot");
+    assert!(answer.contains("Can you play?"), "{}", seen.body);
+    assert!(!seen.has("id=\"saved\""));
+
+    // An answer through the first server: its saved message shows on the
+    // second's next page, once.
+    let action = answer
+        .split("action=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&#x2f;", "/");
+    let saved = first
+        .post(
+            &action,
+            &[("csrf", &seen.csrf()), ("back", &page), ("answer", "yes")],
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let shown = second.get(&page).await;
+    assert!(shown.has("id=\"saved\""), "{}", shown.body);
+    let again = second.get(&page).await;
+    assert!(!again.has("id=\"saved\""), "shown once: {}", again.body);
+    assert_eq!(again.headers.get(CACHE_HEADER).unwrap(), "shared");
+
+    // Signed out through the first server: the second shows a visitor's page.
+    let out = first.post("/sign-out", &[("csrf", &again.csrf())]).await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER, "{}", out.body);
+    let after = second.get(&page).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert!(!after.has(&player.username), "{}", after.body);
+    assert!(after.has("Sign in"), "{}", after.body);
 }
