@@ -494,6 +494,47 @@ impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
     }
 }
 
+/// Most browser tests running at once (`BONEYARD_TEST_BROWSERS`, default 2):
+/// the other tests may run many at a time (CI runs them wider than the
+/// cores, as most wait on a database or a clock), while a browser's pages
+/// take a core each, and a test that measures a page in seconds must not
+/// share it with five other browsers.
+fn most_browsers() -> usize {
+    std::env::var("BONEYARD_TEST_BROWSERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(2)
+}
+
+static RUNNING: (std::sync::Mutex<usize>, std::sync::Condvar) =
+    (std::sync::Mutex::new(0), std::sync::Condvar::new());
+
+/// A turn to run a browser: held while the test runs.
+struct BrowserSlot;
+
+impl Drop for BrowserSlot {
+    fn drop(&mut self) {
+        let (count, freed) = &RUNNING;
+        *count.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+        freed.notify_one();
+    }
+}
+
+async fn browser_slot() -> BrowserSlot {
+    tokio::task::spawn_blocking(|| {
+        let (count, freed) = &RUNNING;
+        let mut n = count.lock().unwrap_or_else(|p| p.into_inner());
+        while *n >= most_browsers() {
+            n = freed.wait(n).unwrap_or_else(|p| p.into_inner());
+        }
+        *n += 1;
+    })
+    .await
+    .expect("waiting for a browser's turn");
+    BrowserSlot
+}
+
 /// Runs a browser test's steps; on a failed step leaves a screenshot and
 /// fails with the step's message.
 pub async fn run<F, Fut>(name: &str, size: (u32, u32), steps: F)
@@ -504,6 +545,7 @@ where
     if !available(name) {
         return;
     }
+    let _slot = browser_slot().await;
     let browser = Browser::start(size).await;
     let started = Instant::now();
     let (browser, outcome) = steps(browser).await;
