@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use askama::Template;
 
-use crate::db::{FixtureId, PlayerId};
+use crate::db::{DivisionId, FixtureId, PlayerId, SeasonId};
 
 use super::AppState;
 use super::auth::CurrentUser;
@@ -100,21 +100,26 @@ pub async fn fill(
     match slot.name {
         "who" => render(&Who { ctx: user.ctx() }).map(Some),
         "secretary" => {
-            let (Some(what), Some(href)) = (slot.arg("what"), slot.arg("href")) else {
-                return Ok(None);
-            };
             let Some(short) = league_of(path) else {
                 return Ok(None);
             };
             if !user.consoles.iter().any(|c| c.short_name == short) {
                 return Ok(None);
             }
-            let what = if what == "playoff" {
-                "playoff"
-            } else {
-                "schedule"
+            // The links' addresses are made here, not carried on the
+            // visitor's page: a visitor's page names no secretary's page.
+            let id = |key: &str| slot.arg(key).and_then(|v| v.parse::<i64>().ok());
+            let at = super::links::at_short(short);
+            let sec = match (slot.arg("what").as_deref(), id("season"), id("division")) {
+                (Some("playoff"), Some(season), _) => {
+                    ("playoff", at.console().season(SeasonId(season)).end())
+                }
+                (Some("schedule"), _, Some(division)) => {
+                    ("schedule", at.schedule(DivisionId(division)).to_string())
+                }
+                _ => return Ok(None),
             };
-            render(&SecretaryLink { sec: (what, href) }).map(Some)
+            render(&SecretaryLink { sec }).map(Some)
         }
         "actions" => match_actions(state, user, path).await,
         "answer" => answer(state, user, path, slot).await,
