@@ -19,6 +19,7 @@
 
 use crate::web::auth::InLeague;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -31,6 +32,7 @@ use crate::app::division_table::division_rows;
 use crate::app::feats::{counted_fixtures, feat_matches};
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::db::pages::{FixtureLine, FixtureScope};
+use crate::db::generation::Follows;
 use crate::db::stats::Counted;
 use crate::db::{CupData, CupEntrantId, League, PlayerId, Season, TeamId};
 use crate::league::cup::EntrantKind;
@@ -143,7 +145,7 @@ struct HonoursPage {
     league: League,
     season_href: String,
     text_href: String,
-    honours: Honours,
+    honours: Arc<Honours>,
 }
 
 #[derive(Template)]
@@ -200,8 +202,32 @@ async fn resolve(state: &AppState, league: League, p: &HonoursPath) -> Result<(L
     Ok((league, season))
 }
 
+/// The honours of `season`: kept while the league's records stand (they
+/// read every hand of the season, tens of milliseconds on a big league),
+/// worked out again after any write to them.
+pub(crate) async fn build(
+    state: &AppState,
+    league: &League,
+    season: &Season,
+) -> Result<Arc<Honours>> {
+    let db = state.db();
+    // Read before the records: a write in between leaves what is worked
+    // out here under the older number.
+    let generation = db
+        .page_generation(Some(&league.short_name), Follows::Records)
+        .await?;
+    // The season as it is at that generation (closed since it was read?).
+    let season = db.season(league.id, season.id).await?;
+    state
+        .honours()
+        .get_or_work((league.id, season.id), generation, || {
+            work_out(state, league, &season)
+        })
+        .await
+}
+
 /// The honours of `season`, from one load of its records.
-pub(crate) async fn build(state: &AppState, league: &League, season: &Season) -> Result<Honours> {
+async fn work_out(state: &AppState, league: &League, season: &Season) -> Result<Honours> {
     let db = state.db();
     let rules = season.rules()?;
     let settled = season.is_closed();

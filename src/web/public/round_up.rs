@@ -24,6 +24,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 
+use crate::db::generation::Follows;
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{FixtureId, FixtureStatus, League, Season, SeasonId};
 use crate::league::feats::{Feats, GameFeat, feats};
@@ -57,9 +58,19 @@ pub async fn latest(State(state): State<AppState>, InLeague(league): InLeague) -
     let zone = league.time_zone;
     let today = zone.local(Utc::now()).date();
     let (this_week, _, end) = zone.week(today);
-    let (latest, _) = db.result_dates_around(league.id, end, end).await?;
-    let monday = latest.map_or(this_week, |t| zone.week(zone.local(t).date()).0);
-    Ok(Redirect::to(&week_href(&league, monday)).into_response())
+    // Asked on every visit and never a page to keep (a redirect): the week
+    // is kept while the league's records stand, for this week.
+    let generation = db
+        .page_generation(Some(&league.short_name), Follows::Records)
+        .await?;
+    let monday = state
+        .latest_week()
+        .get_or_work((league.id, this_week), generation, || async {
+            let (latest, _) = db.result_dates_around(league.id, end, end).await?;
+            Ok::<_, AppError>(latest.map_or(this_week, |t| zone.week(zone.local(t).date()).0))
+        })
+        .await?;
+    Ok(Redirect::to(&week_href(&league, *monday)).into_response())
 }
 
 /// One result line: `Plough A 6–3 Star`, with its match and a note.
