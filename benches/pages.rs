@@ -327,6 +327,7 @@ async fn page_paths(db: &Db) -> Vec<String> {
     vec![
         base.clone(),
         format!("{base}/{}", slug(&season.name)),
+        format!("{base}/{}/honours", slug(&season.name)),
         table.clone(),
         format!("{table}?cols=all"),
         format!("{table}/fixtures"),

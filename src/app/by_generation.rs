@@ -95,9 +95,7 @@ mod tests {
     async fn a_value_is_worked_out_once_per_generation() {
         let kept: ByGeneration<u32, usize> = ByGeneration::default();
         let runs = AtomicUsize::new(0);
-        let work = || async {
-            Ok::<_, ()>(runs.fetch_add(1, Ordering::SeqCst) + 1)
-        };
+        let work = || async { Ok::<_, ()>(runs.fetch_add(1, Ordering::SeqCst) + 1) };
         assert_eq!(*kept.get_or_work(1, 7, work).await.unwrap(), 1);
         assert_eq!(*kept.get_or_work(1, 7, work).await.unwrap(), 1);
         // The league wrote: worked out again.

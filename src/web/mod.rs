@@ -76,6 +76,10 @@ struct Inner {
     /// Each league's latest week with a result (the round-up's address),
     /// by the end of this week, kept while its records stand.
     latest_week: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate>,
+    /// Each week's round-up, kept while its league's records stand (and a
+    /// minute at most while the week is not over): it reads every hand of
+    /// the week.
+    round_ups: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate, i64), public::Week>,
 }
 
 impl AppState {
@@ -97,6 +101,7 @@ impl AppState {
                 ratings: Default::default(),
                 honours: Default::default(),
                 latest_week: Default::default(),
+                round_ups: Default::default(),
             }),
         }
     }
@@ -126,6 +131,13 @@ impl AppState {
         &self,
     ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate> {
         &self.inner.latest_week
+    }
+
+    /// The kept round-up of each week (see `public::round_up`).
+    pub(crate) fn round_ups(
+        &self,
+    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate, i64), public::Week> {
+        &self.inner.round_ups
     }
 
     /// The ratings of `league` now (see [`crate::app::ratings`]).

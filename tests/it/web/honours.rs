@@ -26,7 +26,7 @@ on_both!(
     a_cup_is_in_the_honours_once_its_final_is_decided,
     honours_so_far_are_said_to_be_not_final_and_names_are_escaped,
     no_honours_for_an_unknown_season_and_no_division_called_honours,
-    honours_kept_for_signed_in_users_show_a_new_result_at_once,
+    honours_and_round_ups_kept_for_signed_in_users_show_a_new_result_at_once,
 );
 
 // ---------------------------------------------------------------------------
@@ -797,11 +797,12 @@ async fn no_honours_for_an_unknown_season_and_no_division_called_honours(db: Db)
     assert!(honours.has("<h1>Honours so far"), "{}", honours.body);
 }
 
-/// The honours are worked out once per generation of the league's records
-/// and kept for everyone, signed-in users too (whom the kept pages never
-/// answer): a result approved after they were worked out is in the next
-/// page, and in the plain text and the API's view of them.
-async fn honours_kept_for_signed_in_users_show_a_new_result_at_once(db: Db) {
+/// The honours and a week's round-up are worked out once per generation
+/// of the league's records and kept for everyone, signed-in users too
+/// (whom the kept pages never answer): a result approved after they were
+/// worked out is in the next page and plain text, and the round-up's
+/// address moves to its week.
+async fn honours_and_round_ups_kept_for_signed_in_users_show_a_new_result_at_once(db: Db) {
     // Played three and two weeks ago.
     let first = boneyard::db::now() - chrono::Duration::days(21);
     let app = TestApp::new(
@@ -843,14 +844,17 @@ async fn honours_kept_for_signed_in_users_show_a_new_result_at_once(db: Db) {
         Some(format!("/leagues/honkept/round-up/{}", week_of(first)))
     );
 
-    // The second match between the two teams, approved.
-    let result = crate::harness::builder::simulated_result(
-        l.rules,
-        &l.format,
-        &l.teams[0],
-        &l.teams[1],
-        99,
+    // The second week's round-up, its match played and not entered.
+    let second_week = format!(
+        "/leagues/honkept/round-up/{}.txt",
+        week_of(first + chrono::Duration::days(7))
     );
+    let round_up = ok(&mut secretary, &second_week).await.body;
+    assert!(round_up.contains("(no result yet)"), "{round_up}");
+
+    // The second match between the two teams, approved.
+    let result =
+        crate::harness::builder::simulated_result(l.rules, &l.format, &l.teams[0], &l.teams[1], 99);
     let fixture = l.fixtures[1];
     boneyard::app::results::write(&db, l.id, fixture, &result, None)
         .await
@@ -880,6 +884,13 @@ async fn honours_kept_for_signed_in_users_show_a_new_result_at_once(db: Db) {
             "/leagues/honkept/round-up/{}",
             week_of(first + chrono::Duration::days(7))
         ))
+    );
+    // And its week's round-up has its result, no longer waited for.
+    let round_up = ok(&mut secretary, &second_week).await.body;
+    assert!(!round_up.contains("(no result yet)"), "{round_up}");
+    assert!(
+        round_up.contains("Crown") && round_up.contains("Anchor"),
+        "{round_up}"
     );
     // A visitor, from the kept pages, sees the same.
     let mut anyone = app.anonymous().await;
