@@ -35,16 +35,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<K: Eq + Hash + Clone, V> ByGeneration<K, V> {
-    fn current(&self, key: &K, generation: i64) -> Option<Arc<V>> {
+    fn current(&self, key: &K, generation: i64, fits: &impl Fn(&V) -> bool) -> Option<Arc<V>> {
         lock(&self.kept)
             .get(key)
-            .filter(|(at, _)| *at == generation)
+            .filter(|(at, v)| *at == generation && fits(v))
             .map(|(_, v)| v.clone())
     }
 
-    /// The value of `key` at `generation` (read before this call, so a
-    /// write in between leaves it under the older number): kept, or worked
-    /// out by `work` and kept.
+    /// [`ByGeneration::get_or_work_if`] taking any value kept.
     pub async fn get_or_work<E, F>(
         &self,
         key: K,
@@ -54,7 +52,24 @@ impl<K: Eq + Hash + Clone, V> ByGeneration<K, V> {
     where
         F: Future<Output = Result<V, E>>,
     {
-        if let Some(v) = self.current(&key, generation) {
+        self.get_or_work_if(key, generation, |_| true, work).await
+    }
+
+    /// The value of `key` at `generation` (read before this call, so a
+    /// write in between leaves it under the older number): kept, when it
+    /// `fits` (was worked out from what the caller holds), or worked out by
+    /// `work` and kept.
+    pub async fn get_or_work_if<E, F>(
+        &self,
+        key: K,
+        generation: i64,
+        fits: impl Fn(&V) -> bool,
+        work: impl FnOnce() -> F,
+    ) -> Result<Arc<V>, E>
+    where
+        F: Future<Output = Result<V, E>>,
+    {
+        if let Some(v) = self.current(&key, generation, &fits) {
             return Ok(v);
         }
         let turn = {
@@ -66,7 +81,7 @@ impl<K: Eq + Hash + Clone, V> ByGeneration<K, V> {
         };
         let _turn = turn.lock().await;
         // Another request may have worked it out while this one waited.
-        if let Some(v) = self.current(&key, generation) {
+        if let Some(v) = self.current(&key, generation, &fits) {
             return Ok(v);
         }
         let v = Arc::new(work().await?);
@@ -105,5 +120,14 @@ mod tests {
         assert_eq!(*kept.get_or_work(1, 8, work).await.unwrap(), 2);
         // Another key has its own.
         assert_eq!(*kept.get_or_work(2, 8, work).await.unwrap(), 4);
+        // One kept from what no longer fits the caller's is worked out again.
+        assert_eq!(
+            *kept.get_or_work_if(2, 8, |v| *v == 4, work).await.unwrap(),
+            4
+        );
+        assert_eq!(
+            *kept.get_or_work_if(2, 8, |v| *v != 4, work).await.unwrap(),
+            5
+        );
     }
 }

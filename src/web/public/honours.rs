@@ -118,6 +118,8 @@ struct FeatGroup {
 
 /// A season's honours, built once for the page and its text.
 pub(crate) struct Honours {
+    /// The season's record they were worked out from.
+    season: Season,
     /// "Honours, season 2025/26", or "Honours so far, season 2026/27".
     title: String,
     /// Whether they are final, in a sentence.
@@ -216,13 +218,17 @@ pub(crate) async fn build(
     let generation = db
         .page_generation(Some(&league.short_name), Follows::Records)
         .await?;
-    // The season as it is at that generation (closed since it was read?).
-    let season = db.season(league.id, season.id).await?;
+    // `season` was read before the generation: worked out from an older
+    // record of it (closed since?), they are worked out again once it is
+    // read as it is now.
     state
         .honours()
-        .get_or_work((league.id, season.id), generation, || {
-            work_out(state, league, &season)
-        })
+        .get_or_work_if(
+            (league.id, season.id),
+            generation,
+            |kept| kept.season == *season,
+            || work_out(state, league, season),
+        )
         .await
 }
 
@@ -335,6 +341,7 @@ async fn work_out(state: &AppState, league: &League, season: &Season) -> Result<
             .to_owned()
     };
     Ok(Honours {
+        season: season.clone(),
         title,
         status,
         settled,
