@@ -79,7 +79,7 @@ struct Inner {
     /// Each week's round-up, kept while its league's records stand (and a
     /// minute at most while the week is not over): it reads every hand of
     /// the week.
-    round_ups: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate, i64), public::Week>,
+    round_ups: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week>,
 }
 
 impl AppState {
@@ -136,7 +136,7 @@ impl AppState {
     /// The kept round-up of each week (see `public::round_up`).
     pub(crate) fn round_ups(
         &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate, i64), public::Week> {
+    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week> {
         &self.inner.round_ups
     }
 

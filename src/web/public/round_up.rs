@@ -191,6 +191,9 @@ pub(crate) struct Week {
     pub text: String,
     earlier: Option<chrono::DateTime<Utc>>,
     later: Option<chrono::DateTime<Utc>>,
+    /// The minute it was worked out in while its week is not over (0
+    /// after): kept for that minute only.
+    minute: i64,
 }
 
 impl Week {
@@ -223,9 +226,16 @@ pub(crate) async fn build_week(
     };
     state
         .round_ups()
-        .get_or_work((league.id, monday, minute), generation, || {
-            work_out_week(state, league, monday)
-        })
+        .get_or_work_if(
+            (league.id, monday),
+            generation,
+            |kept| kept.minute == minute,
+            || async move {
+                let mut week = work_out_week(state, league, monday).await?;
+                week.minute = minute;
+                Ok(week)
+            },
+        )
         .await
 }
 
@@ -274,6 +284,7 @@ async fn work_out_week(state: &AppState, league: &League, monday: NaiveDate) -> 
         text,
         earlier,
         later,
+        minute: 0,
     })
 }
 
