@@ -4,6 +4,7 @@
 //! one of these and render; `db/` stores; `league/` and `rules/` decide.
 
 pub mod answer_links;
+pub mod by_generation;
 pub mod cup_commands;
 pub mod cups;
 pub mod division_table;

@@ -15,6 +15,7 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::session_store::ExpiredDeletion;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
+use crate::app::by_generation::ByGeneration;
 use crate::app::mail::MailConfig;
 use crate::db::Db;
 
@@ -71,6 +72,16 @@ struct Inner {
     ratings: crate::app::ratings::RatingCache,
     /// The taps pushed to the live pages' followers.
     hub: crate::push::Hub,
+    /// Each season's honours, kept while its league's records stand: they
+    /// read every hand of the season.
+    honours: ByGeneration<(crate::db::LeagueId, crate::db::SeasonId), public::Honours>,
+    /// Each league's latest week with a result (the round-up's address),
+    /// by the end of this week, kept while its records stand.
+    latest_week: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate>,
+    /// Each week's round-up, kept while its league's records stand (and a
+    /// minute at most while the week is not over): it reads every hand of
+    /// the week.
+    round_ups: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week>,
 }
 
 impl AppState {
@@ -90,6 +101,9 @@ impl AppState {
                 decoy_hash: auth::decoy_hash(),
                 mail,
                 ratings: Default::default(),
+                honours: Default::default(),
+                latest_week: Default::default(),
+                round_ups: Default::default(),
             }),
         }
     }
@@ -105,6 +119,27 @@ impl AppState {
     /// The live scores' followers (see [`crate::push`]).
     pub fn hub(&self) -> &crate::push::Hub {
         &self.inner.hub
+    }
+
+    /// The kept honours of each season (see `public::honours`).
+    pub(crate) fn honours(
+        &self,
+    ) -> &ByGeneration<(crate::db::LeagueId, crate::db::SeasonId), public::Honours> {
+        &self.inner.honours
+    }
+
+    /// The kept latest week of each league (see `public::round_up`).
+    pub(crate) fn latest_week(
+        &self,
+    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate> {
+        &self.inner.latest_week
+    }
+
+    /// The kept round-up of each week (see `public::round_up`).
+    pub(crate) fn round_ups(
+        &self,
+    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week> {
+        &self.inner.round_ups
     }
 
     /// The ratings of `league` now (see [`crate::app::ratings`]).

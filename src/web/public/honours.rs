@@ -19,6 +19,7 @@
 
 use crate::web::auth::InLeague;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -30,6 +31,7 @@ use crate::app::cups::{final_result, rounds, tie_matches};
 use crate::app::division_table::division_rows;
 use crate::app::feats::{counted_fixtures, feat_matches};
 use crate::app::formats::{match_formats, scores_by_season};
+use crate::db::generation::Follows;
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::stats::Counted;
 use crate::db::{CupData, CupEntrantId, League, PlayerId, Season, TeamId};
@@ -116,6 +118,8 @@ struct FeatGroup {
 
 /// A season's honours, built once for the page and its text.
 pub(crate) struct Honours {
+    /// The season's record they were worked out from.
+    season: Season,
     /// "Honours, season 2025/26", or "Honours so far, season 2026/27".
     title: String,
     /// Whether they are final, in a sentence.
@@ -143,7 +147,7 @@ struct HonoursPage {
     league: League,
     season_href: String,
     text_href: String,
-    honours: Honours,
+    honours: Arc<Honours>,
 }
 
 #[derive(Template)]
@@ -200,8 +204,36 @@ async fn resolve(state: &AppState, league: League, p: &HonoursPath) -> Result<(L
     Ok((league, season))
 }
 
+/// The honours of `season`: kept while the league's records stand (they
+/// read every hand of the season, tens of milliseconds on a big league),
+/// worked out again after any write to them.
+pub(crate) async fn build(
+    state: &AppState,
+    league: &League,
+    season: &Season,
+) -> Result<Arc<Honours>> {
+    let db = state.db();
+    // Read before the records: a write in between leaves what is worked
+    // out here under the older number.
+    let generation = db
+        .page_generation(Some(&league.short_name), Follows::Records)
+        .await?;
+    // `season` was read before the generation: worked out from an older
+    // record of it (closed since?), they are worked out again once it is
+    // read as it is now.
+    state
+        .honours()
+        .get_or_work_if(
+            (league.id, season.id),
+            generation,
+            |kept| kept.season == *season,
+            || work_out(state, league, season),
+        )
+        .await
+}
+
 /// The honours of `season`, from one load of its records.
-pub(crate) async fn build(state: &AppState, league: &League, season: &Season) -> Result<Honours> {
+async fn work_out(state: &AppState, league: &League, season: &Season) -> Result<Honours> {
     let db = state.db();
     let rules = season.rules()?;
     let settled = season.is_closed();
@@ -309,6 +341,7 @@ pub(crate) async fn build(state: &AppState, league: &League, season: &Season) ->
             .to_owned()
     };
     Ok(Honours {
+        season: season.clone(),
         title,
         status,
         settled,

@@ -16,6 +16,7 @@ use crate::app::formats::scores_by_season;
 use crate::web::auth::InLeague;
 use crate::web::links;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -24,6 +25,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 
+use crate::db::generation::Follows;
 use crate::db::pages::{FixtureLine, FixtureScope};
 use crate::db::{FixtureId, FixtureStatus, League, Season, SeasonId};
 use crate::league::feats::{Feats, GameFeat, feats};
@@ -31,6 +33,7 @@ use crate::league::match_score::scores_from_boards;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
+use super::super::cache::FRESH_SECONDS;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{Link, day, division_href, league_href, match_href};
@@ -57,9 +60,19 @@ pub async fn latest(State(state): State<AppState>, InLeague(league): InLeague) -
     let zone = league.time_zone;
     let today = zone.local(Utc::now()).date();
     let (this_week, _, end) = zone.week(today);
-    let (latest, _) = db.result_dates_around(league.id, end, end).await?;
-    let monday = latest.map_or(this_week, |t| zone.week(zone.local(t).date()).0);
-    Ok(Redirect::to(&week_href(&league, monday)).into_response())
+    // Asked on every visit and never a page to keep (a redirect): the week
+    // is kept while the league's records stand, for this week.
+    let generation = db
+        .page_generation(Some(&league.short_name), Follows::Records)
+        .await?;
+    let monday = state
+        .latest_week()
+        .get_or_work((league.id, this_week), generation, || async {
+            let (latest, _) = db.result_dates_around(league.id, end, end).await?;
+            Ok::<_, AppError>(latest.map_or(this_week, |t| zone.week(zone.local(t).date()).0))
+        })
+        .await?;
+    Ok(Redirect::to(&week_href(&league, *monday)).into_response())
 }
 
 /// One result line: `Plough A 6–3 Star`, with its match and a note.
@@ -88,21 +101,21 @@ struct FeatGroup {
 
 #[derive(Template)]
 #[template(path = "public/round_up.html")]
-struct RoundUpPage {
+struct RoundUpPage<'a> {
     ctx: Ctx,
     crumbs: Vec<Link>,
     league: League,
     /// `Mon 12 Oct 2026 to Sun 18 Oct 2026`.
-    week: String,
+    week: &'a str,
     earlier: Option<Link>,
     later: Option<Link>,
     text_href: String,
     /// Where to get it by email.
     subscribe_href: String,
-    divisions: Vec<DivisionWeek>,
-    feats: Vec<FeatGroup>,
+    divisions: &'a [DivisionWeek],
+    feats: &'a [FeatGroup],
     /// The same, as plain text to copy.
-    text: String,
+    text: &'a str,
 }
 
 #[derive(Template)]
@@ -140,7 +153,7 @@ pub async fn week(
     if plain {
         return Ok((
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            built.text,
+            built.text.clone(),
         )
             .into_response());
     }
@@ -155,14 +168,14 @@ pub async fn week(
     let page = RoundUpPage {
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
-        week: built.week,
+        week: &built.week,
         earlier: built.earlier.map(|t| step(t, "Earlier: week of")),
         later: built.later.map(|t| step(t, "Later: week of")),
         text_href: format!("{href}.txt"),
         subscribe_href: links::at(&league).round_up_subscribe(),
-        divisions: built.divisions,
-        feats: built.feats,
-        text: built.text,
+        divisions: &built.divisions,
+        feats: &built.feats,
+        text: &built.text,
         league,
     };
     Ok(html(&page))
@@ -178,6 +191,9 @@ pub(crate) struct Week {
     pub text: String,
     earlier: Option<chrono::DateTime<Utc>>,
     later: Option<chrono::DateTime<Utc>>,
+    /// The minute it was worked out in while its week is not over (0
+    /// after): kept for that minute only.
+    minute: i64,
 }
 
 impl Week {
@@ -187,12 +203,43 @@ impl Week {
     }
 }
 
-/// The round-up of the week starting `monday` in `league`'s zone.
+/// The round-up of the week starting `monday` in `league`'s zone: kept
+/// while the league's records stand (it reads every hand of the week's
+/// matches, tens of milliseconds on a big league), and for a week not
+/// over, at most a minute (a match still to play is said to be so until
+/// its kick-off).
 pub(crate) async fn build_week(
     state: &AppState,
     league: &League,
     monday: NaiveDate,
-) -> Result<Week> {
+) -> Result<Arc<Week>> {
+    let generation = state
+        .db()
+        .page_generation(Some(&league.short_name), Follows::Records)
+        .await?;
+    let (_, _, to) = league.time_zone.week(monday);
+    let now = Utc::now();
+    let minute = if to > now {
+        now.timestamp() / i64::try_from(FRESH_SECONDS).unwrap_or(60)
+    } else {
+        0
+    };
+    state
+        .round_ups()
+        .get_or_work_if(
+            (league.id, monday),
+            generation,
+            |kept| kept.minute == minute,
+            || async move {
+                let mut week = work_out_week(state, league, monday).await?;
+                week.minute = minute;
+                Ok(week)
+            },
+        )
+        .await
+}
+
+async fn work_out_week(state: &AppState, league: &League, monday: NaiveDate) -> Result<Week> {
     let db = state.db();
     let zone = league.time_zone;
     let (_, from, to) = zone.week(monday);
@@ -237,6 +284,7 @@ pub(crate) async fn build_week(
         text,
         earlier,
         later,
+        minute: 0,
     })
 }
 

@@ -26,6 +26,7 @@ on_both!(
     a_cup_is_in_the_honours_once_its_final_is_decided,
     honours_so_far_are_said_to_be_not_final_and_names_are_escaped,
     no_honours_for_an_unknown_season_and_no_division_called_honours,
+    honours_and_round_ups_kept_for_signed_in_users_show_a_new_result_at_once,
 );
 
 // ---------------------------------------------------------------------------
@@ -794,4 +795,104 @@ async fn no_honours_for_an_unknown_season_and_no_division_called_honours(db: Db)
     assert!(board.has("Honours Board"), "{}", board.body);
     let honours = ok(&mut anyone, &format!("/leagues/hon404/{season}/honours")).await;
     assert!(honours.has("<h1>Honours so far"), "{}", honours.body);
+}
+
+/// The honours and a week's round-up are worked out once per generation
+/// of the league's records and kept for everyone, signed-in users too
+/// (whom the kept pages never answer): a result approved after they were
+/// worked out is in the next page and plain text, and the round-up's
+/// address moves to its week.
+async fn honours_and_round_ups_kept_for_signed_in_users_show_a_new_result_at_once(db: Db) {
+    // Played three and two weeks ago.
+    let first = boneyard::db::now() - chrono::Duration::days(21);
+    let app = TestApp::new(
+        &db,
+        LeagueBuilder::new("honkept")
+            .fixtures(2)
+            .played(1)
+            .starting_at(first),
+    )
+    .await;
+    let l = &app.league;
+    let season = db.season(l.id, l.season).await.unwrap();
+    let at = format!("/leagues/honkept/{}/honours", slug(&season.name));
+    let mut secretary = app.with_secretary().await;
+    let leader = |text: &str| {
+        let places = groups(&part(text, "DIVISIONS"));
+        place(places[0].1[0])
+    };
+    let before = ok(&mut secretary, &format!("{at}.txt")).await.body;
+    let (_, _, _, played) = leader(&before);
+    assert_eq!(played, 1, "{before}");
+    // Asked again with nothing written: the same honours.
+    assert_eq!(ok(&mut secretary, &format!("{at}.txt")).await.body, before);
+    let page = ok(&mut secretary, &at).await;
+    assert!(page.has("from 1 match<"), "{}", page.body);
+    // The round-up opens on the week of the one result.
+    let zone = db
+        .leagues()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|x| x.id == app.league.id)
+        .unwrap()
+        .time_zone;
+    let week_of = |t| zone.week(zone.local(t).date()).0;
+    let latest = secretary.get("/leagues/honkept/round-up").await;
+    assert_eq!(
+        latest.location,
+        Some(format!("/leagues/honkept/round-up/{}", week_of(first)))
+    );
+
+    // The second week's round-up, its match played and not entered.
+    let second_week = format!(
+        "/leagues/honkept/round-up/{}.txt",
+        week_of(first + chrono::Duration::days(7))
+    );
+    let round_up = ok(&mut secretary, &second_week).await.body;
+    assert!(round_up.contains("(no result yet)"), "{round_up}");
+
+    // The second match between the two teams, approved.
+    let result =
+        crate::harness::builder::simulated_result(l.rules, &l.format, &l.teams[0], &l.teams[1], 99);
+    let fixture = l.fixtures[1];
+    boneyard::app::results::write(&db, l.id, fixture, &result, None)
+        .await
+        .unwrap();
+    boneyard::app::results::set_status(&db, l.id, fixture, ResultStatus::Approved, "", None)
+        .await
+        .unwrap();
+    let record = db.fixture(l.id, fixture).await.unwrap();
+    let played = FixtureChange {
+        status: FixtureStatus::Played,
+        ..FixtureChange::from(&record)
+    };
+    boneyard::app::fixtures::change(&db, l.id, fixture, &played, None)
+        .await
+        .unwrap();
+
+    let after = ok(&mut secretary, &format!("{at}.txt")).await.body;
+    let (_, _, _, played) = leader(&after);
+    assert_eq!(played, 2, "{after}");
+    let page = ok(&mut secretary, &at).await;
+    assert!(page.has("from 2 matches<"), "{}", page.body);
+    // The round-up's address follows: the new result's week.
+    let latest = secretary.get("/leagues/honkept/round-up").await;
+    assert_eq!(
+        latest.location,
+        Some(format!(
+            "/leagues/honkept/round-up/{}",
+            week_of(first + chrono::Duration::days(7))
+        ))
+    );
+    // And its week's round-up has its result, no longer waited for.
+    let round_up = ok(&mut secretary, &second_week).await.body;
+    assert!(!round_up.contains("(no result yet)"), "{round_up}");
+    assert!(
+        round_up.contains("Crown") && round_up.contains("Anchor"),
+        "{round_up}"
+    );
+    // A visitor, from the kept pages, sees the same.
+    let mut anyone = app.anonymous().await;
+    assert_eq!(ok(&mut anyone, &format!("{at}.txt")).await.body, after);
 }
