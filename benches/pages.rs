@@ -339,7 +339,6 @@ async fn page_paths(db: &Db) -> (Vec<String>, Vec<String>) {
     let all = vec![
         base.clone(),
         format!("{base}/{}", slug(&season.name)),
-        format!("{base}/{}/honours", slug(&season.name)),
         table.clone(),
         format!("{table}?cols=all"),
         format!("{table}/fixtures"),
