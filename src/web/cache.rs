@@ -451,7 +451,7 @@ fn has_session(headers: &HeaderMap) -> bool {
 /// The short name of the league a page belongs to: `/leagues/SHORT/...`.
 /// The list of leagues itself, and pages outside the leagues, belong to
 /// none and follow every write.
-fn league_of(path: &str) -> Option<&str> {
+pub(super) fn league_of(path: &str) -> Option<&str> {
     let path = path.strip_prefix(API).unwrap_or(path);
     let rest = path.strip_prefix("/leagues/")?;
     let short = rest.split('/').next()?;

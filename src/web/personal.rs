@@ -18,6 +18,7 @@ use crate::db::{DivisionId, FixtureId, PlayerId, SeasonId};
 
 use super::AppState;
 use super::auth::CurrentUser;
+use super::cache::league_of;
 use super::error::{AppError, Result};
 use super::page::Ctx;
 use super::public::match_actions::{ActionsSlot, actions};
@@ -153,11 +154,6 @@ struct AnswerPart {
 fn render<T: Template>(part: &T) -> Result<String> {
     part.render()
         .map_err(|e| AppError::Internal(format!("a page's own part: {e}")))
-}
-
-/// The league of a page's address (`/leagues/SHORT/...`).
-fn league_of(path: &str) -> Option<&str> {
-    path.strip_prefix("/leagues/")?.split('/').next()
 }
 
 /// A match page's actions (`/leagues/L/matches/F`): read only for a

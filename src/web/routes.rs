@@ -57,12 +57,7 @@ impl Routes {
     /// nothing it was not told of this way; and never a page whose address
     /// carries a token (`{token}`), which is one person's secret.
     pub fn kept(mut self) -> Routes {
-        let kept: Vec<String> = self
-            .routes
-            .iter()
-            .map(|(p, _)| p.clone())
-            .filter(|p| !p.contains("{token}"))
-            .collect();
+        let kept = self.without_tokens();
         self.kept.extend(kept);
         self
     }
@@ -73,14 +68,19 @@ impl Routes {
     /// kept page with those parts filled in. Kept too.
     pub fn shared(mut self) -> Routes {
         self = self.kept();
-        let shared: Vec<String> = self
-            .routes
+        let shared = self.without_tokens();
+        self.shared.extend(shared);
+        self
+    }
+
+    /// This group's paths but those carrying a token (`{token}`): never
+    /// kept nor shared.
+    fn without_tokens(&self) -> Vec<String> {
+        self.routes
             .iter()
             .map(|(p, _)| p.clone())
             .filter(|p| !p.contains("{token}"))
-            .collect();
-        self.shared.extend(shared);
-        self
+            .collect()
     }
 
     /// Every path in the table, in the order added.
