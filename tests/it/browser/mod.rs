@@ -50,12 +50,22 @@ pub fn available(test: &str) -> bool {
     there
 }
 
+/// A port nothing listens on, never one handed out before in this run: the
+/// servers and chromedrivers of tests running side by side each get their
+/// own, even while one has not started listening on its port yet.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if GIVEN.lock().unwrap_or_else(|p| p.into_inner()).insert(port) {
+            return port;
+        }
+    }
 }
 
 fn wait_for_port(port: u16, what: &str) {
