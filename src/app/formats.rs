@@ -26,13 +26,24 @@ pub async fn fixture_rules(
     season: &Season,
     fixture: &Fixture,
 ) -> Result<(crate::rules::Ruleset, MatchFormat), DbError> {
+    let rules = fixture_season_rules(db, league, season, fixture).await?;
+    Ok((rules.ruleset, rules.format))
+}
+
+/// A fixture's season rules with its cup's own match format (if any) as
+/// the format: what its result, pads and team sheet are checked against.
+pub async fn fixture_season_rules(
+    db: &Db,
+    league: &League,
+    season: &Season,
+    fixture: &Fixture,
+) -> Result<crate::league::season::SeasonRules, DbError> {
     let rules = season.rules()?;
     let own = match fixture.cup_id {
         Some(cup) => db.cup(league.id, cup).await?.match_format,
         None => None,
     };
-    let format = rules.fixture_format(own.as_ref()).clone();
-    Ok((rules.ruleset, format))
+    Ok(rules.for_fixture(own))
 }
 
 /// The match format a fixture is played in: its cup's own, or its

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::addresses::at_short;
 use crate::app::answer_links;
 use crate::app::mail::{MailConfig, Message};
+use crate::db::cups::cup_format_in;
 use crate::db::fixtures::lock_fixture;
 use crate::db::mail::{FixtureFacts, NewMail, fixture_people, queue};
 use crate::db::seasons::season_in;
@@ -79,8 +80,15 @@ fn team_of(f: &Fixture, side: Side) -> TeamId {
     }
 }
 
+/// The rules the fixture is played under: a cup tie's own match format,
+/// if its cup has one, else the season's.
 async fn rules_in(tx: &mut Tx, league: LeagueId, f: &Fixture) -> Result<SeasonRules> {
-    Ok(season_in(tx, league, f.season_id).await?.rules()?)
+    let rules = season_in(tx, league, f.season_id).await?.rules()?;
+    let own = match f.cup_id {
+        Some(cup) => cup_format_in(tx, league, cup).await?,
+        None => None,
+    };
+    Ok(rules.for_fixture(own))
 }
 
 /// A player answers for a fixture (from their home page, the team page or
@@ -577,9 +585,27 @@ pub async fn board_from_line_ups(
     format: &crate::league::match_format::MatchFormat,
     board: i64,
 ) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+    let board = usize::try_from(board).unwrap_or(0);
+    Ok(boards_from_line_ups(db, league, fixture, format)
+        .await?
+        .into_iter()
+        .nth(board.wrapping_sub(1))
+        .flatten())
+}
+
+/// Who plays each board of `format` (in the pads' order) as the two
+/// line-ups and the draw say: `None` for a board they do not fill, and
+/// every board `None` until both line-ups are in (and drawn, if the format
+/// draws). The paper card starts from it as the pads do.
+pub async fn boards_from_line_ups(
+    db: &Db,
+    league: LeagueId,
+    fixture: &Fixture,
+    format: &crate::league::match_format::MatchFormat,
+) -> Result<Vec<Option<(Vec<i64>, Vec<i64>)>>> {
     let line_ups = db.line_ups(league, fixture.id).await?;
     if line_ups.len() < 2 {
-        return Ok(None);
+        return Ok(vec![None; format.boards.len()]);
     }
     let of = |team: TeamId| {
         line_ups
@@ -591,11 +617,15 @@ pub async fn board_from_line_ups(
         Pairings::Drawn => db.pairing_draw(league, fixture.id).await?,
         _ => None,
     };
-    Ok(crate::league::team_sheet::board_players(
-        format,
-        of(fixture.home_team_id),
-        of(fixture.away_team_id),
-        drawn.as_ref(),
-        usize::try_from(board).unwrap_or(0),
-    ))
+    Ok((1..=format.boards.len())
+        .map(|board| {
+            crate::league::team_sheet::board_players(
+                format,
+                of(fixture.home_team_id),
+                of(fixture.away_team_id),
+                drawn.as_ref(),
+                board,
+            )
+        })
+        .collect())
 }

@@ -25,7 +25,7 @@ pub struct AuditEntry {
 }
 
 /// An entry about to be written, inside the transaction of its change.
-pub(crate) struct NewAudit {
+pub struct NewAudit {
     pub league_id: Option<LeagueId>,
     pub user_id: Option<UserId>,
     pub entity: &'static str,

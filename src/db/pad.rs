@@ -150,7 +150,7 @@ impl Db {
         by: Option<UserId>,
     ) -> Result<PadSaved> {
         let saved = self
-            .save_pad_noting(league, fixture, board, seen, taps, summary, by, None)
+            .save_pad_noting(league, fixture, board, seen, taps, summary, by, None, None)
             .await?;
         Ok(saved.0)
     }
@@ -181,6 +181,7 @@ impl Db {
         summary: &Summary,
         by: Option<UserId>,
         note: Option<&str>,
+        audit: Option<super::audit::NewAudit>,
     ) -> Result<(PadSaved, Option<i64>)> {
         let (taps_json, summary_json) = (json_text(&taps), json_text(summary));
         let at = now();
@@ -239,6 +240,9 @@ impl Db {
                         .rows_affected()
                 };
                 if done == 1 {
+                    if let Some(entry) = audit {
+                        super::audit::insert_audit(&mut tx, entry).await?;
+                    }
                     let id = raise_live(&mut tx, self, league, fixture, note).await?;
                     (PadSaved::Saved(seen + 1), Some(id))
                 } else {

@@ -60,6 +60,15 @@ impl SeasonRules {
     pub fn fixture_format<'a>(&'a self, cup_format: Option<&'a MatchFormat>) -> &'a MatchFormat {
         cup_format.unwrap_or(&self.format)
     }
+
+    /// The rules a fixture is played under: the season's, with its cup's
+    /// own match format in place of the season's when it has one.
+    pub fn for_fixture(mut self, cup_format: Option<MatchFormat>) -> SeasonRules {
+        if let Some(format) = cup_format {
+            self.format = format;
+        }
+        self
+    }
 }
 
 /// Refuses a season's form (a new season, or a change to one) whose

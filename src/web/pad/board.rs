@@ -3,6 +3,7 @@
 //! was offline sends what it kept), and the service worker that lets the
 //! page load with no connection.
 
+use crate::app::pad::Players;
 use crate::web::links;
 use std::collections::HashMap;
 
@@ -579,6 +580,7 @@ pub async fn tap(
             ));
         }
     };
+    let before = (board.home.clone(), board.away.clone());
     taps.push(tap);
     let (board, mut refused) = rules.replay(spec, &taps);
     if refused.is_none() {
@@ -595,7 +597,11 @@ pub async fn tap(
         ));
     }
     let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
-    let saved = save(&state, &access, revision, &taps, &summary).await?;
+    let players = Players {
+        before: (&before.0, &before.1),
+        after: (&board.home, &board.away),
+    };
+    let saved = save(&state, &access, revision, &taps, &summary, players).await?;
     match saved {
         PadSaved::Saved(_) => {}
         PadSaved::Stale => {
@@ -632,6 +638,7 @@ async fn save(
     revision: i64,
     taps: &[Tap],
     summary: &crate::league::pad::Summary,
+    players: Players<'_>,
 ) -> Result<PadSaved> {
     let event = super::events::board_event(
         access.fixture.id,
@@ -648,6 +655,7 @@ async fn save(
         taps,
         summary,
         by: access.user.as_ref().map(|u| u.id),
+        players,
     };
     Ok(crate::app::pad::save_tap(state.db(), state.hub(), write, &event).await?)
 }
@@ -759,7 +767,12 @@ pub async fn sync(
     }
     let taps = &req.taps[..taken];
     let summary = board.summary(rules.ruleset.pose == PoseRule::Rotate);
-    let saved = save(&state, &access, revision, taps, &summary).await?;
+    let before = rules.replay(spec, &held).0;
+    let players = Players {
+        before: (&before.home, &before.away),
+        after: (&board.home, &board.away),
+    };
+    let saved = save(&state, &access, revision, taps, &summary, players).await?;
     if refused.is_some() {
         crate::metrics::tap_refused();
     }

@@ -175,6 +175,39 @@ pub async fn render_fields(
     })
 }
 
+/// A card with nothing entered and nothing on the pads starts from the
+/// captains' line-ups (the team sheets), as the pads do: the players set,
+/// to be changed where someone else played.
+async fn line_up_fields(
+    state: &AppState,
+    access: &FixtureAccess,
+) -> Result<(Fields, Option<String>)> {
+    let boards = crate::app::team_sheet::boards_from_line_ups(
+        state.db(),
+        access.league.id,
+        &access.fixture,
+        &access.rules.format,
+    )
+    .await?;
+    let mut f = Fields::new();
+    for (i, (home, away)) in boards
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| Some((i, b.as_ref()?)))
+    {
+        for (side, ids) in [("home", home), ("away", away)] {
+            for (j, id) in ids.iter().enumerate() {
+                f.insert(slot_field(i, side, j), id.to_string());
+            }
+        }
+    }
+    let notice = (!f.is_empty()).then(|| {
+        "The players are filled in from the captains' line-ups: change any board where someone else played."
+            .to_owned()
+    });
+    Ok((f, notice))
+}
+
 pub async fn show(State(state): State<AppState>, access: FixtureAccess) -> Result<Response> {
     let db = state.db();
     let stored = db.result(access.league.id, access.fixture.id).await?;
@@ -193,7 +226,7 @@ pub async fn show(State(state): State<AppState>, access: FixtureAccess) -> Resul
                         .to_owned(),
                 ),
             ),
-            None => (fields, None),
+            None => line_up_fields(&state, &access).await?,
         },
         Some(_) => (fields, None),
     };
@@ -202,7 +235,7 @@ pub async fn show(State(state): State<AppState>, access: FixtureAccess) -> Resul
         None => None,
     };
     let status = stored.map(|s| format!("version {}, {}", s.version.version, s.version.status));
-    let card = Card::read(&state, &access, &fields).await?;
+    let card = Card::read(&state, &access, &fields).await?.opened();
     let mut page = card.page(&access, status, notice);
     page.dispute = dispute;
     Ok(html(&page))
@@ -338,6 +371,9 @@ struct ReadBoard {
     conceded: Option<Side>,
     /// Nothing typed and not marked conceded.
     empty: bool,
+    /// Its players chosen and no game typed yet: an error on a submitted
+    /// card, not on one just opened from the line-ups.
+    awaiting_games: bool,
 }
 
 impl Card {
@@ -459,6 +495,7 @@ impl Card {
                 }
             }
             let empty = conceded.is_none() && !chosen && !typed;
+            let mut awaiting_games = false;
             let complete = home_ids.len() == n && away_ids.len() == n;
             if conceded.is_none() && !empty && !complete && error.is_none() {
                 error = Some(format!(
@@ -510,6 +547,7 @@ impl Card {
                 && !entry.has_errors()
             {
                 error = Some("type the first game, starting with the draw".into());
+                awaiting_games = true;
             }
             boards.push(ReadBoard {
                 home: home_ids,
@@ -519,6 +557,7 @@ impl Card {
                 error,
                 conceded,
                 empty,
+                awaiting_games,
             });
         }
         lineup_errors(&format, &home, &away, &mut boards);
@@ -531,6 +570,15 @@ impl Card {
             fields: fields.clone(),
             boards,
         })
+    }
+
+    /// A card just opened from the line-ups: its boards waiting for their
+    /// games are not yet in error.
+    fn opened(mut self) -> Card {
+        for b in self.boards.iter_mut().filter(|b| b.awaiting_games) {
+            b.error = None;
+        }
+        self
     }
 
     fn errors(&self) -> usize {

@@ -121,7 +121,8 @@ pub struct FixtureAccess {
     pub league: League,
     pub fixture: Fixture,
     pub season: Season,
-    /// The season's ruleset, match format and settings, read once.
+    /// The season's ruleset and settings, and the fixture's match format
+    /// (its cup's own, if it has one), read once.
     pub rules: crate::league::season::SeasonRules,
     /// The sides as the pages call them ([`side_names`]).
     pub names: [String; 2],
@@ -170,7 +171,8 @@ where
         )
         .map_err(|why| AppError::Forbidden(why.to_string()))?;
         let names = side_names(&app, &league, &fixture).await?;
-        let rules = season.rules()?;
+        let rules =
+            crate::app::formats::fixture_season_rules(db, &league, &season, &fixture).await?;
         Ok(FixtureAccess {
             user,
             league,

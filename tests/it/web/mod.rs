@@ -33,6 +33,7 @@ mod setup;
 mod shared;
 mod sheet;
 pub(crate) mod team_sheet;
+mod team_sheet_week;
 mod time_zone;
 mod transfers;
 mod walkover_score;
