@@ -19,6 +19,7 @@ on_both!(
     console_pages_show_for_the_secretary,
     league_details_are_edited,
     seasons_are_created_and_edited,
+    the_season_form_sets_the_team_sheets_rules,
     season_rules_are_fixed_once_there_are_results,
     season_settings_change_with_results_and_the_pages_follow,
     divisions_are_created_and_edited,
@@ -367,6 +368,79 @@ async fn seasons_are_created_and_edited(db: Db) {
     refused(&page);
     assert!(error_beside(&page, "name").contains("already exists"));
     assert_eq!(db.season(l.id, season.id).await.unwrap(), season);
+}
+
+/// The team sheet's season fields (issue 42): a walkover's board score,
+/// drawn pairings, when the other side sees a line-up and when the draw is
+/// made; each refused beside its field when it cannot be.
+async fn the_season_form_sets_the_team_sheets_rules(db: Db) {
+    use boneyard::league::match_format::{MatchFormat, Pairings, Walkover};
+    use boneyard::league::team_sheet::{DrawAt, LineUpShown};
+    let app = TestApp::new(&db, home_league()).await;
+    let (mut sec, l) = (app.with_secretary().await, &app.league);
+    let new = l.console("/seasons/new");
+    let page = sec.get(&new).await;
+    assert_eq!(value_of(&page, "walkover_score"), "");
+    assert_eq!(value_of(&page, "line_up_shown"), "at_start");
+    assert_eq!(value_of(&page, "draw_at"), "line_ups");
+
+    // Four singles and two pairs: six boards, so 5-4 cannot be a score.
+    let bad = with(
+        season_fields("2027/28", "all-fives"),
+        &[("walkover_score", "five"), ("draw_at", "tomorrow")],
+    );
+    let page = sec.submit(&new, &new, &bad).await;
+    refused(&page);
+    assert!(error_beside(&page, "walkover_score").contains("e.g. 5-4"));
+    assert_eq!(error_beside(&page, "draw_at"), "Choose one of the options.");
+    let page = sec
+        .submit(
+            &new,
+            &new,
+            &with(
+                season_fields("2027/28", "all-fives"),
+                &[("walkover_score", "5-4")],
+            ),
+        )
+        .await;
+    refused(&page);
+    assert!(
+        error_beside(&page, "walkover_score").starts_with("Not possible"),
+        "{}",
+        page.body
+    );
+    assert_eq!(db.seasons(l.id).await.unwrap().len(), 1, "nothing saved");
+
+    let good = with(
+        season_fields("2027/28", "all-fives"),
+        &[
+            ("walkover_score", "4-2"),
+            ("pairings", "drawn"),
+            ("line_up_shown", "at_once"),
+            ("draw_at", "start"),
+        ],
+    );
+    let page = sec.submit(&new, &new, &good).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+    let season = db
+        .seasons(l.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == "2027/28")
+        .expect("the season was created");
+    let mf = MatchFormat::parse(season.format, &season.match_format).unwrap();
+    assert_eq!(mf.walkover, Walkover::Score { won: 4, lost: 2 });
+    assert_eq!(mf.pairings, Pairings::Drawn);
+    let settings = season.settings().unwrap();
+    assert_eq!(settings.line_up_shown, LineUpShown::AtOnce);
+    assert_eq!(settings.draw_at, DrawAt::Start);
+    // The edit form shows them as stored.
+    let page = sec.get(&l.console(&format!("/seasons/{}", season.id))).await;
+    assert_eq!(value_of(&page, "walkover_score"), "4-2");
+    assert_eq!(value_of(&page, "pairings"), "drawn");
+    assert_eq!(value_of(&page, "line_up_shown"), "at_once");
+    assert_eq!(value_of(&page, "draw_at"), "start");
 }
 
 async fn season_rules_are_fixed_once_there_are_results(db: Db) {
