@@ -78,6 +78,9 @@ struct MatchPage {
     lines: Vec<crate::web::pad::live::LiveLine>,
     /// The stream of this match's taps.
     events: String,
+    /// Tonight's match, nothing on its pads yet: the live part is shown
+    /// empty, to follow the first tap.
+    awaiting_pads: bool,
     /// Some board on the pads is still being played.
     in_play: bool,
     /// The boards won so far on the pads, home first.
@@ -252,7 +255,15 @@ pub async fn page(
         (None, Some(r)) => Some(format!("{}–{}", r.score[0], r.score[1])),
         (None, None) => None,
     };
+    // Tonight's match with nothing on the pads yet: the page follows its
+    // stream from the start, so the first tap shows without a reload.
+    let awaiting_pads = lines.is_empty()
+        && !result_in
+        && line.starts_at.is_some_and(|t| {
+            crate::league::live::on_the_night(league.time_zone, crate::db::now(), t)
+        });
     let page = MatchPage {
+        awaiting_pads,
         in_play: lines.iter().any(|l| l.winner.is_none()),
         so_far: [0, 1].map(|side| lines.iter().filter(|l| l.winner == Some(side)).count()),
         lines,

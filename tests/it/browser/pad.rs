@@ -41,13 +41,29 @@ pub(super) async fn setup(address: &str) -> Setup {
 /// The same league playing `rules` with `format`'s boards, from the
 /// harness's builder.
 pub(super) async fn setup_with(address: &str, rules: Format, format: MatchFormat) -> Setup {
-    let db = Db::connect(address).await.unwrap();
-    let built = LeagueBuilder::new("pad")
+    setup_built(address, rules, pad_league(rules, format)).await
+}
+
+/// The pads' league with its match starting at `starts_at` (tonight's, say).
+pub(super) async fn setup_starting(
+    address: &str,
+    starts_at: chrono::DateTime<chrono::Utc>,
+) -> Setup {
+    let rules = Format::FivesAndThrees;
+    let league = pad_league(rules, MatchFormat::with_boards(1, 1, 1)).starting_at(starts_at);
+    setup_built(address, rules, league).await
+}
+
+fn pad_league(rules: Format, format: MatchFormat) -> LeagueBuilder {
+    LeagueBuilder::new("pad")
         .rules(rules)
         .boards(format)
         .players(6)
-        .build(&db)
-        .await;
+}
+
+async fn setup_built(address: &str, rules: Format, league: LeagueBuilder) -> Setup {
+    let db = Db::connect(address).await.unwrap();
+    let built = league.build(&db).await;
     db.close().await;
     let roster = |t: usize| -> Vec<(i64, String)> {
         built.teams[t]

@@ -25,7 +25,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
-use super::pad::{Setup, board_taps, setup};
+use super::pad::{Setup, board_taps, setup, setup_starting};
 use super::{Browser, DESKTOP, PHONE, Server, TempDir, run};
 
 /// A phone keeping one board through a pad link, over plain HTTP.
@@ -347,6 +347,57 @@ async fn a_tap_shows_on_the_match_page_live_page_and_pub_screen_within_a_second(
             if std::env::var_os("BONEYARD_BROWSER_SHOTS").is_some() {
                 b.screenshot("push-league-screen").await;
             }
+            Ok::<(), String>(())
+        }
+        .await;
+        (b, outcome)
+    })
+    .await;
+    db.close().await;
+}
+
+/// A follower who opens tonight's match page before any board is tapped:
+/// the page says so and follows the match's stream from the start, so the
+/// first tap shows within a second, in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_page_opened_before_the_first_tap_shows_it_within_a_second() {
+    let name = "a_match_page_opened_before_the_first_tap_shows_it_within_a_second";
+    if !super::available(name) {
+        return;
+    }
+    let dir = TempDir::new("push-first");
+    let address = format!("sqlite://{}", dir.0.join("league.db").display());
+    // Tonight's match, begun ten minutes ago.
+    let s = setup_starting(&address, now() - chrono::Duration::minutes(10)).await;
+    let server = Server::start(&address);
+    let db = Db::connect(&address).await.unwrap();
+    let played = Played::new(&s, 0, 11);
+    let mut phone = Phone::open(&db, &s, server.port, 1).await;
+    let key = format!("{}-1", s.fixture);
+    let url = server.url(&at_short(&s.short).match_page(s.fixture).to_string());
+    run(name, PHONE, |b| async move {
+        let outcome = async {
+            b.goto(&url).await?;
+            b.wait_text("#live-boards", "No board has started").await?;
+            live(&b).await?;
+            mark(&b).await?;
+            let first = played.next_change(0);
+            phone.send(&played.taps[..first]).await;
+            let took = shows_within(
+                &b,
+                &key,
+                false,
+                played.totals[first],
+                Instant::now(),
+                Duration::from_secs(1),
+            )
+            .await
+            .map_err(|e| format!("the match page before the first tap: {e}"))?;
+            not_reloaded(&b, "match page").await?;
+            eprintln!(
+                "first tap -> match page opened before it: {:.0} ms",
+                took.as_secs_f64() * 1000.0
+            );
             Ok::<(), String>(())
         }
         .await;

@@ -436,7 +436,9 @@ async fn the_season_form_sets_the_team_sheets_rules(db: Db) {
     assert_eq!(settings.line_up_shown, LineUpShown::AtOnce);
     assert_eq!(settings.draw_at, DrawAt::Start);
     // The edit form shows them as stored.
-    let page = sec.get(&l.console(&format!("/seasons/{}", season.id))).await;
+    let page = sec
+        .get(&l.console(&format!("/seasons/{}", season.id)))
+        .await;
     assert_eq!(value_of(&page, "walkover_score"), "4-2");
     assert_eq!(value_of(&page, "pairings"), "drawn");
     assert_eq!(value_of(&page, "line_up_shown"), "at_once");
