@@ -97,7 +97,8 @@
   });
   // Events were missed (away too long): the page once.
   source.addEventListener("reset", function () { refresh(); });
-  // What a tap does not say (a match's result coming in, which takes its
-  // boards off) is still read, slowly.
+  // A match's result coming in (or a walkover, a void) arrives as an event
+  // for no board (board 0), which reads the page again above; anything
+  // else a tap does not say is still read, slowly.
   (function slow() { setTimeout(function () { if (source.readyState !== 2) refresh(); slow(); }, 60000); })();
 })();

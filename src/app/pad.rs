@@ -119,3 +119,40 @@ async fn line_up_change(db: &Db, w: &PadWrite<'_>) -> Result<Option<NewAudit>> {
             .after(Some(&side(p.after.0, p.after.1))),
     ))
 }
+
+/// Tells a match's followers that it changed other than by a tap (its
+/// result came in, a walkover, a void): an event for no board (board 0),
+/// which the live pages answer by reading themselves again, so the
+/// match's boards leave them at once rather than at the slow re-read. The
+/// pads ignore it. Sent after the change's own transaction commits.
+pub async fn tell_match_changed(
+    db: &Db,
+    hub: &Hub,
+    league: LeagueId,
+    fixture: FixtureId,
+) -> Result<()> {
+    let data = serde_json::json!({
+        "key": format!("{}-0", fixture.0),
+        "fixture": fixture.0,
+        "board": 0,
+        "changed": true,
+    })
+    .to_string();
+    if hub.by_database() {
+        let note = notification_rest(fixture, 0, &data);
+        db.raise_live_noting(league, fixture, Some(&note)).await?;
+        return Ok(());
+    }
+    let _order = hub.in_order().await;
+    let id = db.raise_live_noting(league, fixture, None).await?;
+    hub.publish(
+        league,
+        BoardEvent {
+            id,
+            fixture,
+            board: 0,
+            data: Arc::from(data.as_str()),
+        },
+    );
+    Ok(())
+}

@@ -254,6 +254,22 @@ impl Db {
         Ok(out)
     }
 
+    /// Raises the match's and the league's live generations in a
+    /// transaction of its own and, on Postgres, sends `note` with them: a
+    /// change to a match that is not a tap (its result in, a walkover, a
+    /// void), told to its followers. Returns the event's id.
+    pub async fn raise_live_noting(
+        &self,
+        league: LeagueId,
+        fixture: FixtureId,
+        note: Option<&str>,
+    ) -> Result<i64> {
+        let mut tx = self.begin_write(None).await?;
+        let id = raise_live(&mut tx, self, league, fixture, note).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
     /// The league's live generation now: the id of its last tap's event
     /// (0: never tapped).
     pub async fn live_generation(&self, league: LeagueId) -> Result<i64> {

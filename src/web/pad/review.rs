@@ -357,6 +357,7 @@ pub async fn submit(
         }
         Err(e) => return Err(access.refused(e)),
     };
+    crate::web::results::tell_followers(&state, &access).await;
     Ok(Redirect::to(&format!(
         "{}?submitted=pad&version={}",
         access.at().history(),

@@ -241,7 +241,7 @@ pub async fn store_result(
     access: &FixtureAccess,
     result: &crate::db::MatchResult,
 ) -> Result<crate::db::ResultVersion, AppError> {
-    crate::app::results::submit(
+    let version = crate::app::results::submit(
         state.db(),
         access.league.id,
         access.fixture.id,
@@ -249,5 +249,23 @@ pub async fn store_result(
         access.actor(),
     )
     .await
-    .map_err(|e| access.refused(e))
+    .map_err(|e| access.refused(e))?;
+    tell_followers(state, access).await;
+    Ok(version)
+}
+
+/// The match's followers told that it changed (its result in, a walkover,
+/// a void) once that is saved. The change stands whatever happens here: a
+/// follower not told reads its page again within a minute.
+pub async fn tell_followers(state: &AppState, access: &FixtureAccess) {
+    let told = crate::app::pad::tell_match_changed(
+        state.db(),
+        state.hub(),
+        access.league.id,
+        access.fixture.id,
+    )
+    .await;
+    if let Err(e) = told {
+        tracing::warn!(error = %e, fixture = access.fixture.id.0, "could not tell the match's followers");
+    }
 }

@@ -224,6 +224,7 @@ pub async fn walkover(
     )
     .await
     .map_err(|e| access.refused(e))?;
+    super::tell_followers(&state, &access).await;
     Ok(Redirect::to(&format!("{}?saved=walkover_{side}", access.at().history())).into_response())
 }
 
@@ -240,6 +241,7 @@ pub async fn void(
     )
     .await
     .map_err(|e| access.refused(e))?;
+    super::tell_followers(&state, &access).await;
     Ok(Redirect::to(&format!("{}?saved=void", access.at().history())).into_response())
 }
 
@@ -256,6 +258,7 @@ pub async fn reinstate(
     )
     .await
     .map_err(|e| access.refused(e))?;
+    super::tell_followers(&state, &access).await;
     Ok(Redirect::to(&format!("{}?saved=reinstated", access.at().history())).into_response())
 }
 

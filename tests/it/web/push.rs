@@ -31,6 +31,7 @@ on_both!(
     a_follower_reconnecting_gets_what_it_missed_and_nothing_twice,
     streams_past_the_bounds_are_refused_and_shutdown_ends_them,
     the_metrics_count_open_streams_and_time_no_stream,
+    a_match_made_void_tells_its_followers_at_once,
 );
 
 /// One server-sent event as read off a stream.
@@ -478,4 +479,54 @@ async fn wait_until(mut done: impl FnMut() -> bool) {
         assert!(start.elapsed() < Duration::from_secs(5), "not within 5 s");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// A change to a match that is not a tap (here a secretary making it void;
+/// a result coming in goes the same way) reaches its followers at once, as
+/// an event for no board that their pages answer by reading themselves
+/// again: the match's boards leave the live page then, not at the slow
+/// re-read a minute later.
+async fn a_match_made_void_tells_its_followers_at_once(db: Db) {
+    let t = TestApp::new(&db, league()).await;
+    let l = &t.league;
+    let (_, app) = app_of(&db).await;
+    let at = at_short(&l.short);
+    let f = l.fixtures[0];
+    let game = at.match_page(f);
+    let mut phone = Phone::new(&app, l, 0).await;
+    phone.send(&opening(l, 0)).await;
+    let mut visitor = Client::on(app.clone());
+    let board = format!("data-board=\"{}-1\"", f.0);
+    assert!(
+        visitor.get(&at.live()).await.has(&board),
+        "on the live page"
+    );
+
+    let mut match_stream = Stream::open(&app, &game.events(), None).await;
+    let mut league_stream = Stream::open(&app, &at.live_events(), None).await;
+    let mut other_match = Stream::open(&app, &at.match_page(l.fixtures[1]).events(), None).await;
+    let mut sec = Client::on(app.clone());
+    sec.sign_in(&l.secretary, PASSWORD).await;
+    let history = sec.get(&game.history()).await;
+    assert_eq!(history.status, StatusCode::OK, "{}", history.body);
+    let voided = sec.post(&game.void(), &[("csrf", &history.csrf())]).await;
+    assert_eq!(voided.status, StatusCode::SEE_OTHER, "{}", voided.body);
+    for stream in [&mut match_stream, &mut league_stream] {
+        let e = stream.next().await;
+        assert_eq!(e.event, "board");
+        let data = e.json();
+        assert_eq!(data["fixture"], f.0);
+        assert_eq!(data["board"], 0);
+        assert_eq!(data["changed"], true);
+        assert!(data.get("line").is_none(), "no board to swap in: {data}");
+    }
+    assert!(
+        other_match.quiet(Duration::from_millis(300)).await.is_ok(),
+        "another match's followers hear nothing"
+    );
+    // Read again, as the pages do on that event: the board is gone.
+    assert!(
+        !visitor.get(&at.live()).await.has(&board),
+        "off the live page"
+    );
 }
