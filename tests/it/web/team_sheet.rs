@@ -30,7 +30,7 @@ on_both!(
 
 /// Six singles and three pairs; each team's six players one singles and
 /// one pairs board each, in order.
-fn line_up(players: &[PlayerId]) -> LineUp {
+pub(crate) fn line_up(players: &[PlayerId]) -> LineUp {
     let p: Vec<i64> = players.iter().map(|p| p.0).collect();
     LineUp {
         singles: p[..6].to_vec(),
@@ -176,6 +176,12 @@ pub(crate) async fn player_account(
     db.grant_role(&NewRole::player(user, l.id, player), None)
         .await
         .unwrap();
+    confirm_address(db, user, username, email).await;
+    user
+}
+
+/// Gives account `user` (`username`) the confirmed address `email`.
+pub(crate) async fn confirm_address(db: &Db, user: UserId, username: &str, email: &str) {
     let mail = link_message(
         LinkKind::Verify,
         "http://example.org/verify".into(),
@@ -190,10 +196,9 @@ pub(crate) async fn player_account(
         .await
         .unwrap()
         .unwrap();
-    user
 }
 
-fn week_ahead() -> LeagueBuilder {
+pub(crate) fn week_ahead() -> LeagueBuilder {
     LeagueBuilder::new("week")
         .boards(MatchFormat::with_boards(6, 3, 1))
         .players(8)

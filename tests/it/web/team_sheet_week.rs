@@ -16,7 +16,7 @@ use boneyard::league::team_sheet::{Answer, LineUp};
 use chrono::{Duration, Utc};
 use serde_json::json;
 
-use super::team_sheet::player_account;
+use super::team_sheet::{confirm_address, line_up, player_account, week_ahead};
 use crate::harness::pages::ok;
 use crate::harness::{Built, LeagueBuilder, TestApp};
 use crate::support::on_both;
@@ -77,16 +77,6 @@ fn config() -> MailConfig {
     MailConfig::new("http://example.org")
 }
 
-/// Six singles and three pairs from a team's first six players.
-fn full_line_up(players: &[PlayerId]) -> LineUp {
-    let p: Vec<i64> = players.iter().map(|p| p.0).collect();
-    LineUp {
-        singles: p[..6].to_vec(),
-        pairs: vec![[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]],
-        substitutes: p[6..].to_vec(),
-    }
-}
-
 /// A night that started an hour ago: its card and pads are open.
 fn tonight() -> LeagueBuilder {
     LeagueBuilder::new("tonight")
@@ -95,18 +85,8 @@ fn tonight() -> LeagueBuilder {
         .starting_at(Utc::now() - Duration::hours(1))
 }
 
-fn week_ahead() -> LeagueBuilder {
-    LeagueBuilder::new("week")
-        .boards(MatchFormat::with_boards(6, 3, 1))
-        .players(8)
-        .starting_at(Utc::now() + Duration::days(3))
-}
-
 async fn both_line_ups(db: &Db, l: &Built, fixture: FixtureId) -> (LineUp, LineUp) {
-    let (home, away) = (
-        full_line_up(&l.home_players()),
-        full_line_up(&l.away_players()),
-    );
+    let (home, away) = (line_up(&l.home_players()), line_up(&l.away_players()));
     for (side, lu) in [(Side::Home, &home), (Side::Away, &away)] {
         team_sheet::save_line_up(db, l.id, fixture, side, lu, None)
             .await
@@ -152,15 +132,9 @@ async fn a_cup_ties_sheet_is_set_out_in_the_cups_own_format(db: Db) {
     team_sheet::save_line_up(&db, l.id, tie.id, Side::Home, &small(&home_players), None)
         .await
         .expect("a cup line-up of two singles and a pair");
-    let nine = team_sheet::save_line_up(
-        &db,
-        l.id,
-        tie.id,
-        Side::Away,
-        &full_line_up(&away_players),
-        None,
-    )
-    .await;
+    let nine =
+        team_sheet::save_line_up(&db, l.id, tie.id, Side::Away, &line_up(&away_players), None)
+            .await;
     assert!(
         matches!(&nine, Err(DbError::Refused(r)) if r.to_string().contains("singles")),
         "{nine:?}"
@@ -291,20 +265,7 @@ async fn a_line_up_changed_on_the_pad_is_audited(db: Db) {
 /// Gives the account `username` a confirmed address.
 async fn confirm(db: &Db, username: &str, email: &str) {
     let user = db.user_by_username(username).await.unwrap().id;
-    let mail = boneyard::app::mail::link_message(
-        boneyard::app::mail::LinkKind::Verify,
-        "http://example.org/verify".into(),
-        &config(),
-    )
-    .to(None, "verify", username, email, None);
-    let token = format!("verify-{username}");
-    db.change_email(user, email, &token, Duration::hours(1), &mail)
-        .await
-        .unwrap();
-    db.use_token(boneyard::db::mail::TokenPurpose::Verify, &token, None)
-        .await
-        .unwrap()
-        .unwrap();
+    confirm_address(db, user, username, email).await;
 }
 
 async fn the_captain_is_told_once_when_the_team_goes_short(db: Db) {
