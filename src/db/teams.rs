@@ -73,6 +73,30 @@ impl Db {
             .ok_or_else(|| DbError::not_found(format!("team {id}")))
     }
 
+    /// The names of a match's two teams, home first, in one query (every
+    /// pad tap and result page names its sides).
+    pub async fn team_names(
+        &self,
+        league: LeagueId,
+        home: TeamId,
+        away: TeamId,
+    ) -> Result<[String; 2]> {
+        let rows: Vec<(TeamId, String)> =
+            sql::query_as("SELECT id, name FROM teams WHERE league_id = $1 AND id IN ($2, $3)")
+                .bind(league)
+                .bind(home)
+                .bind(away)
+                .fetch_all(self)
+                .await?;
+        let name = |id: TeamId| {
+            rows.iter()
+                .find(|(t, _)| *t == id)
+                .map(|(_, n)| n.clone())
+                .ok_or_else(|| DbError::not_found(format!("team {id}")))
+        };
+        Ok([name(home)?, name(away)?])
+    }
+
     pub async fn teams(&self, league: LeagueId) -> Result<Vec<Team>> {
         let sql = format!("SELECT {COLUMNS} FROM teams WHERE league_id = $1 ORDER BY name, id");
         sql::query_as::<Team>(&sql)

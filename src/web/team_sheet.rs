@@ -820,10 +820,9 @@ async fn answer_page(
     let fixture = db.fixture(league.id, link.fixture).await?;
     let player = db.player(league.id, link.player).await?;
     let current = db.answer(league.id, fixture.id, link.player).await?;
-    let names = [
-        db.team(league.id, fixture.home_team_id).await?.name,
-        db.team(league.id, fixture.away_team_id).await?.name,
-    ];
+    let names = db
+        .team_names(league.id, fixture.home_team_id, fixture.away_team_id)
+        .await?;
     let open = matches!(
         fixture.status,
         crate::db::FixtureStatus::Scheduled | crate::db::FixtureStatus::Postponed

@@ -106,10 +106,10 @@ pub async fn side_names(
     };
     Ok(match entrants {
         Some((h, a)) => [names(h), names(a)],
-        None => [
-            db.team(league.id, fixture.home_team_id).await?.name,
-            db.team(league.id, fixture.away_team_id).await?.name,
-        ],
+        None => {
+            db.team_names(league.id, fixture.home_team_id, fixture.away_team_id)
+                .await?
+        }
     })
 }
 
