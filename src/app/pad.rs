@@ -102,16 +102,10 @@ async fn line_up_change(db: &Db, w: &PadWrite<'_>) -> Result<Option<NewAudit>> {
     let fixture = db.fixture(w.league, w.fixture).await?;
     let season = db.season(w.league, fixture.season_id).await?;
     let league = db.league(w.league).await?;
-    let rules =
-        crate::app::formats::fixture_season_rules(db, &league, &season, &fixture).await?;
-    let planned = crate::app::team_sheet::board_from_line_ups(
-        db,
-        w.league,
-        &fixture,
-        &rules.format,
-        w.board,
-    )
-    .await?;
+    let rules = crate::app::formats::fixture_season_rules(db, &league, &season, &fixture).await?;
+    let planned =
+        crate::app::team_sheet::board_from_line_ups(db, w.league, &fixture, &rules.format, w.board)
+            .await?;
     let Some((home, away)) = planned else {
         return Ok(None);
     };

@@ -74,7 +74,7 @@ struct Inner {
     hub: crate::push::Hub,
     /// Each season's honours, kept while its league's records stand: they
     /// read every hand of the season.
-    honours: ByGeneration<(crate::db::LeagueId, crate::db::SeasonId), public::Honours>,
+    honours: crate::app::read::honours::KeptHonours,
     /// Each league's latest week with a result (the round-up's address),
     /// by the end of this week, kept while its records stand.
     latest_week: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate>,
@@ -122,9 +122,7 @@ impl AppState {
     }
 
     /// The kept honours of each season (see `public::honours`).
-    pub(crate) fn honours(
-        &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, crate::db::SeasonId), public::Honours> {
+    pub(crate) fn honours(&self) -> &crate::app::read::honours::KeptHonours {
         &self.inner.honours
     }
 
@@ -140,6 +138,12 @@ impl AppState {
         &self,
     ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week> {
         &self.inner.round_ups
+    }
+
+    /// The kept ratings, for a use case that reads them only when it
+    /// works its view out.
+    pub(crate) fn rating_cache(&self) -> &crate::app::ratings::RatingCache {
+        &self.inner.ratings
     }
 
     /// The ratings of `league` now (see [`crate::app::ratings`]).

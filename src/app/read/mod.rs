@@ -18,6 +18,7 @@ use crate::db::{DbError, Result};
 pub mod cup;
 pub mod division;
 pub mod fixtures;
+pub mod honours;
 pub mod league;
 pub mod live;
 pub mod match_view;

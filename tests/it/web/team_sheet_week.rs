@@ -68,7 +68,9 @@ async fn cup_tie(db: &Db, l: &Built, format: MatchFormat) -> Fixture {
     };
     draw_cup_round(db, l.id, cup, &draw, None).await.unwrap();
     let tie = db.cup_data(l.id, cup).await.unwrap().ties[0].fixture_id;
-    db.fixture(l.id, tie.expect("the tie's match")).await.unwrap()
+    db.fixture(l.id, tie.expect("the tie's match"))
+        .await
+        .unwrap()
 }
 
 fn config() -> MailConfig {
@@ -337,9 +339,17 @@ async fn the_captain_is_told_once_when_the_team_goes_short(db: Db) {
     assert_eq!(told[0].to_address, "home.captain@example.org");
     let names = l.home_names();
     for n in &names[..3] {
-        assert!(told[0].text_body.contains(n.as_str()), "{}", told[0].text_body);
+        assert!(
+            told[0].text_body.contains(n.as_str()),
+            "{}",
+            told[0].text_body
+        );
     }
-    assert!(told[0].text_body.contains("3 of 8 registered players can't play"));
+    assert!(
+        told[0]
+            .text_body
+            .contains("3 of 8 registered players can't play")
+    );
     // Another "can't", or the same answer again: still one message.
     team_sheet::answer(&db, &league, f, hp[3], Answer::No, &config())
         .await
@@ -378,7 +388,11 @@ async fn a_signed_in_player_answers_from_the_team_page_and_from_home(db: Db) {
     );
     let page = ok(&mut ann, &team_page).await;
     assert!(page.has("Can you play?"), "{}", page.body);
-    assert!(page.has(&format!("action=\"{answer_at}\"")), "{}", page.body);
+    assert!(
+        page.has(&format!("action=\"{answer_at}\"")),
+        "{}",
+        page.body
+    );
     let saved = ann
         .post(
             &answer_at,
@@ -393,11 +407,18 @@ async fn a_signed_in_player_answers_from_the_team_page_and_from_home(db: Db) {
     assert_eq!(saved.location.as_deref(), Some(team_page.as_str()));
     let back = ok(&mut ann, &team_page).await;
     assert!(back.has("Saved: Maybe for this match."), "{}", back.body);
-    assert_eq!(db.answer(l.id, f, hp[0]).await.unwrap(), Some(Answer::Maybe));
+    assert_eq!(
+        db.answer(l.id, f, hp[0]).await.unwrap(),
+        Some(Answer::Maybe)
+    );
 
     // From home: changed to "can play".
     let home = ok(&mut ann, "/").await;
-    assert!(home.has(&format!("action=\"{answer_at}\"")), "{}", home.body);
+    assert!(
+        home.has(&format!("action=\"{answer_at}\"")),
+        "{}",
+        home.body
+    );
     let saved = ann
         .post(
             &answer_at,
@@ -420,12 +441,19 @@ async fn a_signed_in_player_answers_from_the_team_page_and_from_home(db: Db) {
     let (mut someone, _) = app.with_account("nobody").await;
     let csrf = ok(&mut someone, "/").await.csrf();
     let stranger = someone
-        .post(&answer_at, &[("csrf", &csrf), ("answer", "yes"), ("back", "/")])
+        .post(
+            &answer_at,
+            &[("csrf", &csrf), ("answer", "yes"), ("back", "/")],
+        )
         .await;
     assert_eq!(stranger.status, StatusCode::FORBIDDEN, "{}", stranger.body);
     // The captain sees the answer on the sheet.
     let mut cap = app.with_captain(0).await;
-    let sheet = ok(&mut cap, &at.match_page(f).team_sheet(Side::Home).to_string()).await;
+    let sheet = ok(
+        &mut cap,
+        &at.match_page(f).team_sheet(Side::Home).to_string(),
+    )
+    .await;
     assert!(sheet.has("1 can play, 0 maybe"), "{}", sheet.body);
 }
 
@@ -476,7 +504,9 @@ async fn the_reminder_goes_at_the_captains_time_and_only_once(db: Db) {
 
     // Not yet due: nothing sent.
     assert_eq!(
-        team_sheet::send_due_reminders(&db, &config()).await.unwrap(),
+        team_sheet::send_due_reminders(&db, &config())
+            .await
+            .unwrap(),
         0
     );
     assert!(reminders().await.is_empty());
@@ -486,11 +516,15 @@ async fn the_reminder_goes_at_the_captains_time_and_only_once(db: Db) {
         .await
         .unwrap();
     assert_eq!(
-        team_sheet::send_due_reminders(&db, &config()).await.unwrap(),
+        team_sheet::send_due_reminders(&db, &config())
+            .await
+            .unwrap(),
         1
     );
     assert_eq!(
-        team_sheet::send_due_reminders(&db, &config()).await.unwrap(),
+        team_sheet::send_due_reminders(&db, &config())
+            .await
+            .unwrap(),
         0
     );
     assert_eq!(reminders().await, vec!["bea@example.org".to_owned()]);
@@ -510,9 +544,7 @@ async fn the_sheet_prints_with_its_line_up(db: Db) {
     let paper = ok(&mut cap, &at.print()).await;
     let names = l.home_names();
     let hp = l.home_players();
-    let name = |id: i64| {
-        names[hp.iter().position(|p| p.0 == id).unwrap()].clone()
-    };
+    let name = |id: i64| names[hp.iter().position(|p| p.0 == id).unwrap()].clone();
     // Every board with its players, in order, and no forms of the sheet.
     let first = paper.body.find(&name(home.singles[0])).expect("board 1");
     let sixth = paper.body.find(&name(home.singles[5])).expect("board 6");
