@@ -142,14 +142,6 @@ fn not_found(e: DbError, what: String) -> AppError {
     }
 }
 
-/// The season whose name makes `season_slug`, from the league's seasons.
-fn find_season<'a>(seasons: &'a [Season], season_slug: &str) -> Result<&'a Season> {
-    seasons
-        .iter()
-        .find(|s| slug(&s.name) == season_slug)
-        .ok_or_else(|| AppError::NotFound(format!("The season `{season_slug}`")))
-}
-
 // ---------------------------------------------------------------------------
 // Dates
 
