@@ -24,7 +24,7 @@ use crate::league::match_format::MatchFormat;
 use crate::league::time::Zone;
 
 use super::dates;
-use super::error::{AppError, Result};
+use super::error::AppError;
 use super::links::{
     Link, competition_link, cup_href, division_href, league_href, match_href, player_href,
     season_href, slug, split_id_slug, team_href,
