@@ -23,6 +23,7 @@ pub mod read;
 pub mod registrations;
 pub mod results;
 pub mod rollover;
+pub mod round_up_list;
 pub mod schedule;
 pub mod season_results;
 pub mod seasons;

@@ -15,7 +15,6 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::session_store::ExpiredDeletion;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
-use crate::app::by_generation::ByGeneration;
 use crate::app::mail::MailConfig;
 use crate::db::Db;
 
@@ -77,11 +76,11 @@ struct Inner {
     honours: crate::app::read::honours::KeptHonours,
     /// Each league's latest week with a result (the round-up's address),
     /// by the end of this week, kept while its records stand.
-    latest_week: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate>,
+    latest_week: crate::app::read::round_up::KeptLatestWeek,
     /// Each week's round-up, kept while its league's records stand (and a
     /// minute at most while the week is not over): it reads every hand of
     /// the week.
-    round_ups: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week>,
+    round_ups: crate::app::read::round_up::KeptRoundUps,
 }
 
 impl AppState {
@@ -127,16 +126,12 @@ impl AppState {
     }
 
     /// The kept latest week of each league (see `public::round_up`).
-    pub(crate) fn latest_week(
-        &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate> {
+    pub(crate) fn latest_week(&self) -> &crate::app::read::round_up::KeptLatestWeek {
         &self.inner.latest_week
     }
 
     /// The kept round-up of each week (see `public::round_up`).
-    pub(crate) fn round_ups(
-        &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week> {
+    pub(crate) fn round_ups(&self) -> &crate::app::read::round_up::KeptRoundUps {
         &self.inner.round_ups
     }
 

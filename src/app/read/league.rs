@@ -263,3 +263,16 @@ pub async fn season_page(
     let view = season(db, &found).await?;
     Ok((found, seasons, view))
 }
+
+/// The season `season` names in `league` and its division `division`, with
+/// the season's divisions in order.
+pub async fn find_season_division(
+    db: &Db,
+    league: &League,
+    season: Key<'_>,
+    division: Key<'_>,
+) -> Result<(Season, Division, Vec<Division>)> {
+    let (season, _) = find_season(db, league, season).await?;
+    let (division, divisions) = find_division(db, &season, division).await?;
+    Ok((season, division, divisions))
+}

@@ -23,6 +23,8 @@ pub mod league;
 pub mod live;
 pub mod match_view;
 pub mod player;
+pub mod ratings;
+pub mod round_up;
 pub mod team;
 
 /// A record named by its stable id, with its name as shown.

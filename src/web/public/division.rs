@@ -150,13 +150,14 @@ async fn resolve_all(
     league: League,
     p: &DivisionPath,
 ) -> Result<(League, Season, Division, Vec<Division>)> {
-    let db = state.db();
-    let (season, _) = read::league::find_season(db, &league, Key::Slug(&p.season))
-        .await
-        .map_err(found)?;
-    let (division, divisions) = read::league::find_division(db, &season, Key::Slug(&p.division))
-        .await
-        .map_err(found)?;
+    let (season, division, divisions) = read::league::find_season_division(
+        state.db(),
+        &league,
+        Key::Slug(&p.season),
+        Key::Slug(&p.division),
+    )
+    .await
+    .map_err(found)?;
     Ok((league, season, division, divisions))
 }
 

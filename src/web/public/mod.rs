@@ -46,7 +46,6 @@ pub(crate) mod team;
 
 // What the widgets for other websites (`web::embed`) show as these pages do.
 pub(crate) use division::FormView;
-pub(crate) use round_up::Week;
 
 pub fn router() -> Routes {
     Routes::new()
