@@ -157,16 +157,8 @@ async fn resolve_all(
         Key::Slug(&p.division),
     )
     .await
-    .map_err(found)?;
+    .map_err(super::found)?;
     Ok((league, season, division, divisions))
-}
-
-/// A season or division the address does not name is a 404 in its words.
-fn found(e: crate::db::DbError) -> AppError {
-    match e {
-        crate::db::DbError::NotFound(what) => AppError::NotFound(what),
-        other => other.into(),
-    }
 }
 
 /// The season and division an address names in `league`.

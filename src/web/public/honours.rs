@@ -160,7 +160,9 @@ pub async fn text(
 }
 
 async fn resolve(state: &AppState, league: League, p: &HonoursPath) -> Result<(League, Season)> {
-    let (season, _) = read::league::find_season(state.db(), &league, Key::Slug(&p.season)).await?;
+    let (season, _) = read::league::find_season(state.db(), &league, Key::Slug(&p.season))
+        .await
+        .map_err(super::found)?;
     Ok((league, season))
 }
 

@@ -149,7 +149,9 @@ pub async fn season(
     Path(p): Path<SeasonPath>,
 ) -> Result<Response> {
     let (season, seasons, view) =
-        read::league::season_page(state.db(), &league, Key::Slug(&p.season)).await?;
+        read::league::season_page(state.db(), &league, Key::Slug(&p.season))
+            .await
+            .map_err(super::found)?;
     let divisions = view
         .divisions
         .iter()

@@ -141,6 +141,15 @@ fn not_found(e: DbError, what: String) -> AppError {
     }
 }
 
+/// A season or division the address does not name is a 404 in its words
+/// (the use case's: "The season `2030-31`").
+fn found(e: DbError) -> AppError {
+    match e {
+        DbError::NotFound(what) => AppError::NotFound(what),
+        other => other.into(),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Dates
 
