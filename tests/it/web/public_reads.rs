@@ -243,17 +243,15 @@ fn reads(text: &str) -> Vec<(usize, String)> {
             }
             continue;
         }
-        let mut last = String::new();
-        loop {
+        let last = loop {
             let name = ident_at(&code, j);
             j += name.len();
-            last = name;
             if code.get(j) == Some(&':') && code.get(j + 1) == Some(&':') {
                 j += 2;
             } else {
-                break;
+                break name;
             }
-        }
+        };
         if last.starts_with(|c: char| c.is_ascii_lowercase())
             && !NOT_READS.contains(&last.as_str())
             && code.get(skip_space(&code, j)) == Some(&'(')
