@@ -15,7 +15,6 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::session_store::ExpiredDeletion;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
-use crate::app::by_generation::ByGeneration;
 use crate::app::mail::MailConfig;
 use crate::db::Db;
 
@@ -74,14 +73,14 @@ struct Inner {
     hub: crate::push::Hub,
     /// Each season's honours, kept while its league's records stand: they
     /// read every hand of the season.
-    honours: ByGeneration<(crate::db::LeagueId, crate::db::SeasonId), public::Honours>,
+    honours: crate::app::read::honours::KeptHonours,
     /// Each league's latest week with a result (the round-up's address),
     /// by the end of this week, kept while its records stand.
-    latest_week: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate>,
+    latest_week: crate::app::read::round_up::KeptLatestWeek,
     /// Each week's round-up, kept while its league's records stand (and a
     /// minute at most while the week is not over): it reads every hand of
     /// the week.
-    round_ups: ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week>,
+    round_ups: crate::app::read::round_up::KeptRoundUps,
 }
 
 impl AppState {
@@ -122,24 +121,24 @@ impl AppState {
     }
 
     /// The kept honours of each season (see `public::honours`).
-    pub(crate) fn honours(
-        &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, crate::db::SeasonId), public::Honours> {
+    pub(crate) fn honours(&self) -> &crate::app::read::honours::KeptHonours {
         &self.inner.honours
     }
 
     /// The kept latest week of each league (see `public::round_up`).
-    pub(crate) fn latest_week(
-        &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), chrono::NaiveDate> {
+    pub(crate) fn latest_week(&self) -> &crate::app::read::round_up::KeptLatestWeek {
         &self.inner.latest_week
     }
 
     /// The kept round-up of each week (see `public::round_up`).
-    pub(crate) fn round_ups(
-        &self,
-    ) -> &ByGeneration<(crate::db::LeagueId, chrono::NaiveDate), public::Week> {
+    pub(crate) fn round_ups(&self) -> &crate::app::read::round_up::KeptRoundUps {
         &self.inner.round_ups
+    }
+
+    /// The kept ratings, for a use case that reads them only when it
+    /// works its view out.
+    pub(crate) fn rating_cache(&self) -> &crate::app::ratings::RatingCache {
+        &self.inner.ratings
     }
 
     /// The ratings of `league` now (see [`crate::app::ratings`]).

@@ -16,12 +16,12 @@ use axum::response::Response;
 use axum::routing::get;
 use serde::Deserialize;
 
-use crate::db::stats::{Counted, GamePenaltyLine, PlayerStatLine};
+use crate::db::stats::{Counted, PlayerStatLine};
 use crate::db::{DbError, League, PlayerId, Season, SeasonId};
-use crate::league::players::{
-    GameFacts, IndividualPenalty, PlayerRow, Tally, apply_penalties, table,
-};
+use crate::league::players::{PlayerRow, Tally, apply_penalties, table};
 use crate::rules::Format;
+
+use crate::app::tallies::{count, penalty, tally};
 
 use super::AppState;
 use super::auth::MaybeUser;
@@ -138,45 +138,6 @@ fn parse_min(q: &TableQuery, setting: u32) -> Result<u32> {
             .parse()
             .map_err(|_| AppError::BadRequest(format!("`{text}` is not a whole number of games"))),
     }
-}
-
-fn count(n: i64) -> u32 {
-    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
-}
-
-/// The sums of a stat line, as the league core takes them.
-pub fn tally(line: &PlayerStatLine) -> Tally {
-    Tally {
-        played: count(line.played),
-        won: count(line.won),
-        pegs: count(line.pegs),
-        eights: count(line.eights),
-        chip_outs: count(line.chip_outs),
-        penalty_games: 0,
-        forfeits: 0,
-        sets_6_0_won: count(line.sets_won_6_0),
-        sets_6_0_lost: count(line.sets_lost_6_0),
-    }
-}
-
-/// A penalty line as the league core takes it: `None` for a kind that is
-/// not individual.
-pub fn penalty(line: &GamePenaltyLine) -> Option<(PlayerId, i64, IndividualPenalty, GameFacts)> {
-    let penalty = match line.kind.as_str() {
-        "late" => IndividualPenalty::Late {
-            minutes: count(line.minutes.unwrap_or(0)),
-        },
-        "violation" => IndividualPenalty::Violation,
-        _ => return None,
-    };
-    let facts = GameFacts {
-        won: line.won != 0,
-        pegs: count(line.pegs),
-        set_6_0_won: line.set_won_6_0 != 0,
-        set_6_0_lost: line.set_lost_6_0 != 0,
-        ..GameFacts::default()
-    };
-    Some((line.player_id, line.game_id, penalty, facts))
 }
 
 fn per_game(n: f64) -> String {

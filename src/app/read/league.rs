@@ -6,8 +6,14 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use std::collections::HashMap;
+
+use super::fixtures::{FixtureSummary, summaries as summaries_of};
 use super::{Key, Ref, pick};
-use crate::db::{Db, Division, DivisionId, League, Result, Season};
+use crate::app::formats::scores_by_season;
+use crate::db::pages::FixtureScope;
+use crate::db::{Db, Division, DivisionId, FixtureStatus, League, Result, Season};
+use crate::league::cup::EntrantKind;
 
 /// A league as a list names it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -122,6 +128,8 @@ pub struct CupSummary {
     pub name: String,
     /// What enters it: `teams`, `singles` or `pairs`.
     pub entrants: String,
+    #[serde(skip)]
+    pub kind: EntrantKind,
 }
 
 /// A season: its divisions in order with their teams, and its cups.
@@ -160,7 +168,111 @@ pub async fn season(db: &Db, season: &Season) -> Result<SeasonView> {
                 id: c.id.0,
                 name: c.name.clone(),
                 entrants: c.entrants.as_str().to_owned(),
+                kind: c.entrants,
             })
             .collect(),
     })
+}
+
+/// How many results and fixtures a league's home lists.
+pub const HOME_LIST: usize = 8;
+
+/// A league's home: its seasons, and the current season's divisions,
+/// latest results and next fixtures.
+#[derive(Debug, Clone, Serialize)]
+pub struct LeagueHome {
+    /// Newest first: the first is the current season.
+    pub seasons: Vec<SeasonSummary>,
+    pub current: Option<CurrentSeason>,
+}
+
+/// The current season as the league's home shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CurrentSeason {
+    pub season: SeasonSummary,
+    /// In order.
+    pub divisions: Vec<Ref>,
+    /// The latest results (walkovers too), latest first.
+    pub recent: Vec<FixtureSummary>,
+    /// The fixtures still to play from `today` on (and those with no
+    /// date), soonest first.
+    pub next: Vec<FixtureSummary>,
+}
+
+/// The home of `league`; `today` is the start of today where it plays.
+pub async fn home(db: &Db, league: &League, today: DateTime<Utc>) -> Result<LeagueHome> {
+    let seasons = db.seasons(league.id).await?;
+    let summaries: Vec<SeasonSummary> = seasons.iter().map(SeasonSummary::of).collect();
+    let Some(season) = seasons.first() else {
+        return Ok(LeagueHome {
+            seasons: summaries,
+            current: None,
+        });
+    };
+    let divisions = db
+        .divisions(league.id, season.id)
+        .await?
+        .iter()
+        .map(|d| Ref::new(d.id.0, d.name.clone()))
+        .collect();
+    let lines = db
+        .fixture_lines(league.id, &FixtureScope::Season(season.id))
+        .await?;
+    let mut recent: Vec<_> = lines
+        .iter()
+        .filter(|f| f.result_status.is_some() || f.status == FixtureStatus::Walkover)
+        .filter(|f| f.status != FixtureStatus::Void)
+        .collect();
+    recent.sort_by_key(|f| std::cmp::Reverse((f.starts_at, f.id)));
+    recent.truncate(HOME_LIST);
+    let mut next: Vec<_> = lines
+        .iter()
+        .filter(|f| f.status.is_open())
+        .filter(|f| f.result_status.is_none())
+        .filter(|f| f.starts_at.is_none_or(|t| t >= today))
+        .collect();
+    next.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id));
+    next.truncate(HOME_LIST);
+    let ids = recent.iter().map(|f| f.id).collect();
+    let boards = db
+        .board_lines(league.id, &FixtureScope::Ids(ids), false)
+        .await?;
+    let formats = HashMap::from([(season.id, season.rules()?.format)]);
+    let recent: Vec<_> = recent.into_iter().cloned().collect();
+    let next: Vec<_> = next.into_iter().cloned().collect();
+    let scores = scores_by_season(&recent, &boards, &formats);
+    Ok(LeagueHome {
+        current: Some(CurrentSeason {
+            season: SeasonSummary::of(season),
+            divisions,
+            recent: summaries_of(&recent, &scores, &formats),
+            next: summaries_of(&next, &scores, &formats),
+        }),
+        seasons: summaries,
+    })
+}
+
+/// A season's page: the season, all the league's seasons (newest first),
+/// and its divisions with their teams and its cups.
+pub async fn season_page(
+    db: &Db,
+    league: &League,
+    key: Key<'_>,
+) -> Result<(Season, Vec<Season>, SeasonView)> {
+    let (found, seasons) = find_season(db, league, key).await?;
+    let view = season(db, &found).await?;
+    Ok((found, seasons, view))
+}
+
+/// The season `season` names in `league` and its division `division`, with
+/// the season's divisions in order.
+pub async fn find_season_division(
+    db: &Db,
+    league: &League,
+    season: Key<'_>,
+    division: Key<'_>,
+) -> Result<(Season, Division, Vec<Division>)> {
+    let (season, _) = find_season(db, league, season).await?;
+    let (division, divisions) = find_division(db, &season, division).await?;
+    Ok((season, division, divisions))
 }

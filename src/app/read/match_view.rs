@@ -198,3 +198,29 @@ impl MatchData {
         }
     }
 }
+
+/// The fixture `id` of `league` as stored (its status and date, for what
+/// a captain or the secretary may do on its page).
+pub async fn fixture(db: &Db, league: &League, id: FixtureId) -> Result<crate::db::Fixture> {
+    db.fixture(league.id, id).await
+}
+
+/// Each board's chances as the score pads stand, by the players' ratings
+/// in `format` (`app::ratings::board_chances`).
+pub async fn chances(
+    db: &Db,
+    ratings: &crate::app::ratings::RatingCache,
+    league: &League,
+    fixture: FixtureId,
+    format: crate::rules::Format,
+    roster: &HashMap<PlayerId, String>,
+) -> Result<Vec<crate::app::ratings::BoardChance>> {
+    let pads = db.pad_boards(league.id, fixture).await?;
+    let rated = ratings.of(db, league).await?;
+    Ok(crate::app::ratings::board_chances(
+        &pads,
+        &rated.ratings,
+        format,
+        roster,
+    ))
+}

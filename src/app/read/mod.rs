@@ -18,10 +18,13 @@ use crate::db::{DbError, Result};
 pub mod cup;
 pub mod division;
 pub mod fixtures;
+pub mod honours;
 pub mod league;
 pub mod live;
 pub mod match_view;
 pub mod player;
+pub mod ratings;
+pub mod round_up;
 pub mod team;
 
 /// A record named by its stable id, with its name as shown.

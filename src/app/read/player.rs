@@ -2,14 +2,21 @@
 //! and cup) and their ratings in each format, as the player page and
 //! `/api/v1/.../players/{id}` show them.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::Ref;
+use super::fixtures::{FixtureSummary, summaries};
+use crate::app::formats::{match_formats, scores_by_season};
 use crate::app::ratings::LeagueRatings;
-use crate::db::{Db, League, Player, PlayerId, Result};
+use crate::db::pages::{
+    FixtureLine, FixtureScope, GameSeat, PenaltyLine, PenaltyScope, PlayerGame, PlayerSeason,
+    seats_by_game,
+};
+use crate::db::people::LinkedPlayer;
+use crate::db::{Db, League, Player, PlayerId, Result, SeasonId, TeamId};
 use crate::rules::Format;
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -115,4 +122,87 @@ pub async fn players(db: &Db, league: &League) -> Result<Vec<Ref>> {
         .collect();
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
     Ok(all)
+}
+
+/// The player `id` of `league`, for the player page before anything else
+/// is read (an address with the wrong name is sent to the right one).
+pub async fn record(db: &Db, league: &League, id: PlayerId) -> Result<Player> {
+    db.player(league.id, id).await
+}
+
+/// Games the player page lists.
+pub const RECENT_GAMES: i64 = 20;
+
+/// What the player page shows of `player`, read at once: their seasons and
+/// games counted in each, their team's fixtures (for its next match), their
+/// latest games with who sat at each board, their penalties, their cup ties
+/// and the same person's records in other leagues.
+pub struct PlayerPage {
+    /// Newest first.
+    pub registrations: Vec<PlayerSeason>,
+    /// League (`false`) and cup (`true`) games played and won, by season.
+    pub counts: HashMap<(SeasonId, bool), (i64, i64)>,
+    /// The team of the latest registration and its fixtures that season.
+    pub team_fixtures: Option<(TeamId, Vec<FixtureLine>)>,
+    pub recent: Vec<PlayerGame>,
+    /// Who sat at each of `recent`'s games, by game.
+    pub seats: BTreeMap<i64, Vec<GameSeat>>,
+    pub penalties: Vec<PenaltyLine>,
+    /// The singles and pairs cup ties the player is drawn in, each with
+    /// its season's name.
+    pub cup_ties: Vec<(String, FixtureSummary)>,
+    pub elsewhere: Vec<LinkedPlayer>,
+}
+
+pub async fn page(db: &Db, league: &League, player: &Player) -> Result<PlayerPage> {
+    let registrations = db.player_seasons(league.id, player.id).await?;
+    let team_fixtures = match registrations.first() {
+        Some(r) => {
+            let scope = FixtureScope::Team {
+                season: r.season_id,
+                team: r.team_id,
+            };
+            Some((r.team_id, db.fixture_lines(league.id, &scope).await?))
+        }
+        None => None,
+    };
+    let counts = db
+        .player_season_games(league.id, player.id)
+        .await?
+        .into_iter()
+        .map(|g| ((g.season_id, g.cup), (g.played, g.won)))
+        .collect();
+    let recent = db
+        .player_recent_games(league.id, player.id, RECENT_GAMES)
+        .await?;
+    let ids: Vec<i64> = recent.iter().map(|g| g.game_id).collect();
+    let seats = seats_by_game(db.game_seats(league.id, &ids).await?);
+    let penalties = db
+        .penalty_lines(league.id, PenaltyScope::Player(player.id))
+        .await?;
+    let scope = FixtureScope::Ids(db.player_cup_fixtures(league.id, player.id).await?);
+    let ties = db.fixture_lines(league.id, &scope).await?;
+    let boards = db.board_lines(league.id, &scope, false).await?;
+    let all_seasons = db.seasons(league.id).await?;
+    let formats = match_formats(&all_seasons)?;
+    let scores = scores_by_season(&ties, &boards, &formats);
+    let names: HashMap<SeasonId, &str> = all_seasons
+        .iter()
+        .map(|s| (s.id, s.name.as_str()))
+        .collect();
+    let cup_ties = summaries(&ties, &scores, &formats)
+        .into_iter()
+        .filter_map(|f| Some(((*names.get(&SeasonId(f.season_id))?).to_owned(), f)))
+        .collect();
+    let elsewhere = db.linked_players(player.id).await?;
+    Ok(PlayerPage {
+        registrations,
+        counts,
+        team_fixtures,
+        recent,
+        seats,
+        penalties,
+        cup_ties,
+        elsewhere,
+    })
 }

@@ -178,3 +178,14 @@ pub async fn teams(db: &Db, league: &League) -> Result<Vec<Ref>> {
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
     Ok(all)
 }
+
+/// `player`'s answer to "can you play?" for `fixture`, if they gave one:
+/// what their answer box on the team's page marks.
+pub async fn answer(
+    db: &Db,
+    league: &League,
+    fixture: crate::db::FixtureId,
+    player: crate::db::PlayerId,
+) -> Result<Option<crate::league::team_sheet::Answer>> {
+    db.answer(league.id, fixture, player).await
+}

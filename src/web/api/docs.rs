@@ -17,12 +17,12 @@ use crate::app::read::Ref;
 use crate::app::read::cup::CupView;
 use crate::app::read::division::TableView;
 use crate::app::read::fixtures::FixtureSummary;
+use crate::app::read::honours::HonoursView;
 use crate::app::read::league::{LeagueSummary, LeagueView, SeasonView};
 use crate::app::read::live::LiveView;
 use crate::app::read::match_view::MatchView;
 use crate::app::read::player::PlayerView;
 use crate::app::read::team::TeamView;
-use crate::web::public::HonoursView;
 
 /// The documented shape of an answer: `data` and `links` (never built:
 /// the handlers serialise the same two fields).

@@ -120,9 +120,15 @@ pub async fn honours(
     let league = super::find_league(&state, &p.league).await?;
     let season_id = id(&p.season, "season")?;
     let (season, _) = read::league::find_season(state.db(), &league, Key::Id(season_id)).await?;
-    let honours = crate::web::public::honours_view(&state, &league, &season)
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let honours = read::honours::honours(
+        state.db(),
+        state.rating_cache(),
+        state.honours(),
+        &league,
+        &season,
+    )
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
     let short = &league.short_name;
     Ok(answer(
         honours,

@@ -150,22 +150,15 @@ async fn resolve_all(
     league: League,
     p: &DivisionPath,
 ) -> Result<(League, Season, Division, Vec<Division>)> {
-    let db = state.db();
-    let (season, _) = read::league::find_season(db, &league, Key::Slug(&p.season))
-        .await
-        .map_err(found)?;
-    let (division, divisions) = read::league::find_division(db, &season, Key::Slug(&p.division))
-        .await
-        .map_err(found)?;
+    let (season, division, divisions) = read::league::find_season_division(
+        state.db(),
+        &league,
+        Key::Slug(&p.season),
+        Key::Slug(&p.division),
+    )
+    .await
+    .map_err(super::found)?;
     Ok((league, season, division, divisions))
-}
-
-/// A season or division the address does not name is a 404 in its words.
-fn found(e: crate::db::DbError) -> AppError {
-    match e {
-        crate::db::DbError::NotFound(what) => AppError::NotFound(what),
-        other => other.into(),
-    }
 }
 
 /// The season and division an address names in `league`.

@@ -19,7 +19,6 @@ use super::super::auth::MaybeUser;
 use super::super::page::{Ctx, html};
 use super::division::{DivisionPath, resolve};
 use super::{Link, datetime, division_href, league_href, match_href, season_href, team_href};
-use crate::app::division_table::DivisionData;
 use crate::league::match_score::fixture_score;
 use crate::web::error::Result;
 
@@ -126,7 +125,8 @@ pub async fn data_json(
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
     let (league, season, division) = resolve(&state, league, &p).await?;
-    let data = DivisionData::load(state.db(), &season, division.id).await?;
+    let data =
+        crate::app::division_table::DivisionData::load(state.db(), &season, division.id).await?;
     let names = data.names();
     let zone = league.time_zone;
     let doc = DivisionJson {

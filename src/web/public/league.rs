@@ -1,6 +1,5 @@
 //! A league's home, a season's page, and the matches in progress.
 
-use crate::app::formats::scores_by_season;
 use crate::web::auth::InLeague;
 use crate::web::links;
 use std::collections::HashMap;
@@ -10,9 +9,8 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::app::read;
-use crate::db::pages::FixtureScope;
-use crate::db::{FixtureStatus, League, Season, SeasonId};
+use crate::app::read::{self, Key};
+use crate::db::{CupId, League, Season, SeasonId, TeamId};
 use crate::league::match_format::{MatchFormat, Pairings};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
@@ -22,10 +20,7 @@ use super::super::auth::MaybeUser;
 use super::super::error::Result;
 use super::super::links::honours_href;
 use super::super::page::{Ctx, html};
-use super::{FixtureView, Link, find_season, fixture_views, league_href, season_href, today};
-
-/// Results and fixtures the league's home lists.
-const HOME_LIST: usize = 8;
+use super::{FixtureView, Link, league_href, season_href, today};
 
 #[derive(Deserialize)]
 pub struct SeasonPath {
@@ -62,15 +57,16 @@ pub async fn home(
     user: MaybeUser,
     InLeague(league): InLeague,
 ) -> Result<Response> {
-    let db = state.db();
-    let seasons = db.seasons(league.id).await?;
+    let (start, _) = today(league.time_zone);
+    let view = read::league::home(state.db(), &league, start).await?;
     let mut page = LeaguePage {
         ctx: user.ctx(),
         crumbs: Vec::new(),
         current: None,
         honours: None,
         divisions: Vec::new(),
-        seasons: seasons
+        seasons: view
+            .seasons
             .iter()
             .skip(1)
             .map(|s| {
@@ -86,18 +82,18 @@ pub async fn home(
         live_href: links::at(&league).live(),
         league,
     };
-    let Some(season) = seasons.first() else {
+    let Some(current) = view.current else {
         return Ok(html(&page));
     };
     let league = &page.league;
+    let season = &current.season;
     page.current = Some(Link::new(
         season.name.clone(),
         season_href(league, &season.name),
     ));
-    page.honours = Some(honours_link(league, season));
-    page.divisions = db
-        .divisions(league.id, season.id)
-        .await?
+    page.honours = Some(honours_link(league, &season.name, season.closed));
+    page.divisions = current
+        .divisions
         .iter()
         .map(|d| {
             let at = links::division_at(league, &season.name, &d.name);
@@ -107,43 +103,18 @@ pub async fn home(
             }
         })
         .collect();
-
-    let lines = db
-        .fixture_lines(league.id, &FixtureScope::Season(season.id))
-        .await?;
-    let (start, _) = today(league.time_zone);
-    let mut recent: Vec<_> = lines
-        .iter()
-        .filter(|f| f.result_status.is_some() || f.status == FixtureStatus::Walkover)
-        .filter(|f| f.status != FixtureStatus::Void)
-        .collect();
-    recent.sort_by_key(|f| std::cmp::Reverse((f.starts_at, f.id)));
-    recent.truncate(HOME_LIST);
-    let mut next: Vec<_> = lines
-        .iter()
-        .filter(|f| f.status.is_open())
-        .filter(|f| f.result_status.is_none())
-        .filter(|f| f.starts_at.is_none_or(|t| t >= start))
-        .collect();
-    next.sort_by_key(|f| (f.starts_at.is_none(), f.starts_at, f.id));
-    next.truncate(HOME_LIST);
     // Kept with the league's records, not its taps: the count may lag a
     // tap by up to a minute (the page cache's `FRESH_SECONDS`).
     page.live = crate::web::pad::live::league_live(&state, league)
         .await?
         .matches;
-
-    let ids = recent.iter().map(|f| f.id).collect();
-    let boards = db
-        .board_lines(league.id, &FixtureScope::Ids(ids), false)
-        .await?;
-    let formats = HashMap::from([(season.id, season.rules()?.format)]);
-    let one = std::slice::from_ref(season);
-    let recent: Vec<_> = recent.into_iter().cloned().collect();
-    let next: Vec<_> = next.into_iter().cloned().collect();
-    let scores = scores_by_season(&recent, &boards, &formats);
-    page.recent = fixture_views(league, one, &formats, &recent, &scores);
-    page.next = fixture_views(league, one, &formats, &next, &scores);
+    let shown = |list: &[read::fixtures::FixtureSummary]| -> Vec<FixtureView> {
+        list.iter()
+            .map(|f| super::fixture_view(league, &season.name, f))
+            .collect()
+    };
+    page.recent = shown(&current.recent);
+    page.next = shown(&current.next);
     Ok(html(&page))
 }
 
@@ -177,45 +148,44 @@ pub async fn season(
     InLeague(league): InLeague,
     Path(p): Path<SeasonPath>,
 ) -> Result<Response> {
-    let db = state.db();
-    let seasons = db.seasons(league.id).await?;
-    let season = find_season(&seasons, &p.season)?.clone();
-    let divisions = db.divisions(league.id, season.id).await?;
-    let entries = db.entry_lines(league.id, season.id).await?;
-    let divisions = divisions
+    let (season, seasons, view) =
+        read::league::season_page(state.db(), &league, Key::Slug(&p.season))
+            .await
+            .map_err(super::found)?;
+    let divisions = view
+        .divisions
         .iter()
         .map(|d| {
-            let at = links::division_at(&league, &season.name, &d.name);
+            let at = links::division_at(&league, &season.name, &d.division.name);
             DivisionTeams {
                 fixtures: at.fixtures(),
-                table: Link::new(d.name.clone(), at.to_string()),
-                teams: entries
+                table: Link::new(d.division.name.clone(), at.to_string()),
+                teams: d
+                    .teams
                     .iter()
-                    .filter(|e| e.division_id == d.id)
-                    .map(|e| {
+                    .map(|t| {
                         Link::new(
-                            e.team_name.clone(),
-                            super::team_href(&league, e.team_id, &e.team_name),
+                            t.name.clone(),
+                            super::team_href(&league, TeamId(t.id), &t.name),
                         )
                     })
                     .collect(),
             }
         })
         .collect();
-    let cups = db
-        .cups(league.id, season.id)
-        .await?
+    let cups = view
+        .cups
         .into_iter()
         .map(|c| {
-            let href = super::cup_href(&league, c.id, &c.name);
-            (Link::new(c.name, href), c.entrants.title().to_owned())
+            let href = super::cup_href(&league, CupId(c.id), &c.name);
+            (Link::new(c.name, href), c.kind.title().to_owned())
         })
         .collect();
     let page = SeasonPage {
         ctx: user.ctx(),
         crumbs: vec![Link::new(league.name.clone(), league_href(&league))],
         cups,
-        honours: honours_link(&league, &season),
+        honours: honours_link(&league, &season.name, season.is_closed()),
         format: season.format.title(),
         rules: describe_rules(&season.rules()?.ruleset),
         match_format: describe_match_format(&season.rules()?.format),
@@ -232,13 +202,13 @@ pub async fn season(
 }
 
 /// A season's honours as a link says it: final once the season is over.
-fn honours_link(league: &League, season: &Season) -> Link {
-    let text = if season.is_closed() {
-        format!("The {} season's honours", season.name)
+fn honours_link(league: &League, season: &str, closed: bool) -> Link {
+    let text = if closed {
+        format!("The {season} season's honours")
     } else {
-        format!("The {} season's honours so far", season.name)
+        format!("The {season} season's honours so far")
     };
-    Link::new(text, honours_href(league, &season.name))
+    Link::new(text, honours_href(league, season))
 }
 
 /// The season's ruleset in sentences.
@@ -371,8 +341,11 @@ pub async fn live(
 ) -> Result<Response> {
     let view = read::live::live(state.db(), &league).await?;
     let (from, _) = crate::league::live::night(league.time_zone, crate::db::now());
-    let seasons = state.db().seasons(league.id).await?;
-    let names: HashMap<SeasonId, &str> = seasons.iter().map(|s| (s.id, s.name.as_str())).collect();
+    let seasons = read::league::league(state.db(), &league).await?.seasons;
+    let names: HashMap<SeasonId, &str> = seasons
+        .iter()
+        .map(|s| (SeasonId(s.id), s.name.as_str()))
+        .collect();
     let views = |list: &[read::fixtures::FixtureSummary]| -> Vec<FixtureView> {
         list.iter()
             .map(|f| {

@@ -58,7 +58,7 @@ pub(crate) async fn actions(
     let Some(user) = user else {
         return Ok(None);
     };
-    let fixture = state.db().fixture(league.id, fixture).await?;
+    let fixture = crate::app::read::match_view::fixture(state.db(), league, fixture).await?;
     let Some(standing) = standing(user, league, &fixture) else {
         return Ok(None);
     };

@@ -198,10 +198,9 @@ pub async fn page(
     Path(p): Path<MatchPath>,
     Query(cols): Query<ColsQuery>,
 ) -> Result<Response> {
-    let db = state.db();
     let unknown = || AppError::NotFound(format!("The match `{}`", p.fixture));
     let id: i64 = p.fixture.parse().map_err(|_| unknown())?;
-    let data = read::match_view::load(db, &league, FixtureId(id))
+    let data = read::match_view::load(state.db(), &league, FixtureId(id))
         .await
         .map_err(|e| not_found(e, format!("The match `{}`", p.fixture)))?;
     let read::match_view::MatchData {
@@ -235,9 +234,15 @@ pub async fn page(
     let chances = if result_in {
         Vec::new()
     } else {
-        let pads = db.pad_boards(league.id, line.id).await?;
-        let rated = state.ratings(&league).await?;
-        crate::app::ratings::board_chances(&pads, &rated.ratings, season.format, &roster)
+        read::match_view::chances(
+            state.db(),
+            state.rating_cache(),
+            &league,
+            line.id,
+            season.format,
+            &roster,
+        )
+        .await?
     };
     let at = links::at(&league).match_page(line.id);
     let actions = super::match_actions::actions(

@@ -24,7 +24,7 @@ use crate::league::match_format::MatchFormat;
 use crate::league::time::Zone;
 
 use super::dates;
-use super::error::{AppError, Result};
+use super::error::AppError;
 use super::links::{
     Link, competition_link, cup_href, division_href, league_href, match_href, player_href,
     season_href, slug, split_id_slug, team_href,
@@ -46,8 +46,6 @@ pub(crate) mod team;
 
 // What the widgets for other websites (`web::embed`) show as these pages do.
 pub(crate) use division::FormView;
-pub(crate) use honours::{Honours, HonoursView, honours_view};
-pub(crate) use round_up::Week;
 
 pub fn router() -> Routes {
     Routes::new()
@@ -143,12 +141,13 @@ fn not_found(e: DbError, what: String) -> AppError {
     }
 }
 
-/// The season whose name makes `season_slug`, from the league's seasons.
-fn find_season<'a>(seasons: &'a [Season], season_slug: &str) -> Result<&'a Season> {
-    seasons
-        .iter()
-        .find(|s| slug(&s.name) == season_slug)
-        .ok_or_else(|| AppError::NotFound(format!("The season `{season_slug}`")))
+/// A season or division the address does not name is a 404 in its words
+/// (the use case's: "The season `2030-31`").
+fn found(e: DbError) -> AppError {
+    match e {
+        DbError::NotFound(what) => AppError::NotFound(what),
+        other => other.into(),
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,34 +1,30 @@
 //! A player's page: teams by season, games played and won, recent games,
 //! penalties.
 
-use crate::app::formats::{match_formats, scores_by_season};
+use crate::app::read;
 use crate::web::auth::InLeague;
 use crate::web::links;
-use std::collections::HashMap;
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use crate::db::pages::{FixtureScope, PenaltyScope, seats_by_game};
 use crate::db::{League, Player, PlayerId, ResultStatus, Side};
+use chrono::Utc;
 
 use super::super::AppState;
 use super::super::auth::MaybeUser;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
-use super::super::views::next_match::{NextMatch, next_match_of};
+use super::super::views::next_match::{NextMatch, next_match};
 use super::charts::{RatingChart, ordinal};
 use super::{
-    CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, fixture_views,
+    CalendarLinks, ColsQuery, Link, PenaltyView, datetime, day, division_href, fixture_view,
     league_href, match_href, not_found, penalty_views, pending_words, player_href, season_href,
     slug, split_id_slug, team_href,
 };
 use crate::rules::Format;
-
-/// Games the page lists.
-const RECENT_GAMES: i64 = 20;
 
 #[derive(Deserialize)]
 pub struct PlayerPath {
@@ -123,26 +119,22 @@ pub async fn page(
     Query(cols): Query<ColsQuery>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response> {
-    let db = state.db();
     let unknown = || AppError::NotFound(format!("The player `{}`", p.player));
     let (id, given) = split_id_slug(&p.player).ok_or_else(unknown)?;
-    let player = db
-        .player(league.id, PlayerId(id))
+    let player = read::player::record(state.db(), &league, PlayerId(id))
         .await
         .map_err(|e| not_found(e, format!("The player `{}`", p.player)))?;
     if given != slug(&player.name) {
         let href = player_href(&league, player.id, &player.name);
         return Ok(Redirect::permanent(&href).into_response());
     }
-    let registrations = db.player_seasons(league.id, player.id).await?;
-    let next = next_match_of(db, &league, player.id).await?;
-    let counts: HashMap<_, _> = db
-        .player_season_games(league.id, player.id)
-        .await?
-        .into_iter()
-        .map(|g| ((g.season_id, g.cup), (g.played, g.won)))
-        .collect();
-    let seasons: Vec<SeasonView> = registrations
+    let data = read::player::page(state.db(), &league, &player).await?;
+    let next = data.team_fixtures.as_ref().and_then(|(team, lines)| {
+        next_match(&league, lines, *team, league.time_zone.today(Utc::now()).0)
+    });
+    let counts = &data.counts;
+    let seasons: Vec<SeasonView> = data
+        .registrations
         .iter()
         .map(|r| {
             let (played, won) = counts.get(&(r.season_id, false)).copied().unwrap_or((0, 0));
@@ -173,12 +165,9 @@ pub async fn page(
     };
     let ((played, won), (cup_played, cup_won)) = (sum(false), sum(true));
 
-    let recent = db
-        .player_recent_games(league.id, player.id, RECENT_GAMES)
-        .await?;
-    let ids: Vec<i64> = recent.iter().map(|g| g.game_id).collect();
-    let seats = seats_by_game(db.game_seats(league.id, &ids).await?);
-    let games = recent
+    let seats = &data.seats;
+    let games = data
+        .recent
         .iter()
         .map(|g| {
             let others = seats.get(&g.game_id).map(Vec::as_slice).unwrap_or_default();
@@ -245,16 +234,11 @@ pub async fn page(
             }
         })
         .collect();
-    let penalties = db
-        .penalty_lines(league.id, PenaltyScope::Player(player.id))
-        .await?;
-    let scope = FixtureScope::Ids(db.player_cup_fixtures(league.id, player.id).await?);
-    let ties = db.fixture_lines(league.id, &scope).await?;
-    let boards = db.board_lines(league.id, &scope, false).await?;
-    let all_seasons = db.seasons(league.id).await?;
-    let formats = match_formats(&all_seasons)?;
-    let scores = scores_by_season(&ties, &boards, &formats);
-    let cup_ties = fixture_views(&league, &all_seasons, &formats, &ties, &scores);
+    let cup_ties = data
+        .cup_ties
+        .iter()
+        .map(|(season, f)| fixture_view(&league, season, f))
+        .collect();
     let rated = state.ratings(&league).await?;
     let ratings = Format::ALL
         .into_iter()
@@ -279,9 +263,8 @@ pub async fn page(
             })
         })
         .collect();
-    let elsewhere = db
-        .linked_players(player.id)
-        .await?
+    let elsewhere = data
+        .elsewhere
         .into_iter()
         .map(|o| {
             Link::new(
@@ -304,7 +287,7 @@ pub async fn page(
         seasons,
         total: (played, won, rate(played, won), cup_played, cup_won),
         games,
-        penalties: penalty_views(&league, &penalties),
+        penalties: penalty_views(&league, &data.penalties),
         league,
         player,
     };

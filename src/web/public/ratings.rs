@@ -111,16 +111,8 @@ pub async fn league_index(
     user: MaybeUser,
     InLeague(found): InLeague,
 ) -> Result<Response> {
-    let db = state.db();
-    let rated = state.ratings(&found).await?;
-    let seasons = db.seasons(found.id).await?;
-    let format = rated
-        .ratings
-        .formats()
-        .first()
-        .copied()
-        .or_else(|| seasons.last().map(|s| s.format))
-        .unwrap_or(Format::FivesAndThrees);
+    let (rated, format) =
+        crate::app::read::ratings::index(state.db(), state.rating_cache(), &found).await?;
     league_page(user, found, rated, format)
 }
 

@@ -11,10 +11,11 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Duration, NaiveTime, Utc};
+use chrono::{DateTime, NaiveTime, Utc};
 use serde::Deserialize;
 use tower_sessions::Session;
 
+use crate::app;
 use crate::app::mail::Message;
 use crate::db::League;
 use crate::db::round_up_list::CONFIRM_DAYS;
@@ -98,7 +99,6 @@ pub async fn subscribe(
     InLeague(league): InLeague,
     CsrfForm(input): CsrfForm<EmailForm>,
 ) -> Result<Response> {
-    let db = state.db();
     let email = input.email.trim().to_owned();
     let mut page = page(&session, &league, "subscribe").await?;
     page.action = links::at(&league).round_up_subscribe();
@@ -110,7 +110,7 @@ pub async fn subscribe(
     // Limited per mailbox and per client, like every message a stranger
     // can cause: the form mails nobody over and over, nor many people.
     let attempt = throttle::Attempt::mail(&email, &[addr.as_str()]);
-    if let Err(retry) = attempt.reserve(db).await? {
+    if let Err(retry) = throttle::Attempt::reserve(&attempt, state.db()).await? {
         page.error = Some(format!(
             "Too many requests from here, or for that address, just now. Try again in {} minutes.",
             retry.as_secs().div_ceil(60).max(1)
@@ -138,15 +138,15 @@ pub async fn subscribe(
         stop_url: None,
     };
     let mail = message.to(Some(league.id), "round-up", &email, &email, None);
-    let outcome = db
-        .subscribe(
-            league.id,
-            &email,
-            &throttle::token_hash(&token),
-            &random_token(),
-            &mail,
-        )
-        .await?;
+    let outcome = app::round_up_list::subscribe(
+        state.db(),
+        &league,
+        &email,
+        &throttle::token_hash(&token),
+        &random_token(),
+        &mail,
+    )
+    .await?;
     // The page says the same whatever happened: it must not tell who is
     // on the list.
     tracing::debug!(?outcome, "round-up subscription asked");
@@ -167,10 +167,8 @@ pub async fn confirm_form(
     InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
-    let db = state.db();
     let mut page = page(&session, &league, "confirm").await?;
-    match db
-        .subscriber_to_confirm(league.id, &throttle::token_hash(&p.token))
+    match app::round_up_list::to_confirm(state.db(), &league, &throttle::token_hash(&p.token))
         .await?
     {
         Some(s) => {
@@ -198,12 +196,8 @@ pub async fn confirm(
     Path(p): Path<TokenPath>,
     CsrfForm(_): CsrfForm<serde::de::IgnoredAny>,
 ) -> Result<Response> {
-    let db = state.db();
     let page = page(&session, &league, "confirm").await?;
-    match db
-        .confirm_subscription(league.id, &throttle::token_hash(&p.token))
-        .await?
-    {
+    match app::round_up_list::confirm(state.db(), &league, &throttle::token_hash(&p.token)).await? {
         Some(email) => Ok(done(
             page,
             format!(
@@ -222,9 +216,8 @@ pub async fn unsubscribe_form(
     InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
-    let db = state.db();
     let mut page = page(&session, &league, "unsubscribe").await?;
-    match db.subscriber_by_token(league.id, &p.token).await? {
+    match app::round_up_list::by_token(state.db(), &league, &p.token).await? {
         Some(s) => {
             page.email = s.email;
             page.action = links::at(&league).round_up_unsubscribe(&p.token);
@@ -243,8 +236,7 @@ pub async fn unsubscribe(
     InLeague(league): InLeague,
     Path(p): Path<TokenPath>,
 ) -> Result<Response> {
-    let db = state.db();
-    let email = db.unsubscribe(league.id, &p.token).await?;
+    let email = app::round_up_list::unsubscribe(state.db(), &league, &p.token).await?;
     let page = page(&session, &league, "unsubscribe").await?;
     Ok(done(
         page,
@@ -263,27 +255,20 @@ pub async fn unsubscribe(
 /// subscriber), however many passes or app servers. A week without
 /// matches sends nothing. The number queued.
 pub async fn queue_due(state: &AppState, now: DateTime<Utc>) -> Result<u64> {
-    let db = state.db();
     let mut queued = 0;
-    for id in db.leagues_with_subscribers().await? {
-        let league = db.league(id).await?;
-        let zone = league.time_zone;
-        let local = zone.local(now);
-        let this_monday = zone.week(local.date()).0;
-        if local.date() == this_monday && local.time() < SEND_AT {
-            continue;
-        }
-        let monday = this_monday - Duration::days(7);
-        let key = format!("round-up:{}:{}", league.id, monday.format("%Y-%m-%d"));
-        let unsent = db.round_up_unsent(league.id, &key).await?;
-        if unsent.is_empty() {
-            continue;
-        }
+    for due in app::round_up_list::due(state.db(), now, SEND_AT).await? {
+        let app::round_up_list::Due {
+            league,
+            monday,
+            key,
+            unsent,
+        } = due;
         let week = build_week(state, &league, monday).await?;
         if !week.has_matches() {
             continue;
         }
         let page = state.mail().url(&week_href(&league, monday));
+        let text = super::round_up::text(&league, &week)?;
         let mail: Vec<_> = unsent
             .iter()
             .map(|s| {
@@ -298,7 +283,7 @@ pub async fn queue_due(state: &AppState, now: DateTime<Utc>) -> Result<u64> {
                         "The week's results in {}, the table leaders after them and the feats of the week's hands.",
                         league.name
                     )],
-                    preformatted: Some(week.text.clone()),
+                    preformatted: Some(text.clone()),
                     action: Some(("Read it on the site".to_owned(), page.clone())),
                     why: format!(
                         "You get this because you asked for the {} round-up by email and confirmed it.",
@@ -318,7 +303,7 @@ pub async fn queue_due(state: &AppState, now: DateTime<Utc>) -> Result<u64> {
                 m
             })
             .collect();
-        queued += db.queue_mail(&mail).await?;
+        queued += app::round_up_list::queue(state.db(), &mail).await?;
     }
     Ok(queued)
 }

@@ -118,7 +118,8 @@ pub async fn page(
         .and_then(|u| answering_player(u, &league, &squad));
     let next = match (me, next) {
         (Some(player), Some(next)) => {
-            Some(next.with_answer(state.db(), &league, player, &back).await?)
+            let current = read::team::answer(state.db(), &league, next.fixture, player).await?;
+            Some(next.with_answer_of(&league, current, &back))
         }
         (_, next) => next,
     };

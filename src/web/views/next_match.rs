@@ -64,6 +64,17 @@ impl NextMatch {
         self.answer = Some(answer_box(db, league, self.fixture, player, back).await?);
         Ok(self)
     }
+
+    /// With the answer buttons of a player whose answer is `current`.
+    pub(crate) fn with_answer_of(
+        mut self,
+        league: &League,
+        current: Option<crate::league::team_sheet::Answer>,
+        back: &str,
+    ) -> NextMatch {
+        self.answer = Some(answer_box_of(league, self.fixture, current, back));
+        self
+    }
 }
 
 /// `player`'s answer buttons for `fixture` (their current answer marked),
@@ -75,9 +86,20 @@ pub(crate) async fn answer_box(
     player: PlayerId,
     back: &str,
 ) -> Result<AnswerBox> {
-    use crate::league::team_sheet::Answer;
     let current = db.answer(league.id, fixture, player).await?;
-    Ok(AnswerBox {
+    Ok(answer_box_of(league, fixture, current, back))
+}
+
+/// The answer buttons for `fixture` with `current` marked, going back to
+/// `back`.
+pub(crate) fn answer_box_of(
+    league: &League,
+    fixture: crate::db::FixtureId,
+    current: Option<crate::league::team_sheet::Answer>,
+    back: &str,
+) -> AnswerBox {
+    use crate::league::team_sheet::Answer;
+    AnswerBox {
         action: crate::web::links::at(league)
             .match_page(fixture)
             .availability(),
@@ -87,7 +109,7 @@ pub(crate) async fn answer_box(
             .into_iter()
             .map(|a| (a.key(), a.label(), current == Some(a)))
             .collect(),
-    })
+    }
 }
 
 /// The next match of the player's team: the team of their latest

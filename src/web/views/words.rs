@@ -1,10 +1,3 @@
-//! Lists in words, as several pages put them.
+//! Lists in words: the use cases' (`app::words`), as pages put them too.
 
-/// `A`, `A and B`, `A, B and C`.
-pub fn and_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_owned(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
+pub use crate::app::words::and_list;

@@ -22,6 +22,7 @@ mod pad;
 mod penalties;
 mod people;
 pub(crate) mod public;
+mod public_reads;
 mod push;
 mod ratings;
 pub(crate) mod results;
