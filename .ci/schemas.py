@@ -4,7 +4,8 @@ validator no code of Boneyard's wrote: Python's `jsonschema` from PyPI.
 
 Every match result, and every game record in it, that the served demo's
 season exports (`/leagues/L/seasons/S/results.json`) give must validate
-against the schemas the app serves at /schema/; so must the example inputs
+against the schemas the app serves at /schema/, and so must the game
+records of the API's matches; so must the example inputs
 of `boneyard score`; and records that break RULES.md must not.
 
     schemas.py BASE_URL DEMO_SQLITE_FILE EXAMPLES_DIR
@@ -71,6 +72,32 @@ def main(base, database, examples):
                     failures += [
                         f"{where} board {b} game {g}: {p}" for p in problems(games, game)
                     ]
+    # The API's matches (`/api/v1/leagues/L/matches/F`) carry each game's
+    # record as RULES.md defines it: the first hundred played matches' (the
+    # API's rate limit allows a burst of 300).
+    with sqlite3.connect(database) as db:
+        played = db.execute(
+            "SELECT l.short_name, f.id FROM fixtures f JOIN leagues l ON l.id = f.league_id "
+            "WHERE f.status = 'played' ORDER BY f.id LIMIT 100"
+        ).fetchall()
+    counted["api matches"] = 0
+    counted["api records"] = 0
+    for short, fixture in played:
+        _, doc = get(f"{base}/api/v1/leagues/{short}/matches/{fixture}")
+        result = doc["data"].get("result")
+        if result is None:
+            continue
+        counted["api matches"] += 1
+        for board in result["boards"]:
+            for game in board["games"]:
+                if game["score_only"]:
+                    continue
+                counted["api records"] += 1
+                where = f"API {short} match {fixture} board {board['number']} game {game['number']}"
+                failures += [f"{where}: {p}" for p in problems(games, game["record"])]
+    if counted["api records"] == 0:
+        failures.append("the API gave no game record of the demo's played matches")
+
     for path in sorted(pathlib.Path(examples).glob("*.json")):
         if path.name.endswith(".result.json"):
             continue
@@ -111,7 +138,8 @@ def main(base, database, examples):
         sys.exit("the demo's seasons exported no match result")
     print(
         "schemas: {results} match results and {records} game records of {seasons} demo "
-        "seasons, and {examples} example records, valid; broken records refused".format(**counted)
+        "seasons, {api records} game records of {api matches} matches from the API, and "
+        "{examples} example records, valid; broken records refused".format(**counted)
     )
 
 
