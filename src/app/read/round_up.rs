@@ -304,25 +304,19 @@ fn result_line(
     format: &MatchFormat,
 ) -> ResultLine {
     let score = crate::league::match_score::fixture_score(f, scores, format);
+    let scored = |s: &Score| {
+        format!(
+            "{} {}–{} {}",
+            f.home_label(),
+            s.boards[0],
+            s.boards[1],
+            f.away_label()
+        )
+    };
     let (text, note) = match (f.status, score) {
-        (FixtureStatus::Walkover, Some(s)) => (
-            format!(
-                "{} {}–{} {}",
-                f.home_label(),
-                s.boards[0],
-                s.boards[1],
-                f.away_label()
-            ),
-            f.state_words(true),
-        ),
+        (FixtureStatus::Walkover, Some(s)) => (scored(&s), f.state_words(true)),
         (_, Some(s)) => (
-            format!(
-                "{} {}–{} {}",
-                f.home_label(),
-                s.boards[0],
-                s.boards[1],
-                f.away_label()
-            ),
+            scored(&s),
             if s.provisional() {
                 s.status
                     .map(|st| pending_words(st).to_owned())

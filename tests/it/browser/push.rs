@@ -380,6 +380,9 @@ async fn a_match_page_opened_before_the_first_tap_shows_it_within_a_second() {
             b.goto(&url).await?;
             b.wait_text("#live-boards", "No board has started").await?;
             live(&b).await?;
+            if std::env::var_os("BONEYARD_BROWSER_SHOTS").is_some() {
+                b.screenshot("push-match-before-first-tap").await;
+            }
             mark(&b).await?;
             let first = played.next_change(0);
             phone.send(&played.taps[..first]).await;
