@@ -46,7 +46,11 @@
 //! rest on the night's matches' streams in turn, as the live page, the
 //! match pages and the pub screens hold them; each event's arrival is timed
 //! from its tap's acknowledgement, and the process's memory is read before
-//! and after they connect), `BONEYARD_NIGHT_RENDERED` (1: the readers send a session cookie the
+//! and after they connect), `BONEYARD_NIGHT_FOLLOW` (`pushed`, the default;
+//! `polling`: each follower fetches its page every 5 s instead, as the
+//! pages did before the push, a tap counted as seen at the end of the
+//! first fetch begun after its acknowledgement; `both`: polling, then
+//! pushed, each on a night of its own, in one run), `BONEYARD_NIGHT_RENDERED` (1: the readers send a session cookie the
 //! server does not know, so every page is rendered afresh: what the kept
 //! pages save).
 
@@ -288,6 +292,7 @@ impl Cpu {
     }
 }
 
+#[derive(Clone, Copy)]
 struct Config {
     matches: usize,
     clients: usize,
@@ -297,7 +302,22 @@ struct Config {
     at_percent: usize,
     rendered: bool,
     followers: usize,
+    /// How the followers learn of the taps.
+    follow: Follow,
 }
+
+/// How the followers learn of the taps: by the live events pushed to them
+/// (server-sent events, as the pages do now), or by fetching their page
+/// every [`POLL_EVERY`] (as the pages did before the push).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Follow {
+    Pushed,
+    Polling,
+}
+
+/// How often a polling follower fetched its page (`static/live.js` before
+/// the push: the live page and the match page every 5 s).
+const POLL_EVERY: Duration = Duration::from_secs(5);
 
 /// The tap -> follower goal: p99 under a second; a follower's memory under
 /// 64 KB.
@@ -333,8 +353,10 @@ async fn follow(
         .write_all(request.as_bytes())
         .await
         .expect("write request");
-    let mut buf = vec![0u8; 16 * 1024];
-    let mut text = String::new();
+    // As little work per event as a phone's browser would spend on this
+    // machine's cores: the bytes are scanned, never copied into text.
+    let mut buf = vec![0u8; 4 * 1024];
+    let mut pending: Vec<u8> = Vec::new();
     let mut seen = Vec::new();
     let mut answered = false;
     loop {
@@ -346,36 +368,86 @@ async fn follow(
             Err(_) => continue,
         };
         let arrived = Instant::now();
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-        if !answered && text.contains("\r\n\r\n") {
+        pending.extend_from_slice(&buf[..n]);
+        if !answered {
+            if find(&pending, b"\r\n\r\n").is_none() {
+                continue;
+            }
             answered = true;
-            assert!(text.starts_with("HTTP/1.1 200"), "a stream refused: {text}");
+            assert!(
+                pending.starts_with(b"HTTP/1.1 200"),
+                "a stream refused: {}",
+                String::from_utf8_lossy(&pending)
+            );
             connected.add_permits(1);
         }
         let tapping = phase.load(Ordering::Relaxed) == TAPPING;
         // The key and the revision lead each event's data.
-        while let Some(end) = text.find("\n\n") {
-            let block: String = text.drain(..end + 2).collect();
+        let mut used = 0;
+        while let Some(end) = find(&pending[used..], b"\n\n") {
+            let block = &pending[used..used + end];
+            used += end + 2;
             if !tapping {
                 continue;
             }
-            let Some(key) = block
-                .split("\"key\":\"")
-                .nth(1)
-                .and_then(|r| r.split('"').next())
+            let Some(key) =
+                after(block, b"\"key\":\"").and_then(|r| r.split(|b| *b == b'"').next())
             else {
                 continue;
             };
-            let revision = block
-                .split("\"revision\":")
-                .nth(1)
-                .and_then(|r| r.split(',').next())
-                .and_then(|r| r.parse().ok())
+            let revision = after(block, b"\"revision\":")
+                .and_then(|r| r.split(|b| *b == b',').next())
+                .and_then(|r| std::str::from_utf8(r).ok()?.parse().ok())
                 .unwrap_or(0);
-            seen.push((key.to_owned(), revision, arrived));
+            seen.push((String::from_utf8_lossy(key).into_owned(), revision, arrived));
         }
+        pending.drain(..used);
     }
     seen
+}
+
+/// A polling follower's fetches: when each began and ended.
+type Polls = Vec<(Instant, Instant)>;
+
+/// One polling follower: fetches `path` every [`POLL_EVERY`] (the first
+/// after `offset`, so the followers' fetches are spread), keeping when
+/// each fetch of the tapping phase began and ended.
+async fn poll(
+    addr: SocketAddr,
+    path: String,
+    offset: Duration,
+    phase: Arc<AtomicU8>,
+    connected: Arc<tokio::sync::Semaphore>,
+) -> Polls {
+    let mut conn = Conn::open(addr).await;
+    let request = get_with(&path, "");
+    let mut polls = Vec::new();
+    let mut first = true;
+    let mut at = Instant::now() + offset;
+    loop {
+        tokio::time::sleep_until(at).await;
+        let now_in = phase.load(Ordering::Relaxed);
+        if now_in == DONE {
+            break;
+        }
+        let began = Instant::now();
+        let reply = conn.send(&request, false).await;
+        assert_eq!(reply.status, 200, "GET {path}");
+        if first {
+            first = false;
+            connected.add_permits(1);
+        }
+        if now_in == TAPPING {
+            polls.push((began, Instant::now()));
+        }
+        at += POLL_EVERY;
+    }
+    polls
+}
+
+/// What follows the first `marker` in `block`.
+fn after<'a>(block: &'a [u8], marker: &[u8]) -> Option<&'a [u8]> {
+    find(block, marker).map(|i| &block[i + marker.len()..])
 }
 
 /// Reading before the quiet phase starts, not counted: connections, kept
@@ -766,19 +838,28 @@ async fn measure(db: &Db, config: &Config) {
     let before_followers = resident();
     let connected = Arc::new(tokio::sync::Semaphore::new(0));
     let mut followers = Vec::new();
+    let mut pollers = Vec::new();
     for i in 0..config.followers {
-        let path = if i % 3 == 0 {
-            format!("{base}/live/events")
-        } else {
-            let f = night.fixtures[i % night.fixtures.len()];
-            format!("{base}/matches/{f}/events")
+        // A third on the league's live page, the rest on the matches' pages.
+        let fixture = (i % 3 != 0).then(|| night.fixtures[i % night.fixtures.len()]);
+        let page = match fixture {
+            None => format!("{base}/live"),
+            Some(f) => format!("{base}/matches/{f}"),
         };
-        followers.push(tokio::spawn(follow(
-            addr,
-            path,
-            phase.clone(),
-            connected.clone(),
-        )));
+        match config.follow {
+            Follow::Pushed => followers.push(tokio::spawn(follow(
+                addr,
+                format!("{page}/events"),
+                phase.clone(),
+                connected.clone(),
+            ))),
+            Follow::Polling => {
+                let offset = POLL_EVERY * i as u32 / config.followers as u32;
+                let polls =
+                    tokio::spawn(poll(addr, page, offset, phase.clone(), connected.clone()));
+                pollers.push((fixture, polls));
+            }
+        }
     }
     if config.followers > 0 {
         let all = u32::try_from(config.followers).unwrap_or(u32::MAX);
@@ -792,10 +873,14 @@ async fn measure(db: &Db, config: &Config) {
                 after.saturating_sub(before) / config.followers
             });
         println!(
-            "{} followers connected (a third on the league's stream, the rest on the matches'): \
+            "{} followers {} (a third on the league's live page, the rest on the matches'): \
              {:.1} KB of this process's memory each, server and client sides together  \
              goal (< {} KB): {}",
             config.followers,
+            match config.follow {
+                Follow::Pushed => "connected to the live events",
+                Follow::Polling => "polling their page every 5 s",
+            },
             per as f64 / 1024.0,
             GOAL_FOLLOWER_BYTES / 1024,
             if per < GOAL_FOLLOWER_BYTES {
@@ -899,6 +984,27 @@ async fn measure(db: &Db, config: &Config) {
         for (key, revision, arrived) in f.await.expect("a follower") {
             match acks.get(&(key, revision)) {
                 Some(acked) => delivered.push(arrived.saturating_duration_since(*acked)),
+                None => unmatched += 1,
+            }
+        }
+    }
+    // A polling follower sees a tap with its first fetch begun after the
+    // tap was acknowledged (the page reads the generation as it is asked
+    // for): from the acknowledgement to that fetch's end. Each tap's key
+    // leads with its fixture.
+    let mut polled: Vec<(Option<i64>, Polls)> = Vec::new();
+    for (fixture, polls) in pollers {
+        polled.push((fixture, polls.await.expect("a polling follower")));
+    }
+    for ((key, _), acked) in &acks {
+        let fixture: Option<i64> = key.split('-').next().and_then(|f| f.parse().ok());
+        for (follows, polls) in &polled {
+            if follows.is_some() && *follows != fixture {
+                continue;
+            }
+            let next = polls.partition_point(|(began, _)| began < acked);
+            match polls.get(next) {
+                Some((_, ended)) => delivered.push(ended.saturating_duration_since(*acked)),
                 None => unmatched += 1,
             }
         }
@@ -1022,8 +1128,12 @@ async fn measure(db: &Db, config: &Config) {
             "MISSED"
         };
         println!(
-            "tap -> follower: {} events delivered ({unmatched} not matched to a tap), p50 {}, \
+            "tap -> follower ({}): {} delivered ({unmatched} not matched), p50 {}, \
              p99 {}, max {}  goal (p99 < {} ms): {goal}",
+            match config.follow {
+                Follow::Pushed => "pushed: events",
+                Follow::Polling => "polling: taps seen by a follower's next fetch",
+            },
             delivered.len(),
             ms(quantile(&delivered, 0.5)),
             ms(quantile(&delivered, 0.99)),
@@ -1100,6 +1210,14 @@ fn main() {
         at_percent: env_number("BONEYARD_NIGHT_AT", 50).min(100),
         rendered: env_number("BONEYARD_NIGHT_RENDERED", 0) != 0,
         followers: env_number("BONEYARD_NIGHT_FOLLOWERS", 0),
+        follow: Follow::Pushed,
+    };
+    // BONEYARD_NIGHT_FOLLOW: `pushed` (the default), `polling`, or `both`
+    // (polling first, then pushed, each on a night of its own).
+    let follows = match std::env::var("BONEYARD_NIGHT_FOLLOW").as_deref() {
+        Ok("polling") => vec![Follow::Polling],
+        Ok("both") => vec![Follow::Polling, Follow::Pushed],
+        _ => vec![Follow::Pushed],
     };
     let only = std::env::var("BONEYARD_NIGHT_DB").unwrap_or_default();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -1107,25 +1225,35 @@ fn main() {
         .build()
         .expect("a runtime");
     runtime.block_on(async move {
-        if only != "postgres" {
-            let dir = TempDir(
-                std::env::temp_dir().join(format!("boneyard-night-{}", std::process::id())),
-            );
-            std::fs::create_dir_all(&dir.0).expect("a temporary directory");
-            let db = Db::connect(&format!("sqlite://{}", dir.0.join("night.db").display()))
-                .await
-                .expect("open the database");
-            measure(&db, &config).await;
-            db.close().await;
-        }
-        if only != "sqlite" {
-            match postgres_database().await {
-                Some(db) => {
-                    measure(&db, &config).await;
-                    db.close().await;
-                }
-                None => println!("Postgres not measured: set BONEYARD_TEST_POSTGRES (a server)"),
+        for follow in follows {
+            let config = Config { follow, ..config };
+            if config.followers > 0 {
+                println!("followers: {follow:?}");
             }
+            night(&only, &config).await;
         }
     });
+}
+
+/// The night on SQLite, then on Postgres (`only`: one of them).
+async fn night(only: &str, config: &Config) {
+    if only != "postgres" {
+        let dir =
+            TempDir(std::env::temp_dir().join(format!("boneyard-night-{}", std::process::id())));
+        std::fs::create_dir_all(&dir.0).expect("a temporary directory");
+        let db = Db::connect(&format!("sqlite://{}", dir.0.join("night.db").display()))
+            .await
+            .expect("open the database");
+        measure(&db, config).await;
+        db.close().await;
+    }
+    if only != "sqlite" {
+        match postgres_database().await {
+            Some(db) => {
+                measure(&db, config).await;
+                db.close().await;
+            }
+            None => println!("Postgres not measured: set BONEYARD_TEST_POSTGRES (a server)"),
+        }
+    }
 }

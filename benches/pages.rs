@@ -7,13 +7,18 @@
 //! drives it with concurrent keep-alive HTTP/1.1 clients over plain TCP.
 //! Prints requests per second and p50/p99 latency for each route, and each
 //! page's requests a second as a share of the stylesheet's in the same run
-//! (the goal: 0.5x or better, p99 under 10 ms), for each page three times:
+//! (the goal: 0.5x or better, p99 under 10 ms), for each page four times:
 //! as a visitor gets it (kept in memory while nothing it shows changes);
 //! signed in as a player of the league (a real session: the visitor's kept
 //! page with the player's own parts filled in; goal 0.2x or better with p99
 //! under 20 ms, and 0.5x for the league's home, a division's table and a
-//! match); and rendered whole for every request, as the first request after
-//! a change renders it (the kept page dropped; same goal as signed in).
+//! match); rendered whole for every request (a session the server does not
+//! know: what one rendering costs, same goal as signed in); and signed in
+//! for the whole of `BONEYARD_BENCH_SECONDS` while the league's records
+//! change four times a second (`BONEYARD_BENCH_CHANGE_MS`):
+//! each change drops the kept page, its first request renders the page
+//! again and the requests that arrive meanwhile wait for that rendering,
+//! as after a result is entered (same goal as signed in).
 //!
 //! Then the same on Postgres when an address is given: `BONEYARD_BENCH_POSTGRES`
 //! (a database, filled with the demo first if it has no league), or else
@@ -25,7 +30,9 @@
 //! `BONEYARD_BENCH_REQUESTS` (per route, default 100000),
 //! `BONEYARD_BENCH_SECONDS` (most a route is driven for, default 15),
 //! `BONEYARD_BENCH_ONLY` (only the routes holding this text),
-//! `BONEYARD_BENCH_LEAGUES` (leagues in a new demo database, default 50).
+//! `BONEYARD_BENCH_LEAGUES` (leagues in a new demo database, default 50),
+//! `BONEYARD_BENCH_CHANGE_MS` (between two changes in the "changing" pass,
+//! default 250).
 
 mod common;
 use common::{encode, env_number, slug};
@@ -35,7 +42,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::serve::ListenerExt;
-use boneyard::db::{Db, FixtureStatus};
+use boneyard::db::{Db, FixtureStatus, LeagueId};
 use boneyard::demo::{DemoOptions, fill};
 use boneyard::web::{AppState, Settings, build_app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -182,7 +189,7 @@ async fn run(
             (times, bytes)
         }));
     }
-    let mut times = Vec::with_capacity(requests);
+    let mut times = Vec::with_capacity(requests.min(1 << 20));
     let mut bytes = 0;
     for t in tasks {
         let (mut ours, b) = t.await.expect("a client");
@@ -305,7 +312,7 @@ async fn filled(db: &Db, shown_as: &str) {
 /// table, matches in progress, and the round-up of a week (page and text).
 /// With them, the pages held to [`GOAL_RATIO`] signed in and rendered
 /// whole too: the league's home, a division's table and a match.
-async fn page_paths(db: &Db) -> (Vec<String>, Vec<String>) {
+async fn page_paths(db: &Db) -> (Vec<String>, Vec<String>, LeagueId) {
     let leagues = db.leagues().await.expect("leagues");
     let league = &leagues[leagues.len() / 2];
     let seasons = db.seasons(league.id).await.expect("seasons");
@@ -358,7 +365,7 @@ async fn page_paths(db: &Db) -> (Vec<String>, Vec<String>) {
         format!("{base}/calendar/team/{}.ics", team.id),
         format!("{base}/calendar/player/{}.ics", player.id),
     ];
-    (all, busiest)
+    (all, busiest, league.id)
 }
 
 /// The goal of a page as a visitor gets it: this share of the
@@ -375,6 +382,8 @@ struct Load {
     clients: usize,
     requests: usize,
     budget: Duration,
+    /// Between two changes of the league's records in the "changing" pass.
+    change_every: Duration,
 }
 
 /// The bench's player account, made (or its password set) in `db`: a
@@ -483,7 +492,7 @@ async fn sign_in(addr: std::net::SocketAddr, username: &str, password: &str) -> 
 /// the stylesheet every other is compared with.
 async fn measure(db: &Db, load: &Load) {
     let mut paths = vec![STYLESHEET.to_owned()];
-    let (pages, busiest) = page_paths(db).await;
+    let (pages, busiest, league) = page_paths(db).await;
     paths.extend(pages);
     // BONEYARD_BENCH_ONLY: only the routes holding this text.
     if let Ok(only) = std::env::var("BONEYARD_BENCH_ONLY") {
@@ -515,15 +524,18 @@ async fn measure(db: &Db, load: &Load) {
     println!(
         "kept: as a visitor gets a page (from memory while nothing it shows has changed); \
          signed in: as the player {username} gets it (a real session); rendered: made whole \
-         for each request, as after a change (a session cookie the server does not know \
-         bypasses the kept pages)"
+         for each request (a session cookie the server does not know bypasses the kept \
+         pages): what one rendering costs; changing: signed in while the league's records \
+         change every {} ms, so each change's first request renders the page again (as \
+         after a result is entered) and those arriving meanwhile wait for it",
+        load.change_every.as_millis()
     );
     println!(
         "{:<52} {:<9} {:>8} {:>9} {:>7} {:>9} {:>9} {:>9} {:>8}  goal",
         "route", "how", "requests", "req/s", "ratio", "p50", "p99", "max", "bytes"
     );
     let mut ceiling = None;
-    let mut met = [0; 3];
+    let mut met = [0; 4];
     for path in paths.iter().map(String::as_str) {
         let passes: Vec<(&str, &str)> = if path == STYLESHEET {
             vec![("static", "")]
@@ -532,9 +544,29 @@ async fn measure(db: &Db, load: &Load) {
                 ("kept", ""),
                 ("signed in", signed_in.as_str()),
                 ("rendered", RENDERED),
+                ("changing", signed_in.as_str()),
             ]
         };
         for (pass, (how, extra)) in passes.into_iter().enumerate() {
+            // The league's records change every `change_every` while the
+            // page is read: each change drops its kept page (and every
+            // view kept under the generation), as a result entered does.
+            let changes = Arc::new(AtomicUsize::new(0));
+            let changer = (how == "changing").then(|| {
+                let db = db.clone();
+                let changes = changes.clone();
+                let every = load.change_every;
+                tokio::spawn(async move {
+                    let mut tick = tokio::time::interval(every);
+                    tick.tick().await;
+                    loop {
+                        tick.tick().await;
+                        let tx = db.write(league).await.expect("a write");
+                        tx.commit().await.expect("a change");
+                        changes.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            });
             // Warm up: connections, caches, the database's pages.
             run(
                 addr,
@@ -545,7 +577,16 @@ async fn measure(db: &Db, load: &Load) {
                 load.budget / 5,
             )
             .await;
-            let f = run(addr, path, extra, load.clients, load.requests, load.budget).await;
+            // Changing: the whole budget, so that every pass sees as many changes.
+            let requests = if changer.is_some() {
+                usize::MAX
+            } else {
+                load.requests
+            };
+            let f = run(addr, path, extra, load.clients, requests, load.budget).await;
+            if let Some(changer) = changer {
+                changer.abort();
+            }
             let rate = f.requests as f64 / f.elapsed.as_secs_f64();
             let ratio = rate / *ceiling.get_or_insert(rate);
             let (goal_ratio, goal_p99) = match how {
@@ -561,8 +602,12 @@ async fn measure(db: &Db, load: &Load) {
             } else {
                 "MISSED"
             };
+            let changed = match changes.load(Ordering::Relaxed) {
+                0 => String::new(),
+                n => format!(" ({n} changes)"),
+            };
             println!(
-                "{:<52} {:<9} {:>8} {:>9.0} {:>6.2}x {:>9} {:>9} {:>9} {:>8}  {}",
+                "{:<52} {:<9} {:>8} {:>9.0} {:>6.2}x {:>9} {:>9} {:>9} {:>8}  {}{}",
                 path,
                 how,
                 f.requests,
@@ -572,20 +617,22 @@ async fn measure(db: &Db, load: &Load) {
                 ms(f.p99),
                 ms(f.max),
                 f.bytes,
-                goal
+                goal,
+                changed
             );
         }
     }
     let pages = paths.len() - 1;
     println!(
         "{}: goals met: kept {} of {pages} (0.5x, p99 {} ms); signed in {} of {pages}, \
-         rendered {} of {pages} ({GOAL_RATIO_RENDERED}x, or 0.5x for the home, tables \
-         and matches; p99 {} ms)",
+         rendered {} of {pages}, changing {} of {pages} ({GOAL_RATIO_RENDERED}x, or 0.5x \
+         for the home, tables and matches; p99 {} ms)",
         db.backend(),
         met[0],
         GOAL_P99.as_millis(),
         met[1],
         met[2],
+        met[3],
         GOAL_P99_RENDERED.as_millis()
     );
     println!();
@@ -602,6 +649,7 @@ fn main() {
         clients: env_number("BONEYARD_BENCH_CLIENTS", 32),
         requests: env_number("BONEYARD_BENCH_REQUESTS", 100_000),
         budget: Duration::from_secs(env_number("BONEYARD_BENCH_SECONDS", 15) as u64),
+        change_every: Duration::from_millis(env_number("BONEYARD_BENCH_CHANGE_MS", 250) as u64),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

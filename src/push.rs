@@ -66,7 +66,11 @@ struct Channel {
     /// every event after it reaches this channel.
     floor: OnceCell<i64>,
     ring: Mutex<Ring>,
+    /// To the league's followers (the live page, the league's screen).
     sender: broadcast::Sender<Pushed>,
+    /// To each match's followers (its page, its screen): they are woken by
+    /// their own match's taps only, not by every tap of the league.
+    fixtures: Mutex<HashMap<FixtureId, broadcast::Sender<Pushed>>>,
 }
 
 #[derive(Default)]
@@ -82,6 +86,47 @@ impl Channel {
             floor: OnceCell::new(),
             ring: Mutex::new(Ring::default()),
             sender: broadcast::channel(RING).0,
+            fixtures: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn fixtures(&self) -> std::sync::MutexGuard<'_, HashMap<FixtureId, broadcast::Sender<Pushed>>> {
+        self.fixtures
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A receiver of `fixture`'s events, or of the league's (None).
+    fn subscribe(&self, fixture: Option<FixtureId>) -> broadcast::Receiver<Pushed> {
+        let Some(fixture) = fixture else {
+            return self.sender.subscribe();
+        };
+        let mut fixtures = self.fixtures();
+        // Matches nobody follows any more are let go as others come.
+        fixtures.retain(|_, sender| sender.receiver_count() > 0);
+        fixtures
+            .entry(fixture)
+            .or_insert_with(|| broadcast::channel(RING).0)
+            .subscribe()
+    }
+
+    /// Hands `pushed` to the league's followers and, when it is about one
+    /// match, to that match's (None: to every match's).
+    fn send(&self, pushed: Pushed, fixture: Option<FixtureId>) {
+        // No receiver is no error: nobody is following just now.
+        let _ = self.sender.send(pushed.clone());
+        let fixtures = self.fixtures();
+        match fixture {
+            Some(f) => {
+                if let Some(sender) = fixtures.get(&f) {
+                    let _ = sender.send(pushed);
+                }
+            }
+            None => {
+                for sender in fixtures.values() {
+                    let _ = sender.send(pushed.clone());
+                }
+            }
         }
     }
 
@@ -220,8 +265,8 @@ impl Hub {
             }
         }
         ring.events.push_back(event.clone());
-        // No receiver is no error: nobody is following just now.
-        let _ = channel.sender.send(Pushed::Board(event));
+        let fixture = event.fixture;
+        channel.send(Pushed::Board(event), Some(fixture));
     }
 
     /// Every follower is told to read its page again: events may have been
@@ -241,17 +286,18 @@ impl Hub {
                 ring.evicted = ring.evicted.max(newest);
             }
             ring.events.clear();
-            let _ = channel.sender.send(Pushed::Reset);
+            channel.send(Pushed::Reset, None);
         }
     }
 
-    /// A new follower of `league` from `client`, which last saw event
-    /// `last` (from `Last-Event-ID`, or the page it reads): refused when
-    /// the bounds are reached, else the events it missed and the receiver
-    /// of those to come.
+    /// A new follower of `league` (of one of its matches: `fixture`) from
+    /// `client`, which last saw event `last` (from `Last-Event-ID`, or the
+    /// page it reads): refused when the bounds are reached, else the
+    /// events it missed and the receiver of those to come.
     pub async fn subscribe(
         &self,
         league: LeagueId,
+        fixture: Option<FixtureId>,
         client: &str,
         last: Option<i64>,
     ) -> Result<Subscription, Refused> {
@@ -271,13 +317,13 @@ impl Hub {
             .get_or_init(|| async move { db.live_generation(league).await.unwrap_or(i64::MAX) })
             .await;
         let ring = channel.ring();
-        let receiver = channel.sender.subscribe();
+        let receiver = channel.subscribe(fixture);
         let missed = match last {
             None => Vec::new(),
             Some(last) if last >= *floor && last >= ring.evicted => ring
                 .events
                 .iter()
-                .filter(|e| e.id > last)
+                .filter(|e| e.id > last && fixture.is_none_or(|f| f == e.fixture))
                 .cloned()
                 .map(Pushed::Board)
                 .collect(),

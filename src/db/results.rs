@@ -14,6 +14,7 @@
 
 use super::sql::{self, Arg, Bind, Exec, On, Row, Tx};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,74 @@ pub struct ResultVersion {
 pub struct StoredResult {
     pub version: ResultVersion,
     pub result: MatchResult,
+}
+
+/// Results assembled from their rows, by version (see
+/// [`Db::current_results_kept`]), each with the names of its players it was
+/// made with. One per app server; bounded.
+#[derive(Default)]
+pub struct KeptResults {
+    kept: std::sync::Mutex<HashMap<ResultVersionId, KeptResult>>,
+}
+
+struct KeptResult {
+    names: Vec<(PlayerId, String)>,
+    result: Arc<MatchResult>,
+}
+
+/// Most results kept (a few large leagues' seasons); past it they are all
+/// let go.
+const MOST_KEPT_RESULTS: usize = 8192;
+
+impl KeptResults {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ResultVersionId, KeptResult>> {
+        self.kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Those of `ids` kept whose players all still have their names.
+    fn current(
+        &self,
+        ids: &[ResultVersionId],
+        names: &HashMap<PlayerId, String>,
+    ) -> HashMap<ResultVersionId, Arc<MatchResult>> {
+        let kept = self.lock();
+        ids.iter()
+            .filter_map(|id| {
+                let k = kept.get(id)?;
+                k.names
+                    .iter()
+                    .all(|(p, name)| names.get(p) == Some(name))
+                    .then(|| (*id, k.result.clone()))
+            })
+            .collect()
+    }
+
+    fn keep(
+        &self,
+        id: ResultVersionId,
+        result: &Arc<MatchResult>,
+        names: &HashMap<PlayerId, String>,
+    ) {
+        let players: Vec<(PlayerId, String)> = result
+            .boards
+            .iter()
+            .flat_map(|b| b.home.iter().chain(&b.away))
+            .filter_map(|p| names.get(p).map(|n| (*p, n.clone())))
+            .collect();
+        let mut kept = self.lock();
+        if kept.len() >= MOST_KEPT_RESULTS {
+            kept.clear();
+        }
+        kept.insert(
+            id,
+            KeptResult {
+                names: players,
+                result: result.clone(),
+            },
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1366,6 +1435,83 @@ impl Db {
                 .collect();
             Ok((out, names))
         }
+    }
+
+    /// [`Db::current_results`], with each result's hands read from the
+    /// database only when `kept` does not hold it already. A version's rows
+    /// never change once written; only its players' names may (a rename),
+    /// so a kept result is used only while every one of its players still
+    /// has the name it was made with. A season's honours and a week's
+    /// round-up read every hand of their matches: after a change, only the
+    /// results new since are read whole again.
+    pub async fn current_results_kept(
+        &self,
+        kept: &KeptResults,
+        league: LeagueId,
+        fixtures: &[FixtureId],
+    ) -> Result<(Vec<StoredResult>, HashMap<PlayerId, String>)> {
+        if fixtures.is_empty() {
+            return Ok((Vec::new(), HashMap::new()));
+        }
+        let places: Vec<String> = (0..fixtures.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM result_versions v WHERE v.league_id = $1 \
+             AND v.fixture_id IN ({}) AND {CURRENT} ORDER BY v.fixture_id",
+            places.join(", ")
+        );
+        let mut tx = self.read_tx().await?;
+        let mut query = sql::query_as::<VersionRow>(&sql).bind(league);
+        for f in fixtures {
+            query = query.bind(*f);
+        }
+        let versions = query
+            .fetch_all(&mut tx)
+            .await?
+            .into_iter()
+            .map(ResultVersion::try_from)
+            .collect::<Result<Vec<_>>>()?;
+        let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
+        let up = up_from_board(ids.len());
+        let names: HashMap<PlayerId, String> = fetch::<NameRow>(
+            &mut (&mut tx).on(),
+            league,
+            &ids,
+            format!(
+                "SELECT DISTINCT p.id, p.name FROM players p \
+                 JOIN board_players bp ON bp.player_id = p.id \
+                 JOIN boards b ON b.id = bp.board_id {up} AND p.league_id = $1"
+            ),
+        )
+        .await?
+        .into_iter()
+        .map(|n| (n.id, n.name))
+        .collect();
+        let mut found = kept.current(&ids, &names);
+        let missing: Vec<ResultVersionId> = ids
+            .iter()
+            .filter(|id| !found.contains_key(id))
+            .copied()
+            .collect();
+        if !missing.is_empty() {
+            let rows = fetch_version_rows(&mut (&mut tx).on(), league, &missing).await?;
+            for (id, result) in assemble(rows)? {
+                let result = Arc::new(result);
+                kept.keep(id, &result, &names);
+                found.insert(id, result);
+            }
+        }
+        tx.commit().await?;
+        let out = versions
+            .into_iter()
+            .map(|version| StoredResult {
+                result: found
+                    .remove(&version.id)
+                    .map(|r| (*r).clone())
+                    .unwrap_or_default(),
+                version,
+            })
+            .collect();
+        Ok((out, names))
     }
 
     /// Games played and won by each player in a season's current, approved

@@ -81,6 +81,9 @@ struct Inner {
     /// minute at most while the week is not over): it reads every hand of
     /// the week.
     round_ups: crate::app::read::round_up::KeptRoundUps,
+    /// Results assembled from their hands, by version: what the honours
+    /// and the round-ups read of every match, read again only when new.
+    results: crate::db::results::KeptResults,
 }
 
 impl AppState {
@@ -103,6 +106,7 @@ impl AppState {
                 honours: Default::default(),
                 latest_week: Default::default(),
                 round_ups: Default::default(),
+                results: Default::default(),
             }),
         }
     }
@@ -128,6 +132,11 @@ impl AppState {
     /// The kept latest week of each league (see `public::round_up`).
     pub(crate) fn latest_week(&self) -> &crate::app::read::round_up::KeptLatestWeek {
         &self.inner.latest_week
+    }
+
+    /// The results kept by version (see `Db::current_results_kept`).
+    pub(crate) fn kept_results(&self) -> &crate::db::results::KeptResults {
+        &self.inner.results
     }
 
     /// The kept round-up of each week (see `public::round_up`).

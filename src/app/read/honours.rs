@@ -33,6 +33,7 @@ use crate::app::tallies::{penalty, tally};
 use crate::app::words::and_list;
 use crate::db::generation::Follows;
 use crate::db::pages::{FixtureLine, FixtureScope};
+use crate::db::results::KeptResults;
 use crate::db::stats::{Counted, PlayerStatLine};
 use crate::db::{
     CupData, CupEntrantId, Db, FixtureId, League, LeagueId, PlayerId, Result, Season, SeasonId,
@@ -130,6 +131,7 @@ pub async fn honours(
     db: &Db,
     ratings: &RatingCache,
     kept: &KeptHonours,
+    results: &KeptResults,
     league: &League,
     season: &Season,
 ) -> Result<Arc<HonoursView>> {
@@ -145,7 +147,7 @@ pub async fn honours(
         (league.id, season.id),
         generation,
         |h| h.season == *season,
-        || work_out(db, ratings, league, season),
+        || work_out(db, ratings, results, league, season),
     )
     .await
 }
@@ -154,6 +156,7 @@ pub async fn honours(
 async fn work_out(
     db: &Db,
     ratings: &RatingCache,
+    kept: &KeptResults,
     league: &League,
     season: &Season,
 ) -> Result<HonoursView> {
@@ -240,7 +243,7 @@ async fn work_out(
     let ratings = top_by_rating(&rated, season, &stat_lines, settled, &lines);
 
     let approved = counted_fixtures(&lines);
-    let (results, names) = db.current_results(league.id, &approved).await?;
+    let (results, names) = db.current_results_kept(kept, league.id, &approved).await?;
     let found = season_feats(
         &feat_matches(&lines, &results, &names, &scores, &formats),
         |fixture, side| team_of(&lines, fixture, side),

@@ -3,6 +3,8 @@
 //! fixtures and the results of other nights awaiting approval. The live
 //! page and `/api/v1/.../live` show this view.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -43,6 +45,17 @@ pub struct LiveView {
     pub tonight: Vec<FixtureSummary>,
     /// Results of other nights entered, not yet approved.
     pub pending: Vec<FixtureSummary>,
+    /// The boards of `boards` as read, for the pages that word them
+    /// themselves (with their keys and revisions).
+    #[serde(skip)]
+    pub shown: Vec<LiveBoard>,
+    /// The league's live generation read before the boards: where the
+    /// page's stream of taps starts (see `web::pad::live::events_from_now`).
+    #[serde(skip)]
+    pub since: i64,
+    /// The league's seasons' names by id, for the fixtures' links.
+    #[serde(skip)]
+    pub season_names: HashMap<i64, String>,
 }
 
 /// A board's sides and state in words, from its pad's summary.
@@ -146,11 +159,17 @@ pub async fn live(db: &Db, league: &League) -> Result<LiveView> {
         .partition(|f| f.starts_at.is_some_and(|t| from <= t && t < to));
     tonight.sort_by_key(|f| (f.starts_at, f.id));
     pending.sort_by_key(|f| (f.starts_at, f.id));
-    let (matches, boards) = boards(db, league).await?;
+    // Read before the boards: a tap in between reaches the page's stream
+    // (and a board read twice is shown once, at its newest revision).
+    let since = db.live_generation(league.id).await?;
+    let (matches, shown) = boards(db, league).await?;
     Ok(LiveView {
         matches_in_progress: matches,
-        boards: boards.iter().map(board_view).collect(),
+        boards: shown.iter().map(board_view).collect(),
         tonight: summaries(&tonight, &scores, &formats),
         pending: summaries(&pending, &scores, &formats),
+        shown,
+        since,
+        season_names: seasons.iter().map(|s| (s.id.0, s.name.clone())).collect(),
     })
 }

@@ -22,6 +22,7 @@ use crate::app::feats::{counted_fixtures, feat_matches};
 use crate::app::formats::scores_by_season;
 use crate::db::generation::Follows;
 use crate::db::pages::{FixtureLine, FixtureScope, Score};
+use crate::db::results::KeptResults;
 use crate::db::{CupId, Db, FixtureId, FixtureStatus, League, LeagueId, Result, Season, SeasonId};
 use crate::league::feats::{Feats, GameFeat, feats};
 use crate::league::fixture_state::pending_words;
@@ -122,6 +123,7 @@ pub async fn latest_week(
 pub async fn round_up(
     db: &Db,
     kept: &KeptRoundUps,
+    results: &KeptResults,
     league: &League,
     monday: NaiveDate,
     minute: i64,
@@ -134,7 +136,7 @@ pub async fn round_up(
         generation,
         |k| k.minute == minute,
         || async move {
-            let mut week = work_out(db, league, monday).await?;
+            let mut week = work_out(db, results, league, monday).await?;
             week.minute = minute;
             Ok(week)
         },
@@ -142,7 +144,12 @@ pub async fn round_up(
     .await
 }
 
-async fn work_out(db: &Db, league: &League, monday: NaiveDate) -> Result<RoundUpView> {
+async fn work_out(
+    db: &Db,
+    kept: &KeptResults,
+    league: &League,
+    monday: NaiveDate,
+) -> Result<RoundUpView> {
     let zone = league.time_zone;
     let (_, from, to) = zone.week(monday);
     let seasons = db.seasons(league.id).await?;
@@ -158,7 +165,7 @@ async fn work_out(db: &Db, league: &League, monday: NaiveDate) -> Result<RoundUp
     let scores = scores_by_season(&lines, &boards, &formats);
     // Feats come from approved results only, like the tables.
     let approved = counted_fixtures(&lines);
-    let (results, names) = db.current_results(league.id, &approved).await?;
+    let (results, names) = db.current_results_kept(kept, league.id, &approved).await?;
     let found = feats(&feat_matches(&lines, &results, &names, &scores, &formats));
     let (earlier, later) = db.result_dates_around(league.id, from, to).await?;
 

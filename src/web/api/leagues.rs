@@ -124,6 +124,7 @@ pub async fn honours(
         state.db(),
         state.rating_cache(),
         state.honours(),
+        state.kept_results(),
         &league,
         &season,
     )

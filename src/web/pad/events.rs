@@ -172,7 +172,11 @@ async fn follow(
     client: &str,
     last: Option<i64>,
 ) -> Result<Response> {
-    let subscription = match state.hub().subscribe(league.id, client, last).await {
+    let subscription = match state
+        .hub()
+        .subscribe(league.id, fixture, client, last)
+        .await
+    {
         Ok(s) => s,
         Err(refused) => return Ok(refusal(refused)),
     };

@@ -79,6 +79,18 @@ pub struct LeagueLive {
     pub events: String,
 }
 
+impl LeagueLive {
+    /// The live part of the league's live page, from its view (read
+    /// once: boards, counts and where the stream starts).
+    pub fn of(league: &League, view: &crate::app::read::live::LiveView) -> LeagueLive {
+        LeagueLive {
+            events: format!("{}?since={}", links::at(league).live_events(), view.since),
+            matches: view.matches_in_progress,
+            lines: view.shown.iter().map(|b| LiveLine::of(league, b)).collect(),
+        }
+    }
+}
+
 /// The address of the stream `stream` (a league's or a match's events)
 /// from the taps a page is about to read: the league's live generation,
 /// read before the boards are, so that a tap between the page and its

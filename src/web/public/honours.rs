@@ -176,6 +176,7 @@ pub(crate) async fn kept(
         state.db(),
         state.rating_cache(),
         state.honours(),
+        state.kept_results(),
         league,
         season,
     )

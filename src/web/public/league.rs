@@ -2,7 +2,6 @@
 
 use crate::web::auth::InLeague;
 use crate::web::links;
-use std::collections::HashMap;
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -10,7 +9,7 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use crate::app::read::{self, Key};
-use crate::db::{CupId, League, Season, SeasonId, TeamId};
+use crate::db::{CupId, League, Season, TeamId};
 use crate::league::match_format::{MatchFormat, Pairings};
 use crate::rules::ruleset::{BlockedScores, Derby, PenaltyTo, PoseRule};
 use crate::rules::{Format, Ruleset};
@@ -341,18 +340,13 @@ pub async fn live(
 ) -> Result<Response> {
     let view = read::live::live(state.db(), &league).await?;
     let (from, _) = crate::league::live::night(league.time_zone, crate::db::now());
-    let seasons = read::league::league(state.db(), &league).await?.seasons;
-    let names: HashMap<SeasonId, &str> = seasons
-        .iter()
-        .map(|s| (SeasonId(s.id), s.name.as_str()))
-        .collect();
     let views = |list: &[read::fixtures::FixtureSummary]| -> Vec<FixtureView> {
         list.iter()
             .map(|f| {
-                let season = names
-                    .get(&SeasonId(f.season_id))
-                    .copied()
-                    .unwrap_or_default();
+                let season = view
+                    .season_names
+                    .get(&f.season_id)
+                    .map_or("", String::as_str);
                 super::fixture_view(&league, season, f)
             })
             .collect()
@@ -360,8 +354,8 @@ pub async fn live(
     let tonight = views(&view.tonight);
     let pending = views(&view.pending);
     // The boards as the stream's events render them (with their keys and
-    // revisions), and the stream's address.
-    let live = crate::web::pad::live::league_live(&state, &league).await?;
+    // revisions), and the stream's address from before they were read.
+    let live = crate::web::pad::live::LeagueLive::of(&league, &view);
     let page = LivePage {
         events: live.events,
         matches: live.matches,

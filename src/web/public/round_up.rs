@@ -162,10 +162,15 @@ pub(crate) async fn build_week(
     } else {
         0
     };
-    Ok(
-        crate::app::read::round_up::round_up(state.db(), state.round_ups(), league, monday, minute)
-            .await?,
+    Ok(crate::app::read::round_up::round_up(
+        state.db(),
+        state.round_ups(),
+        state.kept_results(),
+        league,
+        monday,
+        minute,
     )
+    .await?)
 }
 
 /// The round-up as plain text to copy (and to email).

@@ -15,6 +15,7 @@ on_both!(
     results_that_cannot_be_stored_are_refused_whole,
     season_rules_are_fixed_once_results_exist,
     season_results_and_player_games,
+    kept_results_read_as_fresh_ones_after_a_rename_and_a_correction,
 );
 
 async fn match_result_reads_back_identical(db: Db) {
@@ -377,5 +378,61 @@ async fn season_results_and_player_games(db: Db) {
                 won: 0
             },
         ]
+    );
+}
+
+/// The results the honours and round-ups keep by version are the ones the
+/// database gives, whatever changed since they were kept: a player's name
+/// (written into every game's record) or a correction (a new version).
+/// The correction comes first: a result names its players as they are.
+async fn kept_results_read_as_fresh_ones_after_a_rename_and_a_correction(db: Db) {
+    let l = LeagueBuilder::home_and_away("kr").build(&db).await;
+    let kept = boneyard::db::results::KeptResults::default();
+    let fixtures = [l.fixture()];
+    boneyard::app::results::write(&db, l.id, l.fixture(), &sample_result(&l), None)
+        .await
+        .unwrap();
+    let fresh = db.current_results(l.id, &fixtures).await.unwrap();
+    assert_eq!(fresh.0.len(), 1);
+    assert_eq!(
+        db.current_results_kept(&kept, l.id, &fixtures)
+            .await
+            .unwrap(),
+        fresh
+    );
+    // Read again from what is kept: the same.
+    assert_eq!(
+        db.current_results_kept(&kept, l.id, &fixtures)
+            .await
+            .unwrap(),
+        fresh
+    );
+
+    boneyard::app::results::write(&db, l.id, l.fixture(), &small_result(&l, 8), None)
+        .await
+        .unwrap();
+    let corrected = db.current_results(l.id, &fixtures).await.unwrap();
+    assert_eq!(corrected.0[0].version.version, 2);
+    assert_eq!(
+        db.current_results_kept(&kept, l.id, &fixtures)
+            .await
+            .unwrap(),
+        corrected
+    );
+    let player = l.home_players()[0];
+    db.rename_player(l.id, player, "Renamed Rowe")
+        .await
+        .unwrap();
+    let renamed = db.current_results(l.id, &fixtures).await.unwrap();
+    let sides = &renamed.0[0].result.boards[0].games[0].record.sides;
+    assert!(
+        sides.iter().flatten().any(|n| n == "Renamed Rowe"),
+        "the record names the player as renamed: {sides:?}"
+    );
+    assert_eq!(
+        db.current_results_kept(&kept, l.id, &fixtures)
+            .await
+            .unwrap(),
+        renamed
     );
 }
