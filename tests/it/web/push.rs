@@ -32,6 +32,7 @@ on_both!(
     streams_past_the_bounds_are_refused_and_shutdown_ends_them,
     the_metrics_count_open_streams_and_time_no_stream,
     a_match_made_void_tells_its_followers_at_once,
+    a_tap_too_long_to_notify_is_saved_and_tells_which_board,
 );
 
 /// One server-sent event as read off a stream.
@@ -529,4 +530,49 @@ async fn a_match_made_void_tells_its_followers_at_once(db: Db) {
         !visitor.get(&at.live()).await.has(&board),
         "off the live page"
     );
+}
+
+/// A tap whose event is longer than Postgres lets a notification be (8000
+/// bytes: here, players named at great length, as records kept from before
+/// names were bounded may be) is still saved, and its followers still hear
+/// of it: on Postgres told only which board changed and its revision, so
+/// that they read the page; on SQLite, where nothing is notified, given the
+/// whole event.
+async fn a_tap_too_long_to_notify_is_saved_and_tells_which_board(db: Db) {
+    let t = TestApp::new(&db, league()).await;
+    let l = &t.league;
+    let long = |c: &str| format!("{c} {}", "&\"<>".repeat(750));
+    for (team, c) in [(0, "Home"), (1, "Away")] {
+        let (id, _) = &l.teams[team].players[0];
+        db.rename_player(l.id, *id, &long(c)).await.unwrap();
+    }
+    let (_, app) = app_of(&db).await;
+    let at = at_short(&l.short);
+    let mut stream = Stream::open(&app, &at.match_page(l.fixtures[0]).events(), None).await;
+    let mut phone = Phone::new(&app, l, 0).await;
+
+    phone.send(&opening(l, 0)[..1]).await;
+    let saved = db
+        .pad_board(l.id, l.fixtures[0], 1)
+        .await
+        .unwrap()
+        .expect("the tap saved");
+    assert_eq!(saved.revision, 1);
+    let e = stream.next().await;
+    assert_eq!(e.event, "board");
+    let data = e.json();
+    assert_eq!(data["key"], format!("{}-1", l.fixtures[0]));
+    assert_eq!(data["revision"], 1);
+    match db {
+        Db::Postgres(_) => assert!(
+            data.get("line").is_none() && e.data.len() < 8000,
+            "a short event: {}",
+            e.data
+        ),
+        Db::Sqlite(_) => assert!(
+            data["line"].as_str().unwrap().contains("Home "),
+            "the whole event: {}",
+            e.data
+        ),
+    }
 }
