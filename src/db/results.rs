@@ -295,17 +295,7 @@ async fn fetch_version_rows(
 ) -> Result<VersionRows> {
     let up = up_from_board(versions.len());
     Ok(VersionRows {
-        names: fetch::<NameRow>(
-            on,
-            league,
-            versions,
-            format!(
-                "SELECT DISTINCT p.id, p.name FROM players p \
-                 JOIN board_players bp ON bp.player_id = p.id \
-                 JOIN boards b ON b.id = bp.board_id {up} AND p.league_id = $1"
-            ),
-        )
-        .await?,
+        names: fetch_names(on, league, versions).await?,
         boards: fetch::<BoardRow>(
             on,
             league,
@@ -399,6 +389,50 @@ async fn fetch_version_rows(
         )
         .await?,
     })
+}
+
+/// The current versions of `fixtures` (those that have one), by fixture.
+async fn current_versions(
+    tx: &mut Tx,
+    league: LeagueId,
+    fixtures: &[FixtureId],
+) -> Result<Vec<ResultVersion>> {
+    let places: Vec<String> = (0..fixtures.len()).map(|i| format!("${}", i + 2)).collect();
+    let sql = format!(
+        "SELECT {VERSION_COLUMNS} FROM result_versions v WHERE v.league_id = $1 \
+         AND v.fixture_id IN ({}) AND {CURRENT} ORDER BY v.fixture_id",
+        places.join(", ")
+    );
+    let mut query = sql::query_as::<VersionRow>(&sql).bind(league);
+    for f in fixtures {
+        query = query.bind(*f);
+    }
+    query
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .map(ResultVersion::try_from)
+        .collect()
+}
+
+/// The names of the players on the boards of `versions`.
+async fn fetch_names(
+    on: &mut On<'_>,
+    league: LeagueId,
+    versions: &[ResultVersionId],
+) -> Result<Vec<NameRow>> {
+    let up = up_from_board(versions.len());
+    fetch::<NameRow>(
+        on,
+        league,
+        versions,
+        format!(
+            "SELECT DISTINCT p.id, p.name FROM players p \
+             JOIN board_players bp ON bp.player_id = p.id \
+             JOIN boards b ON b.id = bp.board_id {up} AND p.league_id = $1"
+        ),
+    )
+    .await
 }
 
 /// The rows `select` (with `$1` the league, then one placeholder a version)
@@ -1402,24 +1436,9 @@ impl Db {
         if fixtures.is_empty() {
             return Ok((Vec::new(), HashMap::new()));
         }
-        let places: Vec<String> = (0..fixtures.len()).map(|i| format!("${}", i + 2)).collect();
-        let sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM result_versions v WHERE v.league_id = $1 \
-             AND v.fixture_id IN ({}) AND {CURRENT} ORDER BY v.fixture_id",
-            places.join(", ")
-        );
         {
             let mut tx = self.read_tx().await?;
-            let mut query = sql::query_as::<VersionRow>(&sql).bind(league);
-            for f in fixtures {
-                query = query.bind(*f);
-            }
-            let versions = query
-                .fetch_all(&mut tx)
-                .await?
-                .into_iter()
-                .map(ResultVersion::try_from)
-                .collect::<Result<Vec<_>>>()?;
+            let versions = current_versions(&mut tx, league, fixtures).await?;
             let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
             let rows = fetch_version_rows(&mut (&mut tx).on(), league, &ids).await?;
             let names: HashMap<PlayerId, String> =
@@ -1453,39 +1472,14 @@ impl Db {
         if fixtures.is_empty() {
             return Ok((Vec::new(), HashMap::new()));
         }
-        let places: Vec<String> = (0..fixtures.len()).map(|i| format!("${}", i + 2)).collect();
-        let sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM result_versions v WHERE v.league_id = $1 \
-             AND v.fixture_id IN ({}) AND {CURRENT} ORDER BY v.fixture_id",
-            places.join(", ")
-        );
         let mut tx = self.read_tx().await?;
-        let mut query = sql::query_as::<VersionRow>(&sql).bind(league);
-        for f in fixtures {
-            query = query.bind(*f);
-        }
-        let versions = query
-            .fetch_all(&mut tx)
+        let versions = current_versions(&mut tx, league, fixtures).await?;
+        let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
+        let names: HashMap<PlayerId, String> = fetch_names(&mut (&mut tx).on(), league, &ids)
             .await?
             .into_iter()
-            .map(ResultVersion::try_from)
-            .collect::<Result<Vec<_>>>()?;
-        let ids: Vec<ResultVersionId> = versions.iter().map(|v| v.id).collect();
-        let up = up_from_board(ids.len());
-        let names: HashMap<PlayerId, String> = fetch::<NameRow>(
-            &mut (&mut tx).on(),
-            league,
-            &ids,
-            format!(
-                "SELECT DISTINCT p.id, p.name FROM players p \
-                 JOIN board_players bp ON bp.player_id = p.id \
-                 JOIN boards b ON b.id = bp.board_id {up} AND p.league_id = $1"
-            ),
-        )
-        .await?
-        .into_iter()
-        .map(|n| (n.id, n.name))
-        .collect();
+            .map(|n| (n.id, n.name))
+            .collect();
         let mut found = kept.current(&ids, &names);
         let missing: Vec<ResultVersionId> = ids
             .iter()
