@@ -285,9 +285,17 @@ async fn fill_made(
 ) -> Result<Demo, DemoError> {
     check(options)?;
     let mut accounts = Accounts::new().await?;
-    let summary = fill_leagues(db, options, today, Some(&mut accounts), report).await?;
-    let accounts = accounts.create(db).await?;
-    Ok(Demo { summary, accounts })
+    // The accounts are written in the bulk load too: made one durable
+    // commit at a time after it, hundreds of them waited on the disk.
+    let loader = db.begin_bulk_load().await?;
+    let filled = async {
+        let summary = fill_all(&loader, options, today, Some(&mut accounts), report).await?;
+        let accounts = accounts.create(&loader).await?;
+        Ok(Demo { summary, accounts })
+    }
+    .await;
+    db.end_bulk_load(loader).await?;
+    filled
 }
 
 async fn fill_leagues(

@@ -42,6 +42,12 @@ impl<K: Eq + Hash + Clone, V> ByGeneration<K, V> {
             .map(|(_, v)| v.clone())
     }
 
+    /// The value last kept for `key`, whatever its generation: what a new
+    /// working-out may start from.
+    pub fn latest(&self, key: &K) -> Option<Arc<V>> {
+        lock(&self.kept).get(key).map(|(_, v)| v.clone())
+    }
+
     /// [`ByGeneration::get_or_work_if`] taking any value kept.
     pub async fn get_or_work<E, F>(
         &self,
@@ -129,5 +135,25 @@ mod tests {
             *kept.get_or_work_if(2, 8, |v| *v != 4, work).await.unwrap(),
             5
         );
+    }
+
+    #[tokio::test]
+    async fn requests_that_find_it_stale_together_wait_for_one_working_out() {
+        let kept: Arc<ByGeneration<u32, usize>> = Arc::default();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let asking = (0..16).map(|_| {
+            let (kept, runs) = (kept.clone(), runs.clone());
+            tokio::spawn(async move {
+                let work = || async {
+                    // Slow enough that every request arrives meanwhile.
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    Ok::<_, ()>(runs.fetch_add(1, Ordering::SeqCst) + 1)
+                };
+                *kept.get_or_work(1, 7, work).await.unwrap()
+            })
+        });
+        let got = futures_util::future::join_all(asking).await;
+        assert!(got.into_iter().all(|v| v.unwrap() == 1));
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
     }
 }

@@ -12,23 +12,27 @@
 //! raises the others' generations too (`generation::RAISE_LINKED`).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use crate::app::by_generation::ByGeneration;
 use crate::db::generation::Follows;
-use crate::db::ratings::RatedPlayer;
+use crate::db::ratings::{KeptGames, RatedPlayer};
 use crate::db::{Db, DbError, League, LeagueId, PlayerId};
-use crate::league::ratings::{Rating, Ratings, pool, rate_people};
+use crate::league::ratings::{RatedGame, Rating, Ratings, pool, rate_people};
 use crate::rules::Format;
 
 /// A league's ratings, with its setting for provisional ones.
 #[derive(Debug, Clone, Default)]
 pub struct LeagueRatings {
-    pub ratings: Ratings,
+    pub ratings: Arc<Ratings>,
     /// Games before a rating is established.
     pub provisional_games: u32,
     /// The league's players as the lists name them (with their latest
     /// team), read with the games they are rated from.
     pub players: HashMap<PlayerId, RatedPlayer>,
+    /// The games rated, when the league's pool is the league alone: a
+    /// change that leaves them as they were is not replayed.
+    games: Option<Vec<RatedGame>>,
 }
 
 impl LeagueRatings {
@@ -60,14 +64,15 @@ pub struct InstallationRatings {
     pub rated: usize,
 }
 
-type Kept<K, V> = Mutex<HashMap<K, (i64, Arc<V>)>>;
-
 /// The ratings of each league, and the installation's lists, kept under
-/// the generation they were worked out at.
-#[derive(Debug, Default)]
+/// the generation they were worked out at. After a change the requests
+/// that find them stale wait for one replay, not one each.
+#[derive(Default)]
 pub struct RatingCache {
-    kept: Kept<LeagueId, LeagueRatings>,
-    installation: Kept<Format, InstallationRatings>,
+    kept: ByGeneration<LeagueId, LeagueRatings>,
+    installation: ByGeneration<Format, InstallationRatings>,
+    /// The games of each counted result, read once.
+    games: KeptGames,
 }
 
 impl RatingCache {
@@ -90,38 +95,14 @@ impl RatingCache {
         generation: i64,
     ) -> Result<Arc<LeagueRatings>, DbError> {
         let provisional_games = u32::try_from(league.provisional_games).unwrap_or(10);
-        if let Some((at, kept)) = lock(&self.kept).get(&league.id)
-            && *at == generation
-            && kept.provisional_games == provisional_games
-        {
-            return Ok(kept.clone());
-        }
-        let linked: Vec<_> = db
-            .person_records()
-            .await?
-            .into_iter()
-            .map(|r| (r.person_id, r.player_id, r.league_id))
-            .collect();
-        let (leagues, same) = pool(league.id, &linked);
-        let games = db.rated_games(&leagues).await?;
-        let mut ratings = rate_people(&games, &same);
-        let players: HashMap<PlayerId, RatedPlayer> = db
-            .rated_players(Some(league.id))
-            .await?
-            .into_iter()
-            .map(|p| (p.id, p))
-            .collect();
-        if leagues.len() > 1 {
-            // The league's own players: its lists rank them alone.
-            ratings.retain_players(|p| players.contains_key(&p));
-        }
-        let fresh = Arc::new(LeagueRatings {
-            ratings,
-            provisional_games,
-            players,
-        });
-        lock(&self.kept).insert(league.id, (generation, fresh.clone()));
-        Ok(fresh)
+        self.kept
+            .get_or_work_if(
+                league.id,
+                generation,
+                |kept| kept.provisional_games == provisional_games,
+                || self.replay(db, league, provisional_games),
+            )
+            .await
     }
 
     /// The installation's list of `format`: every league's players on the
@@ -136,42 +117,80 @@ impl RatingCache {
         most: usize,
     ) -> Result<Arc<InstallationRatings>, DbError> {
         let generations = db.record_generations().await?;
-        if let Some((at, kept)) = lock(&self.installation).get(&format)
-            && *at == generations.all
-        {
-            return Ok(kept.clone());
-        }
-        let mut all = Vec::new();
-        for league in db.leagues().await? {
-            let rated = self.of_at(db, &league, generations.of(league.id)).await?;
-            all.extend(rated.ranked(format).into_iter().map(|(p, r)| Ranked {
-                rating: r,
-                player: p.clone(),
-                league: league.clone(),
-                provisional_games: rated.provisional_games,
-            }));
-        }
-        all.sort_by(|a, b| {
-            b.rating
-                .rating
-                .total_cmp(&a.rating.rating)
-                .then(a.rating.uncertainty.total_cmp(&b.rating.uncertainty))
-                .then(a.league.id.cmp(&b.league.id))
-                .then(a.player.id.cmp(&b.player.id))
-        });
-        let mut seen = HashSet::new();
-        all.retain(|r| r.player.person_id.is_none_or(|person| seen.insert(person)));
-        let rated = all.len();
-        all.truncate(most);
-        let fresh = Arc::new(InstallationRatings { lines: all, rated });
-        lock(&self.installation).insert(format, (generations.all, fresh.clone()));
-        Ok(fresh)
+        self.installation
+            .get_or_work(format, generations.all, || async {
+                let mut all = Vec::new();
+                for league in db.leagues().await? {
+                    let rated = self.of_at(db, &league, generations.of(league.id)).await?;
+                    all.extend(rated.ranked(format).into_iter().map(|(p, r)| Ranked {
+                        rating: r,
+                        player: p.clone(),
+                        league: league.clone(),
+                        provisional_games: rated.provisional_games,
+                    }));
+                }
+                all.sort_by(|a, b| {
+                    b.rating
+                        .rating
+                        .total_cmp(&a.rating.rating)
+                        .then(a.rating.uncertainty.total_cmp(&b.rating.uncertainty))
+                        .then(a.league.id.cmp(&b.league.id))
+                        .then(a.player.id.cmp(&b.player.id))
+                });
+                let mut seen = HashSet::new();
+                all.retain(|r| r.player.person_id.is_none_or(|person| seen.insert(person)));
+                let rated = all.len();
+                all.truncate(most);
+                Ok(InstallationRatings { lines: all, rated })
+            })
+            .await
     }
-}
 
-fn lock<K, V>(kept: &Kept<K, V>) -> std::sync::MutexGuard<'_, HashMap<K, (i64, Arc<V>)>> {
-    // A panic while holding it left only a map of copies behind.
-    kept.lock().unwrap_or_else(|e| e.into_inner())
+    /// A league's ratings from the games of its pool: replayed, unless its
+    /// games are those the kept ratings were replayed from (a change that
+    /// touched no counted game: a fixture moved, a penalty, a name).
+    async fn replay(
+        &self,
+        db: &Db,
+        league: &League,
+        provisional_games: u32,
+    ) -> Result<LeagueRatings, DbError> {
+        let linked: Vec<_> = db
+            .person_records()
+            .await?
+            .into_iter()
+            .map(|r| (r.person_id, r.player_id, r.league_id))
+            .collect();
+        let (leagues, same) = pool(league.id, &linked);
+        let games = db.rated_games_kept(&self.games, &leagues).await?;
+        let players: HashMap<PlayerId, RatedPlayer> = db
+            .rated_players(Some(league.id))
+            .await?
+            .into_iter()
+            .map(|p| (p.id, p))
+            .collect();
+        if leagues.len() > 1 {
+            let mut ratings = rate_people(&games, &same);
+            // The league's own players: its lists rank them alone.
+            ratings.retain_players(|p| players.contains_key(&p));
+            return Ok(LeagueRatings {
+                ratings: Arc::new(ratings),
+                provisional_games,
+                players,
+                games: None,
+            });
+        }
+        let ratings = match self.kept.latest(&league.id) {
+            Some(kept) if kept.games.as_ref() == Some(&games) => kept.ratings.clone(),
+            _ => Arc::new(rate_people(&games, &same)),
+        };
+        Ok(LeagueRatings {
+            ratings,
+            provisional_games,
+            players,
+            games: Some(games),
+        })
+    }
 }
 
 /// A board's chance of each side winning a game, from the ratings.

@@ -16,6 +16,7 @@ on_both!(
     season_rules_are_fixed_once_results_exist,
     season_results_and_player_games,
     kept_results_read_as_fresh_ones_after_a_rename_and_a_correction,
+    kept_rated_games_read_as_fresh_ones_after_a_correction_a_new_date_and_a_void,
 );
 
 async fn match_result_reads_back_identical(db: Db) {
@@ -435,4 +436,78 @@ async fn kept_results_read_as_fresh_ones_after_a_rename_and_a_correction(db: Db)
             .unwrap(),
         renamed
     );
+}
+
+/// The ratings read a league's games by result version, each version's
+/// games read once and kept: what they read is what the database gives,
+/// after a correction (entered, then approved), a played fixture moved to
+/// another date (the games' order) and a fixture made void.
+async fn kept_rated_games_read_as_fresh_ones_after_a_correction_a_new_date_and_a_void(db: Db) {
+    use boneyard::league::ratings::RatedGame;
+    let l = LeagueBuilder::home_and_away("kg")
+        .fixtures(4)
+        .played(3)
+        .build(&db)
+        .await;
+    let kept = boneyard::db::ratings::KeptGames::default();
+    let sorted = |mut games: Vec<RatedGame>| {
+        games.sort_by_key(|g| g.key);
+        games
+    };
+    let check = async |step: &str| {
+        let fresh = sorted(db.rated_games(&[l.id]).await.unwrap());
+        let read = sorted(db.rated_games_kept(&kept, &[l.id]).await.unwrap());
+        assert_eq!(read, fresh, "{step}");
+        fresh
+    };
+    let first = check("first read").await;
+    assert!(!first.is_empty(), "the played fixtures' games are rated");
+    assert_eq!(check("read again from what is kept").await, first);
+
+    let corrected = l.fixtures[0];
+    let replayed =
+        crate::harness::builder::simulated_result(l.rules, &l.format, &l.teams[0], &l.teams[1], 99);
+    boneyard::app::results::write(&db, l.id, corrected, &replayed, None)
+        .await
+        .unwrap();
+    let entered = check("a correction entered, not approved").await;
+    assert!(
+        entered.len() < first.len(),
+        "an entered version is not counted"
+    );
+    boneyard::app::results::set_status(&db, l.id, corrected, ResultStatus::Approved, "", None)
+        .await
+        .unwrap();
+    let approved = check("the correction approved").await;
+    assert!(approved.iter().any(|g| g.key.fixture == corrected.0));
+
+    let moved = l.fixtures[1];
+    let fixture = db.fixture(l.id, moved).await.unwrap();
+    let later = fixture.starts_at.unwrap() + chrono::Duration::days(60);
+    let change = FixtureChange {
+        starts_at: Some(later),
+        ..FixtureChange::from(&fixture)
+    };
+    boneyard::app::fixtures::change(&db, l.id, moved, &change, None)
+        .await
+        .unwrap();
+    let dated = check("a played fixture moved").await;
+    assert!(
+        dated
+            .iter()
+            .filter(|g| g.key.fixture == moved.0)
+            .all(|g| g.key.played_at == later.timestamp())
+    );
+
+    let void = l.fixtures[2];
+    let fixture = db.fixture(l.id, void).await.unwrap();
+    let change = FixtureChange {
+        status: FixtureStatus::Void,
+        ..FixtureChange::from(&fixture)
+    };
+    boneyard::app::fixtures::change(&db, l.id, void, &change, None)
+        .await
+        .unwrap();
+    let voided = check("a fixture made void").await;
+    assert!(voided.iter().all(|g| g.key.fixture != void.0));
 }
