@@ -28,7 +28,8 @@ struct SeatRow {
 impl Db {
     /// The leagues' rated games: those their tables count (approved,
     /// current, neither void nor walkover), league and cup alike, with a
-    /// winner.
+    /// winner. Read whole each time: the definition that the ratings' own
+    /// read ([`Db::rated_games_kept`]) is tested against.
     pub async fn rated_games(&self, leagues: &[LeagueId]) -> Result<Vec<RatedGame>> {
         // Numbers made here from typed ids, never text from a request.
         let leagues: Vec<String> = leagues.iter().map(|l| l.0.to_string()).collect();
