@@ -25,7 +25,7 @@ use super::super::csrf::CsrfForm;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{Keeper, MatchRules, PadAccess};
-use crate::db::pad::PadSaved;
+use crate::db::pad::{PadBoard, PadSaved};
 use crate::league::lineup::{self, BoardPlayers, LineUp};
 
 /// Why a tap is refused once the match's result is in.
@@ -146,7 +146,7 @@ pub async fn show(
     access: PadAccess,
     Query(q): Query<ShowQuery>,
 ) -> Result<Response> {
-    let (rules, spec, taps, revision) = load(&state, &access).await?;
+    let (rules, spec, taps, revision, others) = load(&state, &access).await?;
     let (board, refused) = rules.replay(spec, &taps);
     let notice = q.saved.and_then(|_| {
         let tap = board.effective.last()?;
@@ -160,7 +160,6 @@ pub async fn show(
         Some(text)
     });
     let error = refused.map(|r| format!("Tap {} could not be read: {}", r.index + 1, r.reason));
-    let others = other_boards(&state, &access, &rules).await?;
     let page = page(
         &access, &rules, spec, &board, &taps, revision, q.who, notice, error, &others,
     );
@@ -168,17 +167,27 @@ pub async fn show(
 }
 
 /// The board's rules and its taps as the server holds them, with their
-/// revision (0: nothing tapped yet).
+/// revision (0: nothing tapped yet), and the match's other boards.
 async fn load(
     state: &AppState,
     access: &PadAccess,
-) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
-    let rules = MatchRules::load(state, &access.league, &access.season, &access.fixture).await?;
+) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64, Others)> {
+    // The rules and every board's pad in one go: a tap waits on each
+    // round trip to Postgres.
+    let (rules, pads) = tokio::try_join!(
+        MatchRules::load(state, &access.league, &access.season, &access.fixture),
+        async {
+            Ok(state
+                .db()
+                .pad_boards(access.league.id, access.fixture.id)
+                .await?)
+        },
+    )?;
     let spec = rules.spec(access.board)?;
-    let (mut taps, revision) = state
-        .db()
-        .pad_board(access.league.id, access.fixture.id, access.board)
-        .await?
+    let others = others_from(&pads, access, &rules);
+    let (mut taps, revision) = pads
+        .into_iter()
+        .find(|p| p.board == access.board)
         .map(|p| (p.taps, p.revision))
         .unwrap_or_default();
     // Nothing tapped yet: the board starts from the captains' line-ups
@@ -197,7 +206,7 @@ async fn load(
     {
         taps.push(Tap::Players { home, away });
     }
-    Ok((rules, spec, taps, revision))
+    Ok((rules, spec, taps, revision, others))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -528,8 +537,7 @@ pub async fn tap(
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
     let fields: HashMap<String, String> = form.into_iter().collect();
-    let (rules, spec, mut taps, revision) = load(&state, &access).await?;
-    let others = other_boards(&state, &access, &rules).await?;
+    let (rules, spec, mut taps, revision, others) = load(&state, &access).await?;
     let again = |board: &Board, taps: &[Tap], revision, error: String, status| {
         let page = page(
             &access,
@@ -584,7 +592,7 @@ pub async fn tap(
     taps.push(tap);
     let (board, mut refused) = rules.replay(spec, &taps);
     if refused.is_none() {
-        refused = lineup_refusal(&state, &access, &rules, spec, &taps, taps.len() - 1).await?;
+        refused = lineup_refusal(&others, &rules, access.board, spec, &taps, taps.len() - 1);
     }
     if let Some(r) = refused {
         taps.pop();
@@ -697,7 +705,7 @@ pub async fn sync(
     if sent_token.is_empty() || sent_token != access.csrf {
         return Err(AppError::Csrf);
     }
-    let (rules, spec, held, revision) = load(&state, &access).await?;
+    let (rules, spec, held, revision, others) = load(&state, &access).await?;
     let db = state.db();
     let reply = |taps: Vec<Tap>, revision, refused, conflict: Option<String>, status| {
         let body = SyncReply {
@@ -739,15 +747,13 @@ pub async fn sync(
     let (mut board, mut refused) = rules.replay(spec, &req.taps);
     let mut taken = refused.as_ref().map_or(req.taps.len(), |r| r.index);
     if let Some(r) = lineup_refusal(
-        &state,
-        &access,
+        &others,
         &rules,
+        access.board,
         spec,
         &req.taps[..taken],
         held.len(),
-    )
-    .await?
-    {
+    ) {
         taken = r.index;
         board = rules.replay(spec, &req.taps[..taken]).0;
         refused = Some(r);
@@ -818,12 +824,9 @@ struct Others {
     undecided: Vec<i64>,
 }
 
-/// The match's other boards, each replayed once from its pad.
-async fn other_boards(state: &AppState, access: &PadAccess, rules: &MatchRules) -> Result<Others> {
-    let pads = state
-        .db()
-        .pad_boards(access.league.id, access.fixture.id)
-        .await?;
+/// The match's other boards, each replayed once from its pad (`pads`:
+/// every board's that has one).
+fn others_from(pads: &[PadBoard], access: &PadAccess, rules: &MatchRules) -> Others {
     let mut others = Others {
         players: Vec::new(),
         won: [0, 0],
@@ -851,45 +854,46 @@ async fn other_boards(state: &AppState, access: &PadAccess, rules: &MatchRules) 
             });
         }
     }
-    Ok(others)
+    others
 }
 
-/// The line-up rule over the players taps among `taps[from..]`: a refusal
-/// of the first that puts a player on more boards of its kind than the
-/// match allows, naming the other boards.
-async fn lineup_refusal(
-    state: &AppState,
-    access: &PadAccess,
+/// The line-up rule over the players taps among `taps[from..]` of board
+/// `board`: a refusal of the first that puts a player on more boards of
+/// its kind than the match allows, naming the `others` boards.
+fn lineup_refusal(
+    others: &Others,
     rules: &MatchRules,
+    board: i64,
     spec: BoardSpec,
     taps: &[Tap],
     from: usize,
-) -> Result<Option<Refusal>> {
+) -> Option<Refusal> {
     let chosen: Vec<usize> = (from..taps.len())
         .filter(|&i| matches!(taps[i], Tap::Players { .. }))
         .collect();
     if chosen.is_empty() {
-        return Ok(None);
+        return None;
     }
-    let others = other_boards(state, access, rules).await?.players;
-    let board = usize::try_from(access.board).unwrap_or(0);
+    let board = usize::try_from(board).unwrap_or(0);
     for index in chosen {
         let (b, _) = rules.replay(spec, &taps[..=index]);
         let players: Vec<i64> = b.home.iter().chain(&b.away).copied().collect();
-        if let Some(clash) = lineup::refuse(&rules.format, board, spec.kind, &players, &others) {
+        if let Some(clash) =
+            lineup::refuse(&rules.format, board, spec.kind, &players, &others.players)
+        {
             let name = rules
                 .home
                 .iter()
                 .chain(&rules.away)
                 .find(|p| p.0 == clash.player)
                 .map_or("A player", |p| p.1.as_str());
-            return Ok(Some(Refusal {
+            return Some(Refusal {
                 index,
                 reason: lineup::refusal_words(&clash, name),
-            }));
+            });
         }
     }
-    Ok(None)
+    None
 }
 
 fn common_prefix(a: &[Tap], b: &[Tap]) -> usize {
