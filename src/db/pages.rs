@@ -300,12 +300,26 @@ impl TryFrom<BoardLineRow> for BoardLine {
 /// scope's placeholders); also run inside write transactions (a cup's
 /// advance).
 pub(super) fn board_lines_sql(scope: &FixtureScope, approved_only: bool) -> String {
-    let approved = if approved_only {
-        "AND v.status = 'approved'"
-    } else {
-        ""
-    };
-    format!(
+    // Each board's sums were kept on it when its version was written
+    // (`results::keep_board_sums`): no game is read.
+    board_lines_with(
+        scope,
+        approved_only,
+        "SELECT v.fixture_id, v.status, b.number AS board, b.home_games, b.away_games, \
+         b.home_pegs, b.away_pegs, CAST(NULL AS TEXT) AS conceded_by \
+         FROM fixtures f \
+         JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+         JOIN boards b ON b.version_id = v.id AND b.counted_games > 0",
+        "",
+    )
+}
+
+/// [`board_lines_sql`] summed from every game and seat: the definition
+/// the sums kept on each board are tested against.
+fn board_lines_from_games_sql(scope: &FixtureScope, approved_only: bool) -> String {
+    board_lines_with(
+        scope,
+        approved_only,
         "SELECT v.fixture_id, v.status, b.number AS board, \
          CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) \
            AS home_games, \
@@ -321,9 +335,28 @@ pub(super) fn board_lines_sql(scope: &FixtureScope, approved_only: bool) -> Stri
          JOIN boards b ON b.version_id = v.id \
          JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' AND bp.position = 1 \
          JOIN games g ON g.board_id = b.id \
-         JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id \
+         JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id",
+        "GROUP BY v.fixture_id, v.status, b.number",
+    )
+}
+
+/// The board lines of `scope`: `played` (with its `group`) for boards
+/// played, and a line for each board conceded.
+fn board_lines_with(
+    scope: &FixtureScope,
+    approved_only: bool,
+    played: &str,
+    group: &str,
+) -> String {
+    let approved = if approved_only {
+        "AND v.status = 'approved'"
+    } else {
+        ""
+    };
+    format!(
+        "{played} \
          WHERE f.league_id = $1 AND {cond} AND {CURRENT} {approved} \
-         GROUP BY v.fixture_id, v.status, b.number \
+         {group} \
          UNION ALL \
          SELECT v.fixture_id, v.status, b.number AS board, CAST(0 AS BIGINT), \
          CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), b.conceded_by \
@@ -591,8 +624,30 @@ impl Db {
         scope: &FixtureScope,
         approved_only: bool,
     ) -> Result<Vec<BoardLine>> {
-        let sql = board_lines_sql(scope, approved_only);
-        sql::query_as::<BoardLineRow>(&sql)
+        self.board_lines_read(&board_lines_sql(scope, approved_only), league, scope)
+            .await
+    }
+
+    /// [`Db::board_lines`] summed from every game and seat of the boards,
+    /// not from the sums kept on each: the definition those are tested
+    /// against.
+    pub async fn board_lines_from_games(
+        &self,
+        league: LeagueId,
+        scope: &FixtureScope,
+        approved_only: bool,
+    ) -> Result<Vec<BoardLine>> {
+        let sql = board_lines_from_games_sql(scope, approved_only);
+        self.board_lines_read(&sql, league, scope).await
+    }
+
+    async fn board_lines_read(
+        &self,
+        sql: &str,
+        league: LeagueId,
+        scope: &FixtureScope,
+    ) -> Result<Vec<BoardLine>> {
+        sql::query_as::<BoardLineRow>(sql)
             .bind(league)
             .bind_all(scope.args())
             .fetch_all(self)

@@ -532,6 +532,7 @@ async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
     assert_eq!(counted, summary, "the summary counts what is stored");
     // The benchmark's demo: leagues only.
     assert_eq!(db.user_count().await.expect("users"), 0);
+    board_sums_read_as_summed_from_the_games(&db).await;
     // Each league has matches on the score pads tonight: a board decided,
     // others a few hands in.
     for l in league_ids(&db).await {
@@ -546,6 +547,33 @@ async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
             "{live:?}"
         );
     }
+}
+
+/// The sums kept on each board when its version was written read as the
+/// same sums worked out from every game and seat, for every season of
+/// every league: results in every state of the workflow, corrections among
+/// them, approved only or not (conceded boards: `web::card`).
+async fn board_sums_read_as_summed_from_the_games(db: &Db) {
+    use boneyard::db::pages::FixtureScope;
+    let mut lines = 0;
+    for l in league_ids(db).await {
+        for season in db.seasons(l).await.expect("seasons") {
+            for approved_only in [false, true] {
+                let scope = FixtureScope::Season(season.id);
+                let kept = db
+                    .board_lines(l, &scope, approved_only)
+                    .await
+                    .expect("kept");
+                let summed = db
+                    .board_lines_from_games(l, &scope, approved_only)
+                    .await
+                    .expect("summed");
+                assert_eq!(kept, summed, "league {l:?}, season {}", season.name);
+                lines += kept.len();
+            }
+        }
+    }
+    assert!(lines > 100, "{lines} board lines compared");
 }
 
 /// Everything a league holds, told by names rather than ids (which differ

@@ -108,6 +108,14 @@ async fn a_board_not_played_goes_to_the_side_that_did_not_concede(db: Db) {
         .board_lines(LeagueId(1), &FixtureScope::One(m.fixture), true)
         .await
         .unwrap();
+    // The sums kept on the boards as written read as those summed from the
+    // games, the conceded boards with them.
+    let summed = db
+        .board_lines_from_games(LeagueId(1), &FixtureScope::One(m.fixture), true)
+        .await
+        .unwrap();
+    assert_eq!(lines, summed);
+    assert_eq!(lines.iter().filter(|b| b.conceded_by.is_some()).count(), 2);
     let score = scores_from_boards(&lines, &m.format)[&m.fixture];
     let first = boneyard::rules::score_record(&simulated[0][0]).unwrap();
     let w = first.winner.unwrap();
