@@ -146,7 +146,7 @@ pub async fn show(
     access: PadAccess,
     Query(q): Query<ShowQuery>,
 ) -> Result<Response> {
-    let (rules, spec, taps, revision, others) = load(&state, &access).await?;
+    let (rules, spec, taps, revision, others) = load_with_others(&state, &access).await?;
     let (board, refused) = rules.replay(spec, &taps);
     let notice = q.saved.and_then(|_| {
         let tap = board.effective.last()?;
@@ -167,29 +167,53 @@ pub async fn show(
 }
 
 /// The board's rules and its taps as the server holds them, with their
-/// revision (0: nothing tapped yet), and the match's other boards.
+/// revision (0: nothing tapped yet). The rules and the pad are read at
+/// once: a tap waits on each round trip to Postgres.
 async fn load(
     state: &AppState,
     access: &PadAccess,
-) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64, Others)> {
-    // The rules and every board's pad in one go: a tap waits on each
-    // round trip to Postgres.
-    let (rules, pads) = tokio::try_join!(
+) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
+    let (rules, pad) = tokio::try_join!(
         MatchRules::load(state, &access.league, &access.season, &access.fixture),
         async {
-            Ok(state
-                .db()
-                .pad_boards(access.league.id, access.fixture.id)
+            let db = state.db();
+            Ok(db
+                .pad_board(access.league.id, access.fixture.id, access.board)
                 .await?)
         },
     )?;
-    let spec = rules.spec(access.board)?;
+    started(state, access, rules, pad).await
+}
+
+/// [`load`] with the match's other boards, every board's pad read in one
+/// query with the rules.
+async fn load_with_others(
+    state: &AppState,
+    access: &PadAccess,
+) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64, Others)> {
+    let (rules, pads) = tokio::try_join!(
+        MatchRules::load(state, &access.league, &access.season, &access.fixture),
+        async {
+            let db = state.db();
+            Ok(db.pad_boards(access.league.id, access.fixture.id).await?)
+        },
+    )?;
     let others = others_from(&pads, access, &rules);
-    let (mut taps, revision) = pads
-        .into_iter()
-        .find(|p| p.board == access.board)
-        .map(|p| (p.taps, p.revision))
-        .unwrap_or_default();
+    let pad = pads.into_iter().find(|p| p.board == access.board);
+    let (rules, spec, taps, revision) = started(state, access, rules, pad).await?;
+    Ok((rules, spec, taps, revision, others))
+}
+
+/// The board's taps from its `pad`; nothing tapped yet, from the
+/// captains' line-ups.
+async fn started(
+    state: &AppState,
+    access: &PadAccess,
+    rules: MatchRules,
+    pad: Option<PadBoard>,
+) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
+    let spec = rules.spec(access.board)?;
+    let (mut taps, revision) = pad.map(|p| (p.taps, p.revision)).unwrap_or_default();
     // Nothing tapped yet: the board starts from the captains' line-ups
     // (the team sheet), its players set; the first tap saves them with
     // it, and they can be changed like any tap (the pad keeps them all).
@@ -206,7 +230,7 @@ async fn load(
     {
         taps.push(Tap::Players { home, away });
     }
-    Ok((rules, spec, taps, revision, others))
+    Ok((rules, spec, taps, revision))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -537,7 +561,7 @@ pub async fn tap(
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
     let fields: HashMap<String, String> = form.into_iter().collect();
-    let (rules, spec, mut taps, revision, others) = load(&state, &access).await?;
+    let (rules, spec, mut taps, revision, others) = load_with_others(&state, &access).await?;
     let again = |board: &Board, taps: &[Tap], revision, error: String, status| {
         let page = page(
             &access,
@@ -705,7 +729,7 @@ pub async fn sync(
     if sent_token.is_empty() || sent_token != access.csrf {
         return Err(AppError::Csrf);
     }
-    let (rules, spec, held, revision, others) = load(&state, &access).await?;
+    let (rules, spec, held, revision) = load(&state, &access).await?;
     let db = state.db();
     let reply = |taps: Vec<Tap>, revision, refused, conflict: Option<String>, status| {
         let body = SyncReply {
@@ -746,14 +770,27 @@ pub async fn sync(
     }
     let (mut board, mut refused) = rules.replay(spec, &req.taps);
     let mut taken = refused.as_ref().map_or(req.taps.len(), |r| r.index);
-    if let Some(r) = lineup_refusal(
-        &others,
-        &rules,
-        access.board,
-        spec,
-        &req.taps[..taken],
-        held.len(),
-    ) {
+    // The other boards are read only when a new tap names players: most
+    // taps are plays.
+    let chosen = req.taps[held.len().min(taken)..taken]
+        .iter()
+        .any(|t| matches!(t, Tap::Players { .. }));
+    let others = if chosen {
+        let pads = db.pad_boards(access.league.id, access.fixture.id).await?;
+        Some(others_from(&pads, &access, &rules))
+    } else {
+        None
+    };
+    if let Some(others) = &others
+        && let Some(r) = lineup_refusal(
+            others,
+            &rules,
+            access.board,
+            spec,
+            &req.taps[..taken],
+            held.len(),
+        )
+    {
         taken = r.index;
         board = rules.replay(spec, &req.taps[..taken]).0;
         refused = Some(r);
