@@ -25,7 +25,7 @@ use super::super::csrf::CsrfForm;
 use super::super::error::{AppError, Result};
 use super::super::page::{Ctx, html};
 use super::{Keeper, MatchRules, PadAccess};
-use crate::db::pad::{PadBoard, PadSaved};
+use crate::db::pad::PadSaved;
 use crate::league::lineup::{self, BoardPlayers, LineUp};
 
 /// Why a tap is refused once the match's result is in.
@@ -146,7 +146,7 @@ pub async fn show(
     access: PadAccess,
     Query(q): Query<ShowQuery>,
 ) -> Result<Response> {
-    let (rules, spec, taps, revision, others) = load_with_others(&state, &access).await?;
+    let (rules, spec, taps, revision) = load(&state, &access).await?;
     let (board, refused) = rules.replay(spec, &taps);
     let notice = q.saved.and_then(|_| {
         let tap = board.effective.last()?;
@@ -160,6 +160,7 @@ pub async fn show(
         Some(text)
     });
     let error = refused.map(|r| format!("Tap {} could not be read: {}", r.index + 1, r.reason));
+    let others = other_boards(&state, &access, &rules).await?;
     let page = page(
         &access, &rules, spec, &board, &taps, revision, q.who, notice, error, &others,
     );
@@ -167,53 +168,19 @@ pub async fn show(
 }
 
 /// The board's rules and its taps as the server holds them, with their
-/// revision (0: nothing tapped yet). The rules and the pad are read at
-/// once: a tap waits on each round trip to Postgres.
+/// revision (0: nothing tapped yet).
 async fn load(
     state: &AppState,
     access: &PadAccess,
 ) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
-    let (rules, pad) = tokio::try_join!(
-        MatchRules::load(state, &access.league, &access.season, &access.fixture),
-        async {
-            let db = state.db();
-            Ok(db
-                .pad_board(access.league.id, access.fixture.id, access.board)
-                .await?)
-        },
-    )?;
-    started(state, access, rules, pad).await
-}
-
-/// [`load`] with the match's other boards, every board's pad read in one
-/// query with the rules.
-async fn load_with_others(
-    state: &AppState,
-    access: &PadAccess,
-) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64, Others)> {
-    let (rules, pads) = tokio::try_join!(
-        MatchRules::load(state, &access.league, &access.season, &access.fixture),
-        async {
-            let db = state.db();
-            Ok(db.pad_boards(access.league.id, access.fixture.id).await?)
-        },
-    )?;
-    let others = others_from(&pads, access, &rules);
-    let pad = pads.into_iter().find(|p| p.board == access.board);
-    let (rules, spec, taps, revision) = started(state, access, rules, pad).await?;
-    Ok((rules, spec, taps, revision, others))
-}
-
-/// The board's taps from its `pad`; nothing tapped yet, from the
-/// captains' line-ups.
-async fn started(
-    state: &AppState,
-    access: &PadAccess,
-    rules: MatchRules,
-    pad: Option<PadBoard>,
-) -> Result<(MatchRules, BoardSpec, Vec<Tap>, i64)> {
+    let rules = MatchRules::load(state, &access.league, &access.season, &access.fixture).await?;
     let spec = rules.spec(access.board)?;
-    let (mut taps, revision) = pad.map(|p| (p.taps, p.revision)).unwrap_or_default();
+    let (mut taps, revision) = state
+        .db()
+        .pad_board(access.league.id, access.fixture.id, access.board)
+        .await?
+        .map(|p| (p.taps, p.revision))
+        .unwrap_or_default();
     // Nothing tapped yet: the board starts from the captains' line-ups
     // (the team sheet), its players set; the first tap saves them with
     // it, and they can be changed like any tap (the pad keeps them all).
@@ -561,7 +528,8 @@ pub async fn tap(
     CsrfForm(form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response> {
     let fields: HashMap<String, String> = form.into_iter().collect();
-    let (rules, spec, mut taps, revision, others) = load_with_others(&state, &access).await?;
+    let (rules, spec, mut taps, revision) = load(&state, &access).await?;
+    let others = other_boards(&state, &access, &rules).await?;
     let again = |board: &Board, taps: &[Tap], revision, error: String, status| {
         let page = page(
             &access,
@@ -616,7 +584,7 @@ pub async fn tap(
     taps.push(tap);
     let (board, mut refused) = rules.replay(spec, &taps);
     if refused.is_none() {
-        refused = lineup_refusal(&others, &rules, access.board, spec, &taps, taps.len() - 1);
+        refused = lineup_refusal(&state, &access, &rules, spec, &taps, taps.len() - 1).await?;
     }
     if let Some(r) = refused {
         taps.pop();
@@ -770,26 +738,15 @@ pub async fn sync(
     }
     let (mut board, mut refused) = rules.replay(spec, &req.taps);
     let mut taken = refused.as_ref().map_or(req.taps.len(), |r| r.index);
-    // The other boards are read only when a new tap names players: most
-    // taps are plays.
-    let chosen = req.taps[held.len().min(taken)..taken]
-        .iter()
-        .any(|t| matches!(t, Tap::Players { .. }));
-    let others = if chosen {
-        let pads = db.pad_boards(access.league.id, access.fixture.id).await?;
-        Some(others_from(&pads, &access, &rules))
-    } else {
-        None
-    };
-    if let Some(others) = &others
-        && let Some(r) = lineup_refusal(
-            others,
-            &rules,
-            access.board,
-            spec,
-            &req.taps[..taken],
-            held.len(),
-        )
+    if let Some(r) = lineup_refusal(
+        &state,
+        &access,
+        &rules,
+        spec,
+        &req.taps[..taken],
+        held.len(),
+    )
+    .await?
     {
         taken = r.index;
         board = rules.replay(spec, &req.taps[..taken]).0;
@@ -861,9 +818,12 @@ struct Others {
     undecided: Vec<i64>,
 }
 
-/// The match's other boards, each replayed once from its pad (`pads`:
-/// every board's that has one).
-fn others_from(pads: &[PadBoard], access: &PadAccess, rules: &MatchRules) -> Others {
+/// The match's other boards, each replayed once from its pad.
+async fn other_boards(state: &AppState, access: &PadAccess, rules: &MatchRules) -> Result<Others> {
+    let pads = state
+        .db()
+        .pad_boards(access.league.id, access.fixture.id)
+        .await?;
     let mut others = Others {
         players: Vec::new(),
         won: [0, 0],
@@ -891,46 +851,45 @@ fn others_from(pads: &[PadBoard], access: &PadAccess, rules: &MatchRules) -> Oth
             });
         }
     }
-    others
+    Ok(others)
 }
 
-/// The line-up rule over the players taps among `taps[from..]` of board
-/// `board`: a refusal of the first that puts a player on more boards of
-/// its kind than the match allows, naming the `others` boards.
-fn lineup_refusal(
-    others: &Others,
+/// The line-up rule over the players taps among `taps[from..]`: a refusal
+/// of the first that puts a player on more boards of its kind than the
+/// match allows, naming the other boards.
+async fn lineup_refusal(
+    state: &AppState,
+    access: &PadAccess,
     rules: &MatchRules,
-    board: i64,
     spec: BoardSpec,
     taps: &[Tap],
     from: usize,
-) -> Option<Refusal> {
+) -> Result<Option<Refusal>> {
     let chosen: Vec<usize> = (from..taps.len())
         .filter(|&i| matches!(taps[i], Tap::Players { .. }))
         .collect();
     if chosen.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let board = usize::try_from(board).unwrap_or(0);
+    let others = other_boards(state, access, rules).await?.players;
+    let board = usize::try_from(access.board).unwrap_or(0);
     for index in chosen {
         let (b, _) = rules.replay(spec, &taps[..=index]);
         let players: Vec<i64> = b.home.iter().chain(&b.away).copied().collect();
-        if let Some(clash) =
-            lineup::refuse(&rules.format, board, spec.kind, &players, &others.players)
-        {
+        if let Some(clash) = lineup::refuse(&rules.format, board, spec.kind, &players, &others) {
             let name = rules
                 .home
                 .iter()
                 .chain(&rules.away)
                 .find(|p| p.0 == clash.player)
                 .map_or("A player", |p| p.1.as_str());
-            return Some(Refusal {
+            return Ok(Some(Refusal {
                 index,
                 reason: lineup::refusal_words(&clash, name),
-            });
+            }));
         }
     }
-    None
+    Ok(None)
 }
 
 fn common_prefix(a: &[Tap], b: &[Tap]) -> usize {

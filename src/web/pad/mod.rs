@@ -121,41 +121,32 @@ where
             .map_err(|_| AppError::BadRequest("the link's key could not be read".into()))?;
         let db = app.db();
         let mut keeper = user.as_ref().and_then(|u| manages(u, &league, &fixture));
-        // Not a captain or secretary of the match: the link's key decides.
-        let link = match (keeper, key.as_deref()) {
-            (Some(_), _) => None,
-            (None, Some(key)) => Some(key),
-            (None, None) if user.is_some() => {
-                return Err(AppError::Forbidden(
-                    "Only the two captains of this match, the league's secretaries and whoever holds a board's link may keep its score.".into(),
-                ));
+        if keeper.is_none() {
+            match key.as_deref() {
+                Some(key) => {
+                    check_link(&app, &league, &fixture, board, key).await?;
+                    keeper = Some(Keeper::Link);
+                }
+                None if user.is_some() => {
+                    return Err(AppError::Forbidden(
+                        "Only the two captains of this match, the league's secretaries and whoever holds a board's link may keep its score.".into(),
+                    ));
+                }
+                None => return Err(AppError::SignInRequired(parts.uri.path().to_owned())),
             }
-            (None, None) => return Err(AppError::SignInRequired(parts.uri.path().to_owned())),
-        };
+        }
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|_| AppError::Internal("no session layer".into()))?;
         let csrf = csrf::token(&session).await?;
-        // Independent reads, sent together: each is a round trip to Postgres.
-        let ((), season, names) = tokio::try_join!(
-            async {
-                match link {
-                    Some(key) => check_link(&app, &league, &fixture, board, key).await,
-                    None => Ok(()),
-                }
-            },
-            async { Ok::<_, AppError>(db.season(league.id, fixture.season_id).await?) },
-            crate::web::results::side_names(&app, &league, &fixture),
-        )?;
-        if link.is_some() {
-            keeper = Some(Keeper::Link);
-        }
+        let season = db.season(league.id, fixture.season_id).await?;
         crate::league::season::results_open(
             &season.name,
             season.is_closed(),
             matches!(keeper, Some(Keeper::Secretary)),
         )
         .map_err(|why| AppError::Forbidden(why.to_string()))?;
+        let names = crate::web::results::side_names(&app, &league, &fixture).await?;
         Ok(PadAccess {
             names,
             user,
@@ -300,19 +291,17 @@ impl MatchRules {
         season: &Season,
         fixture: &Fixture,
     ) -> Result<MatchRules> {
+        let (ruleset, format) =
+            crate::app::formats::fixture_rules(app.db(), league, season, fixture).await?;
         let db = app.db();
-        // Who played for each team on the fixture's date (transfers), read
-        // together with the rules: each is a round trip to Postgres.
-        let ((ruleset, format), (home, away)) = tokio::try_join!(
-            crate::app::formats::fixture_rules(db, league, season, fixture),
-            db.fixture_sides(league.id, fixture),
-        )?;
         let roster = |players: Vec<crate::db::Player>| {
             players
                 .into_iter()
                 .map(|p| (p.id.0, p.name))
                 .collect::<Vec<_>>()
         };
+        // Who played for each team on the fixture's date (transfers).
+        let (home, away) = db.fixture_sides(league.id, fixture).await?;
         let (home, away) = (roster(home), roster(away));
         Ok(MatchRules {
             ruleset,
