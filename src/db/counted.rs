@@ -32,6 +32,19 @@ pub(crate) const AWAITING_RESULT: &str = "f.status = 'scheduled' AND f.starts_at
      AND NOT EXISTS (SELECT 1 FROM seasons cs WHERE cs.id = f.season_id \
      AND cs.league_id = f.league_id AND cs.closed_at IS NOT NULL)";
 
+/// A board's games won and pegs scored by its home and its away side, as
+/// columns summed over `g` (its games) and `gp` (its first home player's
+/// seat in each): the home side is that player's record side. The tables'
+/// board lines read these sums kept on each board (`results::keep_board_sums`)
+/// and the reference read sums them afresh (`pages::board_lines_from_games_sql`).
+pub(crate) const BOARD_SUMS: &str = "\
+    CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) AS home_games, \
+    CAST(SUM(CASE WHEN g.winner_side = 1 - gp.side THEN 1 ELSE 0 END) AS BIGINT) AS away_games, \
+    CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) AS BIGINT) \
+      AS home_pegs, \
+    CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) AS BIGINT) \
+      AS away_pegs";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -320,22 +320,17 @@ fn board_lines_from_games_sql(scope: &FixtureScope, approved_only: bool) -> Stri
     board_lines_with(
         scope,
         approved_only,
-        "SELECT v.fixture_id, v.status, b.number AS board, \
-         CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) \
-           AS home_games, \
-         CAST(SUM(CASE WHEN g.winner_side = 1 - gp.side THEN 1 ELSE 0 END) AS BIGINT) \
-           AS away_games, \
-         CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) \
-           AS BIGINT) AS home_pegs, \
-         CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) \
-           AS BIGINT) AS away_pegs, \
-         CAST(NULL AS TEXT) AS conceded_by \
-         FROM fixtures f \
-         JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
-         JOIN boards b ON b.version_id = v.id \
-         JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' AND bp.position = 1 \
-         JOIN games g ON g.board_id = b.id \
-         JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id",
+        &format!(
+            "SELECT v.fixture_id, v.status, b.number AS board, {BOARD_SUMS}, \
+             CAST(NULL AS TEXT) AS conceded_by \
+             FROM fixtures f \
+             JOIN result_versions v ON v.fixture_id = f.id AND v.league_id = f.league_id \
+             JOIN boards b ON b.version_id = v.id \
+             JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' \
+               AND bp.position = 1 \
+             JOIN games g ON g.board_id = b.id \
+             JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id"
+        ),
         "GROUP BY v.fixture_id, v.status, b.number",
     )
 }
@@ -564,7 +559,7 @@ pub struct RosterLine {
     pub team_id: TeamId,
 }
 
-use super::counted::{COUNTED_GAMES, CURRENT_VERSION as CURRENT};
+use super::counted::{BOARD_SUMS, COUNTED_GAMES, CURRENT_VERSION as CURRENT};
 
 impl Db {
     /// The fixtures of `scope` with the names a listing shows, by round,

@@ -1012,23 +1012,15 @@ pub(crate) async fn captain_sides(
 }
 
 /// Keeps on each board of the version `version` its games won and pegs
-/// scored by each side, as the tables count them (`pages::board_lines_sql`):
+/// scored by each side ([`super::counted::BOARD_SUMS`]):
 /// a version never changes once written, so they are summed once here, not
 /// from every game and seat on each page. Migration 0041 summed the boards
 /// written before it the same way.
 async fn keep_board_sums(tx: &mut Tx, version: ResultVersionId) -> Result<()> {
-    sql::query(
+    sql::query(&format!(
         "UPDATE boards SET counted_games = s.counted_games, home_games = s.home_games, \
          away_games = s.away_games, home_pegs = s.home_pegs, away_pegs = s.away_pegs \
-         FROM (SELECT bp.board_id, CAST(COUNT(*) AS BIGINT) AS counted_games, \
-           CAST(SUM(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 END) AS BIGINT) \
-             AS home_games, \
-           CAST(SUM(CASE WHEN g.winner_side = 1 - gp.side THEN 1 ELSE 0 END) AS BIGINT) \
-             AS away_games, \
-           CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END), 0) \
-             AS BIGINT) AS home_pegs, \
-           CAST(COALESCE(SUM(CASE WHEN gp.side = 0 THEN g.total_1 ELSE g.total_0 END), 0) \
-             AS BIGINT) AS away_pegs \
+         FROM (SELECT bp.board_id, CAST(COUNT(*) AS BIGINT) AS counted_games, {BOARD_SUMS} \
            FROM boards b \
            JOIN board_players bp ON bp.board_id = b.id AND bp.side = 'home' \
              AND bp.position = 1 \
@@ -1036,7 +1028,7 @@ async fn keep_board_sums(tx: &mut Tx, version: ResultVersionId) -> Result<()> {
            JOIN game_players gp ON gp.game_id = g.id AND gp.player_id = bp.player_id \
            WHERE b.version_id = $1 GROUP BY bp.board_id) AS s \
          WHERE boards.id = s.board_id",
-    )
+    ))
     .bind(version)
     .execute(&mut *tx)
     .await?;
@@ -1408,8 +1400,8 @@ pub struct PlayerGames {
     pub won: i64,
 }
 
-use super::counted::COUNTED_GAMES;
 pub(crate) use super::counted::CURRENT_VERSION as CURRENT;
+use super::counted::{BOARD_SUMS, COUNTED_GAMES};
 
 impl Db {
     /// The current result of every fixture of a season that has one, by
