@@ -1035,6 +1035,19 @@ async fn keep_board_sums(tx: &mut Tx, version: ResultVersionId) -> Result<()> {
     Ok(())
 }
 
+/// A seat's 8-point plays and chip-outs in `game`, kept on the seat
+/// (migration 0042) for the player table's sums.
+fn scoring_plays(game: &GamePlan, player: PlayerId) -> (i64, i64) {
+    let plays = game
+        .hands
+        .iter()
+        .flat_map(|h| &h.plays)
+        .filter(|p| p.0 == player);
+    plays.fold((0, 0), |(eights, outs), &(_, points, out, _)| {
+        (eights + i64::from(points == 8), outs + i64::from(out))
+    })
+}
+
 /// Writes `result`, checked against `roster` (who may be named, for which
 /// side) by the use case, as the version `new` of its fixture, every row of
 /// it; the earlier versions' rows stay. Not audited here: the use case writes
@@ -1164,7 +1177,8 @@ pub(crate) async fn insert_version(
     for &(board, number, game) in &game_rows {
         let id = stored(&game_ids, (board, number), "game")?;
         for (pos, seat) in game.players.iter().enumerate() {
-            seats.push((id, pos as i64 + 1, seat));
+            let (eights, chip_outs) = scoring_plays(game, seat.player);
+            seats.push((id, pos as i64 + 1, seat, eights, chip_outs));
         }
         for (hi, hand) in game.hands.iter().enumerate() {
             hand_rows.push((id, hi as i64 + 1, hand));
@@ -1183,10 +1197,10 @@ pub(crate) async fn insert_version(
     insert_rows(
         tx,
         "INSERT INTO game_players (game_id, position, player_id, side, side_position, \
-         drawn_tile) ",
+         drawn_tile, eights, chip_outs) ",
         seats
             .iter()
-            .map(|&(game, position, seat)| {
+            .map(|&(game, position, seat, eights, chip_outs)| {
                 vec![
                     game.arg(),
                     position.arg(),
@@ -1194,6 +1208,8 @@ pub(crate) async fn insert_version(
                     seat.side.arg(),
                     seat.side_position.arg(),
                     seat.drawn_tile.clone().arg(),
+                    eights.arg(),
+                    chip_outs.arg(),
                 ]
             })
             .collect(),

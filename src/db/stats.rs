@@ -8,8 +8,10 @@
 //! ([`Ruleset::late_penalty`](crate::rules::Ruleset::late_penalty)).
 //!
 //! Both queries start from the season's fixtures (`fixtures_division`) and
-//! go down through each one's current version to its games, so their work
-//! grows with the season, not with the league's history.
+//! go down through each one's current version to its games and seats, so
+//! their work grows with the season, not with the league's history; the
+//! 8-point plays and chip-outs are counted once per seat when its version
+//! is written (migration 0042), not from every play on each request.
 
 use super::counted::COUNTED_GAMES;
 use super::sql;
@@ -63,6 +65,62 @@ const SEAT_FACTS: &str = "CAST(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 E
        AND COALESCE(CASE WHEN gp.side = 0 THEN g.total_0 ELSE g.total_1 END, -1) = 0 \
        THEN 1 ELSE 0 END AS BIGINT) AS set_lost_6_0";
 
+/// The player table's query (see [`Db::player_stat_lines`]): each
+/// seat's kept counts of 8-point plays and chip-outs summed, or, `from_plays`,
+/// the plays themselves counted (`k`).
+fn stat_lines_sql(counted: Counted, from_plays: bool) -> String {
+    let which = counted.condition();
+    let (kept, scoring, from_hands) = if from_plays {
+        (
+            "",
+            "CAST(COALESCE(k.eights, 0) AS BIGINT) AS eights, \
+             CAST(COALESCE(k.chip_outs, 0) AS BIGINT) AS chip_outs",
+            format!(
+                "LEFT JOIN (SELECT gp.player_id, \
+                 SUM(CASE WHEN pl.points = 8 THEN 1 ELSE 0 END) AS eights, \
+                 SUM(CASE WHEN pl.out = TRUE THEN 1 ELSE 0 END) AS chip_outs \
+                 {COUNTED_JOINS} \
+                 JOIN hands h ON h.game_id = g.id \
+                 JOIN plays pl ON pl.hand_id = h.id AND pl.player_id = gp.player_id \
+                 WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which} \
+                 AND {SCORING_PLAY} GROUP BY gp.player_id) k ON k.player_id = s.player_id"
+            ),
+        )
+    } else {
+        (
+            ", CAST(SUM(seat.eights) AS BIGINT) AS eights, \
+             CAST(SUM(seat.chip_outs) AS BIGINT) AS chip_outs",
+            "s.eights, s.chip_outs",
+            String::new(),
+        )
+    };
+    let seat_kept = if from_plays {
+        ""
+    } else {
+        ", gp.eights, gp.chip_outs"
+    };
+    format!(
+        "SELECT s.player_id, p.name, r.team_id, t.name AS team_name, \
+         s.played, s.won, s.pegs, {scoring}, \
+         s.sets_won_6_0, s.sets_lost_6_0, s.score_only \
+         FROM (SELECT seat.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
+           CAST(SUM(seat.won) AS BIGINT) AS won, CAST(SUM(seat.pegs) AS BIGINT) AS pegs, \
+           CAST(SUM(seat.set_won_6_0) AS BIGINT) AS sets_won_6_0, \
+           CAST(SUM(seat.set_lost_6_0) AS BIGINT) AS sets_lost_6_0, \
+           CAST(SUM(seat.score_only) AS BIGINT) AS score_only{kept} \
+           FROM (SELECT gp.player_id, {SEAT_FACTS}, \
+             CAST(CASE WHEN g.score_only = TRUE THEN 1 ELSE 0 END AS BIGINT) AS score_only{seat_kept} \
+             {COUNTED_JOINS} WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which}) seat \
+           GROUP BY seat.player_id) s \
+         {from_hands} \
+         JOIN players p ON p.id = s.player_id AND p.league_id = $1 \
+         LEFT JOIN registrations r ON r.league_id = $1 AND r.season_id = $2 \
+           AND r.player_id = s.player_id \
+         LEFT JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
+         ORDER BY s.player_id"
+    )
+}
+
 /// A player's sums over a season's counted games.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PlayerStatLine {
@@ -104,48 +162,40 @@ pub struct GamePenaltyLine {
 }
 
 impl Db {
-    /// Each player's sums over a season's counted games: one query. Its
-    /// seats are summed per player (`s`), and so are the 8-point plays and
-    /// chip-outs (`k`), found through each counted game's hands in the
-    /// small index `plays_scoring` and kept to the plays of the game's own
-    /// players; the two are joined per player.
+    /// Each player's sums over a season's counted games: one query, the
+    /// seats summed per player, with the 8-point plays and chip-outs each
+    /// seat keeps (counted from its hands when its version was written).
     pub async fn player_stat_lines(
         &self,
         league: LeagueId,
         season: SeasonId,
         counted: Counted,
     ) -> Result<Vec<PlayerStatLine>> {
-        let which = counted.condition();
-        let sql = format!(
-            "SELECT s.player_id, p.name, r.team_id, t.name AS team_name, \
-             s.played, s.won, s.pegs, \
-             CAST(COALESCE(k.eights, 0) AS BIGINT) AS eights, \
-             CAST(COALESCE(k.chip_outs, 0) AS BIGINT) AS chip_outs, \
-             s.sets_won_6_0, s.sets_lost_6_0, s.score_only \
-             FROM (SELECT seat.player_id, CAST(COUNT(*) AS BIGINT) AS played, \
-               CAST(SUM(seat.won) AS BIGINT) AS won, CAST(SUM(seat.pegs) AS BIGINT) AS pegs, \
-               CAST(SUM(seat.set_won_6_0) AS BIGINT) AS sets_won_6_0, \
-               CAST(SUM(seat.set_lost_6_0) AS BIGINT) AS sets_lost_6_0, \
-               CAST(SUM(seat.score_only) AS BIGINT) AS score_only \
-               FROM (SELECT gp.player_id, {SEAT_FACTS}, \
-                 CAST(CASE WHEN g.score_only = TRUE THEN 1 ELSE 0 END AS BIGINT) AS score_only \
-                 {COUNTED_JOINS} WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which}) seat \
-               GROUP BY seat.player_id) s \
-             LEFT JOIN (SELECT gp.player_id, \
-               SUM(CASE WHEN pl.points = 8 THEN 1 ELSE 0 END) AS eights, \
-               SUM(CASE WHEN pl.out = TRUE THEN 1 ELSE 0 END) AS chip_outs \
-               {COUNTED_JOINS} \
-               JOIN hands h ON h.game_id = g.id \
-               JOIN plays pl ON pl.hand_id = h.id AND pl.player_id = gp.player_id \
-               WHERE f.league_id = $1 AND f.season_id = $2 AND {COUNTED_GAMES} {which} AND {SCORING_PLAY} \
-               GROUP BY gp.player_id) k ON k.player_id = s.player_id \
-             JOIN players p ON p.id = s.player_id AND p.league_id = $1 \
-             LEFT JOIN registrations r ON r.league_id = $1 AND r.season_id = $2 \
-               AND r.player_id = s.player_id \
-             LEFT JOIN teams t ON t.id = r.team_id AND t.league_id = r.league_id \
-             ORDER BY s.player_id"
-        );
-        sql::query_as::<PlayerStatLine>(&sql)
+        self.stat_lines(&stat_lines_sql(counted, false), league, season)
+            .await
+    }
+
+    /// [`Db::player_stat_lines`] with the 8-point plays and chip-outs
+    /// counted from every play of the season's hands, through the small
+    /// index `plays_scoring`, instead of read from the seats: the
+    /// definition the kept counts are tested against.
+    pub async fn player_stat_lines_from_plays(
+        &self,
+        league: LeagueId,
+        season: SeasonId,
+        counted: Counted,
+    ) -> Result<Vec<PlayerStatLine>> {
+        self.stat_lines(&stat_lines_sql(counted, true), league, season)
+            .await
+    }
+
+    async fn stat_lines(
+        &self,
+        sql: &str,
+        league: LeagueId,
+        season: SeasonId,
+    ) -> Result<Vec<PlayerStatLine>> {
+        sql::query_as::<PlayerStatLine>(sql)
             .bind(league)
             .bind(season)
             .fetch_all(self)

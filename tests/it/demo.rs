@@ -533,6 +533,7 @@ async fn every_game_rescores_and_the_summary_counts_the_database(db: Db) {
     // The benchmark's demo: leagues only.
     assert_eq!(db.user_count().await.expect("users"), 0);
     board_sums_read_as_summed_from_the_games(&db).await;
+    seat_counts_read_as_counted_from_the_plays(&db).await;
     // Each league has matches on the score pads tonight: a board decided,
     // others a few hands in.
     for l in league_ids(&db).await {
@@ -574,6 +575,40 @@ async fn board_sums_read_as_summed_from_the_games(db: &Db) {
         }
     }
     assert!(lines > 100, "{lines} board lines compared");
+}
+
+/// The 8-point plays and chip-outs kept on each seat when its version was
+/// written read, in the player table's sums, as the same counts made from
+/// every play of the season's hands: every season of every league, league
+/// games, cup games and both.
+async fn seat_counts_read_as_counted_from_the_plays(db: &Db) {
+    use boneyard::db::stats::Counted;
+    let (mut eights, mut chip_outs) = (0, 0);
+    for l in league_ids(db).await {
+        for season in db.seasons(l).await.expect("seasons") {
+            for counted in [Counted::League, Counted::Cups, Counted::All] {
+                let kept = db
+                    .player_stat_lines(l, season.id, counted)
+                    .await
+                    .expect("kept");
+                let from_plays = db
+                    .player_stat_lines_from_plays(l, season.id, counted)
+                    .await
+                    .expect("counted");
+                assert_eq!(
+                    kept, from_plays,
+                    "league {l:?}, season {}, {counted:?}",
+                    season.name
+                );
+                eights += kept.iter().map(|p| p.eights).sum::<i64>();
+                chip_outs += kept.iter().map(|p| p.chip_outs).sum::<i64>();
+            }
+        }
+    }
+    assert!(
+        eights > 100 && chip_outs > 100,
+        "{eights} eights, {chip_outs} chip-outs"
+    );
 }
 
 /// Everything a league holds, told by names rather than ids (which differ
