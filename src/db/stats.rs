@@ -70,8 +70,11 @@ const SEAT_FACTS: &str = "CAST(CASE WHEN g.winner_side = gp.side THEN 1 ELSE 0 E
 /// the plays themselves counted (`k`).
 fn stat_lines_sql(counted: Counted, from_plays: bool) -> String {
     let which = counted.condition();
-    let (kept, scoring, from_hands) = if from_plays {
+    // What each seat gives (`seat`), each player's sums add (`s`), the
+    // line reads, and the join of the counted plays (`k`).
+    let (seat_kept, kept, scoring, from_hands) = if from_plays {
         (
+            "",
             "",
             "CAST(COALESCE(k.eights, 0) AS BIGINT) AS eights, \
              CAST(COALESCE(k.chip_outs, 0) AS BIGINT) AS chip_outs",
@@ -88,16 +91,12 @@ fn stat_lines_sql(counted: Counted, from_plays: bool) -> String {
         )
     } else {
         (
+            ", gp.eights, gp.chip_outs",
             ", CAST(SUM(seat.eights) AS BIGINT) AS eights, \
              CAST(SUM(seat.chip_outs) AS BIGINT) AS chip_outs",
             "s.eights, s.chip_outs",
             String::new(),
         )
-    };
-    let seat_kept = if from_plays {
-        ""
-    } else {
-        ", gp.eights, gp.chip_outs"
     };
     format!(
         "SELECT s.player_id, p.name, r.team_id, t.name AS team_name, \
