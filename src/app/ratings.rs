@@ -87,8 +87,9 @@ impl RatingCache {
         self.of_at(db, league, generation).await
     }
 
-    /// [`RatingCache::of`], the league's generation read already.
-    async fn of_at(
+    /// [`RatingCache::of`], the league's records generation read already
+    /// (before anything else the caller reads).
+    pub async fn of_at(
         &self,
         db: &Db,
         league: &League,

@@ -84,6 +84,12 @@ struct Inner {
     /// Results assembled from their hands, by version: what the honours
     /// and the round-ups read of every match, read again only when new.
     results: crate::db::results::KeptResults,
+    /// Each match's records, kept while its league's records stand: what
+    /// its page reads again after every tap on its pads.
+    matches: crate::app::read::match_view::KeptMatches,
+    /// Each league's night of fixtures on its live page, kept while its
+    /// records stand: what the page reads again after every tap.
+    live_records: crate::app::read::live::KeptLiveRecords,
 }
 
 impl AppState {
@@ -107,6 +113,8 @@ impl AppState {
                 latest_week: Default::default(),
                 round_ups: Default::default(),
                 results: Default::default(),
+                matches: Default::default(),
+                live_records: Default::default(),
             }),
         }
     }
@@ -132,6 +140,16 @@ impl AppState {
     /// The kept latest week of each league (see `public::round_up`).
     pub(crate) fn latest_week(&self) -> &crate::app::read::round_up::KeptLatestWeek {
         &self.inner.latest_week
+    }
+
+    /// The kept records of each match (see `public::matches`).
+    pub(crate) fn kept_matches(&self) -> &crate::app::read::match_view::KeptMatches {
+        &self.inner.matches
+    }
+
+    /// The kept night of each league's live page (see `public::league`).
+    pub(crate) fn kept_live_records(&self) -> &crate::app::read::live::KeptLiveRecords {
+        &self.inner.live_records
     }
 
     /// The results kept by version (see `Db::current_results_kept`).

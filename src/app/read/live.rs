@@ -4,15 +4,18 @@
 //! page and `/api/v1/.../live` show this view.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::fixtures::{FixtureSummary, summaries};
+use crate::app::by_generation::ByGeneration;
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::db::pad::LiveBoard;
 use crate::db::pages::FixtureScope;
-use crate::db::{Db, FixtureId, League, Result, now};
+use crate::db::{Db, FixtureId, League, LeagueId, Result, now};
 use crate::league::live::{self, PadState};
 use crate::league::pad::Summary;
 
@@ -142,9 +145,27 @@ pub async fn boards(db: &Db, league: &League) -> Result<(usize, Vec<LiveBoard>)>
     Ok((matches, shown))
 }
 
-pub async fn live(db: &Db, league: &League) -> Result<LiveView> {
+/// What the live page shows that follows the league's records, not its
+/// taps: tonight's fixtures, the results of other nights awaiting
+/// approval, and the seasons' names for their links.
+pub struct LiveRecords {
+    tonight: Vec<FixtureSummary>,
+    pending: Vec<FixtureSummary>,
+    season_names: HashMap<i64, String>,
+}
+
+/// Each league's [`LiveRecords`] by the start of the night, kept while its
+/// records stand: on a league night the live page is rendered again after
+/// every tap, and a tap changes none of them.
+pub type KeptLiveRecords = ByGeneration<(LeagueId, DateTime<Utc>), LiveRecords>;
+
+async fn live_records(
+    db: &Db,
+    league: &League,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> Result<LiveRecords> {
     let seasons = db.seasons(league.id).await?;
-    let (from, to) = live::night(league.time_zone, now());
     let lines = db
         .fixture_lines(league.id, &FixtureScope::Live { from, to })
         .await?;
@@ -159,17 +180,33 @@ pub async fn live(db: &Db, league: &League) -> Result<LiveView> {
         .partition(|f| f.starts_at.is_some_and(|t| from <= t && t < to));
     tonight.sort_by_key(|f| (f.starts_at, f.id));
     pending.sort_by_key(|f| (f.starts_at, f.id));
-    // Read before the boards: a tap in between reaches the page's stream
-    // (and a board read twice is shown once, at its newest revision).
-    let since = db.live_generation(league.id).await?;
+    Ok(LiveRecords {
+        tonight: summaries(&tonight, &scores, &formats),
+        pending: summaries(&pending, &scores, &formats),
+        season_names: seasons.iter().map(|s| (s.id.0, s.name.clone())).collect(),
+    })
+}
+
+pub async fn live(db: &Db, kept: &KeptLiveRecords, league: &League) -> Result<LiveView> {
+    let (from, to) = live::night(league.time_zone, now());
+    // One read for both generations, before the records and the boards: a
+    // write in between leaves the records under the older number, and a tap
+    // in between reaches the page's stream (a board read twice is shown
+    // once, at its newest revision).
+    let generations = db.page_generations(Some(&league.short_name), &[]).await?;
+    let records: Arc<LiveRecords> = kept
+        .get_or_work((league.id, from), generations.records, || {
+            live_records(db, league, from, to)
+        })
+        .await?;
     let (matches, shown) = boards(db, league).await?;
     Ok(LiveView {
         matches_in_progress: matches,
         boards: shown.iter().map(board_view).collect(),
-        tonight: summaries(&tonight, &scores, &formats),
-        pending: summaries(&pending, &scores, &formats),
+        tonight: records.tonight.clone(),
+        pending: records.pending.clone(),
         shown,
-        since,
-        season_names: seasons.iter().map(|s| (s.id.0, s.name.clone())).collect(),
+        since: generations.live,
+        season_names: records.season_names.clone(),
     })
 }

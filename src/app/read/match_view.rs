@@ -4,14 +4,17 @@
 //! the same records here.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::Ref;
 use super::fixtures::{FixtureSummary, summary};
+use crate::app::by_generation::ByGeneration;
+use crate::db::generation::PageGenerations;
 use crate::db::pages::{BoardLine, FixtureLine, FixtureScope, PenaltyLine, PenaltyScope};
-use crate::db::{Db, DbError, FixtureId, League, PlayerId, Result, Season, StoredResult};
+use crate::db::{Db, DbError, FixtureId, League, LeagueId, PlayerId, Result, Season, StoredResult};
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::{board_tally, scores_from_boards};
 
@@ -29,6 +32,32 @@ pub struct MatchData {
 }
 
 /// The match `id` of `league`.
+/// Each match's records, kept while its league's records stand: on a
+/// league night its page is rendered again after every tap on its pads,
+/// and a tap changes none of them (taps raise the live scopes only).
+pub type KeptMatches = ByGeneration<(LeagueId, FixtureId), MatchData>;
+
+/// [`load`], kept in `kept` under the league's records generation, with
+/// the league's generations as read first, in one query: the records'
+/// (a write in between leaves what is read here under the older number;
+/// the ratings are kept under it too) and the taps' (where the match's
+/// stream starts, so that a tap between this and the boards' read reaches
+/// its follower).
+pub async fn load_kept(
+    db: &Db,
+    kept: &KeptMatches,
+    league: &League,
+    id: FixtureId,
+) -> Result<(Arc<MatchData>, PageGenerations)> {
+    let generations = db.page_generations(Some(&league.short_name), &[]).await?;
+    let data = kept
+        .get_or_work((league.id, id), generations.records, || {
+            load(db, league, id)
+        })
+        .await?;
+    Ok((data, generations))
+}
+
 pub async fn load(db: &Db, league: &League, id: FixtureId) -> Result<MatchData> {
     let scope = FixtureScope::One(id);
     let line = db
@@ -214,9 +243,10 @@ pub async fn chances(
     fixture: FixtureId,
     format: crate::rules::Format,
     roster: &HashMap<PlayerId, String>,
+    records: i64,
 ) -> Result<Vec<crate::app::ratings::BoardChance>> {
     let pads = db.pad_boards(league.id, fixture).await?;
-    let rated = ratings.of(db, league).await?;
+    let rated = ratings.of_at(db, league, records).await?;
     Ok(crate::app::ratings::board_chances(
         &pads,
         &rated.ratings,

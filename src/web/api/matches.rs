@@ -31,7 +31,8 @@ pub async fn fixture(
 ) -> ApiResult<Response> {
     let league = super::find_league(&state, &p.league).await?;
     let fixture = FixtureId(id(&p.fixture, "match")?);
-    let data = read::match_view::load(state.db(), &league, fixture).await?;
+    let (data, _) =
+        read::match_view::load_kept(state.db(), state.kept_matches(), &league, fixture).await?;
     let view = data.view();
     let short = &league.short_name;
     let mut l = links([
@@ -94,7 +95,7 @@ pub async fn live(
     ApiPath(p): ApiPath<LeaguePath>,
 ) -> ApiResult<Response> {
     let league = super::find_league(&state, &p.league).await?;
-    let view = read::live::live(state.db(), &league).await?;
+    let view = read::live::live(state.db(), state.kept_live_records(), &league).await?;
     let short = &league.short_name;
     Ok(answer(
         view,

@@ -338,7 +338,7 @@ pub async fn live(
     user: MaybeUser,
     InLeague(league): InLeague,
 ) -> Result<Response> {
-    let view = read::live::live(state.db(), &league).await?;
+    let view = read::live::live(state.db(), state.kept_live_records(), &league).await?;
     let (from, _) = crate::league::live::night(league.time_zone, crate::db::now());
     let views = |list: &[read::fixtures::FixtureSummary]| -> Vec<FixtureView> {
         list.iter()

@@ -200,9 +200,10 @@ pub async fn page(
 ) -> Result<Response> {
     let unknown = || AppError::NotFound(format!("The match `{}`", p.fixture));
     let id: i64 = p.fixture.parse().map_err(|_| unknown())?;
-    let data = read::match_view::load(state.db(), &league, FixtureId(id))
-        .await
-        .map_err(|e| not_found(e, format!("The match `{}`", p.fixture)))?;
+    let (data, generations) =
+        read::match_view::load_kept(state.db(), state.kept_matches(), &league, FixtureId(id))
+            .await
+            .map_err(|e| not_found(e, format!("The match `{}`", p.fixture)))?;
     let read::match_view::MatchData {
         line,
         season,
@@ -211,10 +212,10 @@ pub async fn page(
         roster,
         penalties,
         ..
-    } = data;
+    } = &*data;
     let walkover = match (line.status, line.conceded_by) {
         (FixtureStatus::Walkover, Some(side)) => {
-            let s = walkover_score(&format, side);
+            let s = walkover_score(format, side);
             Some(format!("{}–{}", s.boards[0], s.boards[1]))
         }
         _ => None,
@@ -222,14 +223,15 @@ pub async fn page(
     // A void fixture or a walkover shows its result, if any, for the
     // record; the status says it does not count.
     let stored_status = stored.as_ref().map(|s| s.version.status);
-    let result = stored.map(|s| result_view(&league, &line, &s, &roster, &format));
+    let result = stored
+        .as_ref()
+        .map(|s| result_view(&league, line, s, roster, format));
     let result_in = crate::league::live::result_in(line.status, result.is_some());
-    let events = crate::web::pad::live::events_from_now(
-        &state,
-        &league,
+    let events = format!(
+        "{}?since={}",
         links::at(&league).match_page(line.id).events(),
-    )
-    .await?;
+        generations.live
+    );
     let lines = crate::web::pad::live::fixture_boards(&state, &league, line.id).await?;
     let chances = if result_in {
         Vec::new()
@@ -240,7 +242,8 @@ pub async fn page(
             &league,
             line.id,
             season.format,
-            &roster,
+            roster,
+            generations.records,
         )
         .await?
     };
@@ -249,7 +252,7 @@ pub async fn page(
         &state,
         user.0.as_ref(),
         &league,
-        &season,
+        season,
         line.id,
         stored_status,
         &at,
@@ -282,7 +285,7 @@ pub async fn page(
         crumbs: vec![
             Link::new(league.name.clone(), league_href(&league)),
             Link::new(season.name.clone(), season_href(&league, &season.name)),
-            competition_link(&league, &season.name, &line),
+            competition_link(&league, &season.name, line),
         ],
         home: Link::new(
             line.home_label(),
@@ -301,14 +304,14 @@ pub async fn page(
             .map(|t| datetime(league.time_zone, t))
             .unwrap_or_default(),
         venue: line.venue_name.clone().unwrap_or_default(),
-        competition: competition_link(&league, &season.name, &line),
+        competition: competition_link(&league, &season.name, line),
         in_cup: line.cup_id.is_some(),
         round: line.round_words(),
-        status: fixture_status(&line),
+        status: fixture_status(line),
         walkover,
         walkover_rule: format.walkover.words(),
         result,
-        penalties: penalty_views(&league, &penalties),
+        penalties: penalty_views(&league, penalties),
         at,
         sheet: links::at(&league).print_fixture(line.id),
         league,
