@@ -19,13 +19,24 @@ pub struct ByGeneration<K, V> {
     kept: Mutex<HashMap<K, (i64, Arc<V>)>>,
     /// One working-out at a time per key.
     working: Mutex<HashMap<K, Arc<tokio::sync::Mutex<()>>>>,
+    /// Most keys kept (see [`MOST`]).
+    most: usize,
 }
 
 impl<K, V> Default for ByGeneration<K, V> {
     fn default() -> Self {
+        ByGeneration::with_most(MOST)
+    }
+}
+
+impl<K, V> ByGeneration<K, V> {
+    /// Keeping at most `most` keys: for values large enough that
+    /// [`MOST`] of them would weigh on a small server.
+    pub fn with_most(most: usize) -> Self {
         ByGeneration {
             kept: Mutex::new(HashMap::new()),
             working: Mutex::new(HashMap::new()),
+            most,
         }
     }
 }
@@ -80,7 +91,7 @@ impl<K: Eq + Hash + Clone, V> ByGeneration<K, V> {
         }
         let turn = {
             let mut working = lock(&self.working);
-            if working.len() > MOST {
+            if working.len() > self.most {
                 working.clear();
             }
             working.entry(key.clone()).or_default().clone()
@@ -92,7 +103,7 @@ impl<K: Eq + Hash + Clone, V> ByGeneration<K, V> {
         }
         let v = Arc::new(work().await?);
         let mut kept = lock(&self.kept);
-        if kept.len() > MOST {
+        if kept.len() > self.most {
             kept.clear();
         }
         // A request that read an older generation may finish last: the
@@ -135,6 +146,21 @@ mod tests {
             *kept.get_or_work_if(2, 8, |v| *v != 4, work).await.unwrap(),
             5
         );
+    }
+
+    #[tokio::test]
+    async fn past_the_most_keys_all_are_let_go() {
+        let kept: ByGeneration<u32, usize> = ByGeneration::with_most(2);
+        let runs = AtomicUsize::new(0);
+        let work = || async { Ok::<_, ()>(runs.fetch_add(1, Ordering::SeqCst) + 1) };
+        for key in 1..=3 {
+            kept.get_or_work(key, 7, work).await.unwrap();
+        }
+        // The bound is checked as a new key comes: the first is still kept.
+        assert_eq!(*kept.get_or_work(1, 7, work).await.unwrap(), 1);
+        // The fourth lets them all go.
+        assert_eq!(*kept.get_or_work(4, 7, work).await.unwrap(), 4);
+        assert_eq!(*kept.get_or_work(1, 7, work).await.unwrap(), 5);
     }
 
     #[tokio::test]

@@ -113,7 +113,9 @@ impl AppState {
                 latest_week: Default::default(),
                 round_ups: Default::default(),
                 results: Default::default(),
-                matches: Default::default(),
+                // A played match's records hold every hand of its games
+                // (tens of kilobytes): a night's matches, and some.
+                matches: crate::app::by_generation::ByGeneration::with_most(256),
                 live_records: Default::default(),
             }),
         }
