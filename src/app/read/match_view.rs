@@ -31,7 +31,6 @@ pub struct MatchData {
     pub boards: Vec<BoardLine>,
 }
 
-/// The match `id` of `league`.
 /// Each match's records, kept while its league's records stand: on a
 /// league night its page is rendered again after every tap on its pads,
 /// and a tap changes none of them (taps raise the live scopes only).
@@ -58,6 +57,7 @@ pub async fn load_kept(
     Ok((data, generations))
 }
 
+/// The match `id` of `league`.
 pub async fn load(db: &Db, league: &League, id: FixtureId) -> Result<MatchData> {
     let scope = FixtureScope::One(id);
     let line = db

@@ -84,7 +84,7 @@ impl LeagueLive {
     /// once: boards, counts and where the stream starts).
     pub fn of(league: &League, view: &crate::app::read::live::LiveView) -> LeagueLive {
         LeagueLive {
-            events: format!("{}?since={}", links::at(league).live_events(), view.since),
+            events: events_since(&links::at(league).live_events(), view.since),
             matches: view.matches_in_progress,
             lines: view.shown.iter().map(|b| LiveLine::of(league, b)).collect(),
         }
@@ -98,7 +98,13 @@ impl LeagueLive {
 /// keeps a board's newest revision).
 pub async fn events_from_now(state: &AppState, league: &League, stream: String) -> Result<String> {
     let since = state.db().live_generation(league.id).await?;
-    Ok(format!("{stream}?since={since}"))
+    Ok(events_since(&stream, since))
+}
+
+/// The address of the stream `stream` from the league's live generation
+/// `since`, read before the boards (see [`events_from_now`]).
+pub fn events_since(stream: &str, since: i64) -> String {
+    format!("{stream}?since={since}")
 }
 
 /// The league's matches in progress (`league::live`), in one query.

@@ -227,10 +227,9 @@ pub async fn page(
         .as_ref()
         .map(|s| result_view(&league, line, s, roster, format));
     let result_in = crate::league::live::result_in(line.status, result.is_some());
-    let events = format!(
-        "{}?since={}",
-        links::at(&league).match_page(line.id).events(),
-        generations.live
+    let events = crate::web::pad::live::events_since(
+        &links::at(&league).match_page(line.id).events(),
+        generations.live,
     );
     let lines = crate::web::pad::live::fixture_boards(&state, &league, line.id).await?;
     let chances = if result_in {
