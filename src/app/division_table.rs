@@ -7,7 +7,11 @@
 use std::collections::HashMap;
 
 use crate::db::pages::{DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, deductions};
-use crate::db::{Db, DivisionId, FixtureId, Result, Season, TeamId};
+use std::sync::Arc;
+
+use crate::app::by_generation::ByGeneration;
+use crate::db::generation::Follows;
+use crate::db::{Db, DivisionId, FixtureId, League, LeagueId, Result, Season, TeamId};
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::{match_lines, playoff_lines, scores_from_boards};
 use crate::league::standings::{
@@ -23,6 +27,9 @@ pub const FORM_MATCHES: usize = 5;
 /// positions round by round are all computed from this one load.
 pub struct DivisionData {
     pub division: DivisionId,
+    /// The season as read for this load: a kept load fits a request only
+    /// if its season still reads the same (see [`DivisionData::load_kept`]).
+    season: Season,
     pub fixtures: Vec<FixtureLine>,
     pub scores: HashMap<FixtureId, Score>,
     pub entries: Vec<EntryLine>,
@@ -34,7 +41,35 @@ pub struct DivisionData {
     played: Vec<MatchLine>,
 }
 
+/// Each division's load, kept while its league's records stand (every
+/// write to them raises the generation; a tap does not): a table, a team's
+/// record of it, read again and again between two results.
+pub type KeptDivisions = ByGeneration<(LeagueId, DivisionId), DivisionData>;
+
 impl DivisionData {
+    /// [`DivisionData::load`], kept in `kept` under `league`'s records
+    /// generation, read first: a write in between leaves what is read
+    /// here under the older number. `season` was read before it: a load
+    /// from an older record of it is made again.
+    pub async fn load_kept(
+        db: &Db,
+        kept: &KeptDivisions,
+        league: &League,
+        season: &Season,
+        division: DivisionId,
+    ) -> Result<Arc<DivisionData>> {
+        let generation = db
+            .page_generation(Some(&league.short_name), Follows::Records)
+            .await?;
+        kept.get_or_work_if(
+            (league.id, division),
+            generation,
+            |d| d.season == *season,
+            || DivisionData::load(db, season, division),
+        )
+        .await
+    }
+
     pub async fn load(db: &Db, season: &Season, division: DivisionId) -> Result<DivisionData> {
         let league = season.league_id;
         let format = season.rules()?.format;
@@ -49,6 +84,7 @@ impl DivisionData {
         let played = match_lines(&by_date, &scores, &format);
         Ok(DivisionData {
             division,
+            season: season.clone(),
             fixtures,
             scores,
             entries,

@@ -90,6 +90,7 @@ struct Inner {
     /// Each league's night of fixtures on its live page, kept while its
     /// records stand: what the page reads again after every tap.
     live_records: crate::app::read::live::KeptLiveRecords,
+    divisions: crate::app::division_table::KeptDivisions,
 }
 
 impl AppState {
@@ -117,6 +118,7 @@ impl AppState {
                 // (tens of kilobytes): a night's matches, and some.
                 matches: crate::app::by_generation::ByGeneration::with_most(256),
                 live_records: Default::default(),
+                divisions: Default::default(),
             }),
         }
     }
@@ -142,6 +144,11 @@ impl AppState {
     /// The kept latest week of each league (see `public::round_up`).
     pub(crate) fn latest_week(&self) -> &crate::app::read::round_up::KeptLatestWeek {
         &self.inner.latest_week
+    }
+
+    /// The kept load of each division (its table, its teams' records).
+    pub(crate) fn kept_divisions(&self) -> &crate::app::division_table::KeptDivisions {
+        &self.inner.divisions
     }
 
     /// The kept records of each match (see `public::matches`).

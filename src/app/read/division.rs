@@ -8,8 +8,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::Ref;
-use crate::app::division_table::DivisionData;
-use crate::db::{Db, Division, Result, Season, TeamId};
+use crate::app::division_table::{DivisionData, KeptDivisions};
+use crate::db::{Db, Division, League, Result, Season, TeamId};
 use crate::league::rollover::{exchanges, ties_in};
 use crate::league::standings::{Row, Separation};
 
@@ -98,12 +98,14 @@ pub struct RoundStart {
 /// after round `after` (`None`: now).
 pub async fn table(
     db: &Db,
+    kept: &KeptDivisions,
+    league: &League,
     season: &Season,
     division: &Division,
     divisions: &[Division],
     after: Option<u32>,
 ) -> Result<TableView> {
-    let data = DivisionData::load(db, season, division.id).await?;
+    let data = DivisionData::load_kept(db, kept, league, season, division.id).await?;
     let settings = season.rules()?.settings;
     let names = data.names();
     let name = |team: i64| names.get(&team).copied().unwrap_or_default().to_owned();

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use super::Ref;
 use super::fixtures::{FixtureSummary, summaries};
-use crate::app::division_table::DivisionData;
+use crate::app::division_table::{DivisionData, KeptDivisions};
 use crate::app::formats::{match_formats, scores_by_season};
 use crate::db::pages::{EntryLine, FixtureLine, FixtureScope, PenaltyLine, PenaltyScope, TeamInfo};
 use crate::db::{Db, League, Result, TeamId};
@@ -78,7 +78,7 @@ fn season_of(e: &EntryLine) -> TeamSeason {
 }
 
 /// The team `id` of `league`.
-pub async fn team(db: &Db, league: &League, id: TeamId) -> Result<TeamView> {
+pub async fn team(db: &Db, kept: &KeptDivisions, league: &League, id: TeamId) -> Result<TeamView> {
     let info = db.team_info(league.id, id).await?;
     let entries = db.team_entry_lines(league.id, id).await?;
     let mut view = TeamView {
@@ -141,7 +141,7 @@ pub async fn team(db: &Db, league: &League, id: TeamId) -> Result<TeamView> {
         )
         .await?;
     if let Some(season) = seasons.iter().find(|s| s.id == season_id) {
-        let data = DivisionData::load(db, season, current.division_id).await?;
+        let data = DivisionData::load_kept(db, kept, league, season, current.division_id).await?;
         // The record is its row of the division's table: the one tally.
         if let Some(row) = data.rows(None).into_iter().find(|r| r.team == id.0) {
             view.record = Record {

@@ -165,7 +165,16 @@ pub async fn division(
     let division_id = id(&p.division, "division")?;
     let (season, division) = read::league::division_by_id(state.db(), &league, division_id).await?;
     let divisions = state.db().divisions(league.id, season.id).await?;
-    let view = read::division::table(state.db(), &season, &division, &divisions, after).await?;
+    let view = read::division::table(
+        state.db(),
+        state.kept_divisions(),
+        &league,
+        &season,
+        &division,
+        &divisions,
+        after,
+    )
+    .await?;
     let short = &league.short_name;
     let mut l = links([
         ("self", at::division(short, division.id.0)),

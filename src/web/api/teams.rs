@@ -64,7 +64,7 @@ pub async fn team(
 ) -> ApiResult<Response> {
     let league = super::find_league(&state, &p.league).await?;
     let team = TeamId(id(&p.team, "team")?);
-    let view = read::team::team(state.db(), &league, team).await?;
+    let view = read::team::team(state.db(), state.kept_divisions(), &league, team).await?;
     let short = &league.short_name;
     let mut l = links([
         ("self", at::team(short, team.0)),

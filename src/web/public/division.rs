@@ -199,7 +199,16 @@ pub async fn table(
     let after = parse_after(&q)?;
     let all_columns = q.cols.as_deref() == Some("all");
     let (league, season, division, divisions) = resolve_all(&state, league, &p).await?;
-    let view = read::division::table(state.db(), &season, &division, &divisions, after).await?;
+    let view = read::division::table(
+        state.db(),
+        state.kept_divisions(),
+        &league,
+        &season,
+        &division,
+        &divisions,
+        after,
+    )
+    .await?;
     let names: HashMap<i64, &str> = view
         .rows
         .iter()

@@ -64,7 +64,7 @@ pub async fn page(
 ) -> Result<Response> {
     let unknown = || AppError::NotFound(format!("The team `{}`", p.team));
     let (id, given) = split_id_slug(&p.team).ok_or_else(unknown)?;
-    let view = read::team::team(state.db(), &league, TeamId(id))
+    let view = read::team::team(state.db(), state.kept_divisions(), &league, TeamId(id))
         .await
         .map_err(|e| not_found(e, format!("The team `{}`", p.team)))?;
     let team = view.info.clone().ok_or_else(unknown)?;

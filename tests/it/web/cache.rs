@@ -73,6 +73,27 @@ async fn a_second_server_sees_an_approval_at_once(db: Db) {
         }
     }
     let before = second.get(&table).await;
+    // A team's record is its row of the table, read from the same kept
+    // load of its division: it follows the approval too.
+    let crown = db
+        .teams(league_id(&db).await)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "Crown")
+        .unwrap()
+        .id;
+    let team_api = format!("/api/v1/leagues/card/teams/{}", crown.0);
+    let record_played = |page: &Page| -> u64 {
+        let v: serde_json::Value =
+            serde_json::from_str(&page.body).unwrap_or_else(|e| panic!("{e}: {}", page.body));
+        v["data"]["record"]["played"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("a record in {v}"))
+    };
+    for visitor in [&mut first, &mut second] {
+        assert_eq!(record_played(&visitor.get(&team_api).await), 0);
+    }
 
     // A result entered and approved through the first server.
     let mut home = client(&db, "home").await;
@@ -125,6 +146,7 @@ async fn a_second_server_sees_an_approval_at_once(db: Db) {
             before.headers.get(header::ETAG),
             "a changed table has a new ETag"
         );
+        assert_eq!(record_played(&visitor.get(&team_api).await), 1);
     }
 }
 
