@@ -5,12 +5,11 @@
 //! export read a division's records once through [`DivisionData`].
 
 use std::collections::HashMap;
-
-use crate::db::pages::{DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, deductions};
 use std::sync::Arc;
 
 use crate::app::by_generation::ByGeneration;
 use crate::db::generation::Follows;
+use crate::db::pages::{DeductionLine, EntryLine, FixtureLine, FixtureScope, Score, deductions};
 use crate::db::{Db, DivisionId, FixtureId, League, LeagueId, Result, Season, TeamId};
 use crate::league::match_format::MatchFormat;
 use crate::league::match_score::{match_lines, playoff_lines, scores_from_boards};
