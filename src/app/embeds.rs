@@ -4,19 +4,21 @@
 //! pages make ([`DivisionData`], `league::match_score`), never copies.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::db::pages::{FixtureLine, FixtureScope, Score, TeamInfo};
 use crate::db::{Db, Division, DivisionId, FixtureId, League, Result, Season, SeasonId, TeamId};
 use crate::league::match_format::MatchFormat;
 
-use super::division_table::DivisionData;
+use super::division_table::{DivisionData, KeptDivisions};
 use super::formats::{match_formats, scores_by_season};
 
 /// A division, its season, and everything its table is computed from.
 pub struct DivisionWidget {
     pub season: Season,
     pub division: Division,
-    pub data: DivisionData,
+    /// Kept under the league's generation, as the division's own page's.
+    pub data: Arc<DivisionData>,
 }
 
 impl DivisionWidget {
@@ -27,10 +29,15 @@ impl DivisionWidget {
 }
 
 /// The division `id` of `league` (another league's is not found).
-pub async fn division(db: &Db, league: &League, id: DivisionId) -> Result<DivisionWidget> {
+pub async fn division(
+    db: &Db,
+    kept: &KeptDivisions,
+    league: &League,
+    id: DivisionId,
+) -> Result<DivisionWidget> {
     let division = db.division(league.id, id).await?;
     let season = db.season(league.id, division.season_id).await?;
-    let data = DivisionData::load(db, &season, division.id).await?;
+    let data = DivisionData::load_kept(db, kept, league, &season, division.id).await?;
     Ok(DivisionWidget {
         season,
         division,
@@ -55,12 +62,17 @@ pub struct TeamSeason {
 }
 
 /// The team `id` of `league`, with its latest season's matches.
-pub async fn team(db: &Db, league: &League, id: TeamId) -> Result<TeamWidget> {
+pub async fn team(
+    db: &Db,
+    kept: &KeptDivisions,
+    league: &League,
+    id: TeamId,
+) -> Result<TeamWidget> {
     let team = db.team_info(league.id, id).await?;
     let Some(current) = db.team_entry_lines(league.id, id).await?.into_iter().next() else {
         return Ok(TeamWidget { team, season: None });
     };
-    let division = division(db, league, current.division_id).await?;
+    let division = division(db, kept, league, current.division_id).await?;
     let season = division.season.clone();
     let formats = match_formats(std::slice::from_ref(&season))?;
     let scope = FixtureScope::Team {

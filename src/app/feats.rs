@@ -3,10 +3,11 @@
 //! nor walkovers, each game with the side the home team sat on. The weekly
 //! round-up and the season's honours both take them from here.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::db::pages::{FixtureLine, Score};
-use crate::db::results::StoredResult;
+use crate::db::results::SharedResult;
 use crate::db::{FixtureId, FixtureStatus, MatchResult, PlayerId, ResultStatus, SeasonId};
 use crate::league::feats::{WeekGame, WeekMatch};
 use crate::league::match_format::MatchFormat;
@@ -28,13 +29,13 @@ pub fn counted_fixtures(lines: &[FixtureLine]) -> Vec<FixtureId> {
 /// The current `results` of fixtures of `lines` that are approved, as the
 /// feats read them, each under its fixture's match format and with its
 /// score; `names` names the players of the results.
-pub fn feat_matches(
+pub fn feat_matches<'a>(
     lines: &[FixtureLine],
-    results: &[StoredResult],
+    results: &'a [SharedResult],
     names: &HashMap<PlayerId, String>,
     scores: &HashMap<FixtureId, Score>,
     formats: &HashMap<SeasonId, MatchFormat>,
-) -> Vec<WeekMatch> {
+) -> Vec<WeekMatch<'a>> {
     let by_id: HashMap<FixtureId, &FixtureLine> = lines.iter().map(|f| (f.id, f)).collect();
     results
         .iter()
@@ -50,13 +51,13 @@ pub fn feat_matches(
 
 /// A match's games as the feats read them: each game's record, and which
 /// of its sides the home team's players sat on.
-fn week_match(
+fn week_match<'a>(
     line: &FixtureLine,
-    result: &MatchResult,
+    result: &'a MatchResult,
     names: &HashMap<PlayerId, String>,
     score: [u32; 2],
     format: &MatchFormat,
-) -> WeekMatch {
+) -> WeekMatch<'a> {
     let mut games = Vec::new();
     for (b, board) in result.boards.iter().enumerate() {
         let home: Vec<&str> = board
@@ -74,7 +75,7 @@ fn week_match(
             games.push(WeekGame {
                 board: b + 1,
                 number: g + 1,
-                record: game.record.clone(),
+                record: Cow::Borrowed(&game.record),
                 home_side,
                 score_only: game.score_only,
             });

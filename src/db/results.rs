@@ -64,6 +64,13 @@ pub struct StoredResult {
     pub result: MatchResult,
 }
 
+/// A current result as [`Db::current_results_kept`] reads it: the kept
+/// result itself, shared, not a copy of every hand.
+pub struct SharedResult {
+    pub version: ResultVersion,
+    pub result: Arc<MatchResult>,
+}
+
 /// Results assembled from their rows, by version (see
 /// [`Db::current_results_kept`]), each with the names of its players it was
 /// made with. One per app server; bounded.
@@ -1509,7 +1516,7 @@ impl Db {
         kept: &KeptResults,
         league: LeagueId,
         fixtures: &[FixtureId],
-    ) -> Result<(Vec<StoredResult>, HashMap<PlayerId, String>)> {
+    ) -> Result<(Vec<SharedResult>, HashMap<PlayerId, String>)> {
         if fixtures.is_empty() {
             return Ok((Vec::new(), HashMap::new()));
         }
@@ -1538,11 +1545,8 @@ impl Db {
         tx.commit().await?;
         let out = versions
             .into_iter()
-            .map(|version| StoredResult {
-                result: found
-                    .remove(&version.id)
-                    .map(|r| (*r).clone())
-                    .unwrap_or_default(),
+            .map(|version| SharedResult {
+                result: found.remove(&version.id).unwrap_or_default(),
                 version,
             })
             .collect();

@@ -6,13 +6,14 @@
 //! game's record is scored by the engine here, never taken from stored
 //! totals. Pure.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::rules::{Format, Game, GameRecord, Outcome, score};
 
 /// A match of the week, as the round-up reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WeekMatch {
+pub struct WeekMatch<'a> {
     /// The caller's key for the match (its fixture id).
     pub fixture: i64,
     /// Boards won, home first: the match's score.
@@ -20,16 +21,17 @@ pub struct WeekMatch {
     /// The boards a match has in its format.
     pub boards: u32,
     /// Every game played, in board order.
-    pub games: Vec<WeekGame>,
+    pub games: Vec<WeekGame<'a>>,
 }
 
 /// One game of a match.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WeekGame {
+pub struct WeekGame<'a> {
     /// 1-based.
     pub board: usize,
     pub number: usize,
-    pub record: GameRecord,
+    /// Borrowed from the kept results: a season's feats read every game.
+    pub record: Cow<'a, GameRecord>,
     /// Which of the record's sides is the home team's (0 or 1).
     pub home_side: usize,
     /// Entered by its final score only: no hands, so no feats.
@@ -103,7 +105,7 @@ impl Feats {
 
 /// A game the engine scored to a finish.
 struct Won<'a> {
-    game: &'a WeekGame,
+    game: &'a WeekGame<'a>,
     outcome: Outcome,
     parsed: Game,
     winner: usize,
@@ -329,17 +331,17 @@ mod tests {
     }
 
     /// Ann (home) against Bob, fives-and-threes: `hands` as given.
-    fn singles(hands: Value) -> WeekGame {
+    fn singles(hands: Value) -> WeekGame<'static> {
         WeekGame {
             board: 1,
             number: 1,
-            record: record(json!({
+            record: Cow::Owned(record(json!({
                 "format": "fives-and-threes",
                 "players": ["Ann", "Bob"],
                 "sides": [["Ann"], ["Bob"]],
                 "first_pose": "Ann",
                 "hands": hands,
-            })),
+            }))),
             home_side: 0,
             score_only: false,
         }
@@ -355,7 +357,7 @@ mod tests {
     }
 
     /// Ann wins 61-0 in `hands` hands: each hand but the last blocked.
-    fn ann_to_nil(hands: usize) -> WeekGame {
+    fn ann_to_nil(hands: usize) -> WeekGame<'static> {
         let per_hand = 61 / hands as u32;
         let mut out = Vec::new();
         let mut left = 61;
@@ -461,13 +463,13 @@ mod tests {
         let set = WeekGame {
             board: 2,
             number: 1,
-            record: record(json!({
+            record: Cow::Owned(record(json!({
                 "format": "hands-won",
                 "players": ["Ann", "Bob", "Cat", "Dan"],
                 "sides": [["Bob", "Dan"], ["Ann", "Cat"]],
                 "first_pose": "Ann",
                 "hands": [won, won, won, won, won, won],
-            })),
+            }))),
             home_side: 0,
             score_only: false,
         };
@@ -509,7 +511,7 @@ mod tests {
         // Ann (home in match 1, away in match 2, for team 7 both times)
         // makes 8s in both: 2 and 6 (her game to nil) in the first, 2 in
         // the second; Bob 3 in the second.
-        let eights = |by: &str, n: usize| -> WeekGame {
+        let eights = |by: &str, n: usize| -> WeekGame<'static> {
             let plays: Vec<Value> = (0..n).map(|_| json!({"by": by, "points": 8})).collect();
             singles(json!([{"plays": plays, "end": {"blocked": {}}}]))
         };

@@ -39,7 +39,7 @@ fn division_id(p: &DivisionPath) -> Result<DivisionId> {
 
 async fn load(state: &AppState, league: &League, p: &DivisionPath) -> Result<DivisionWidget> {
     let id = division_id(p)?;
-    embeds::division(state.db(), league, id)
+    embeds::division(state.db(), state.kept_divisions(), league, id)
         .await
         .map_err(|e| match e {
             crate::db::DbError::NotFound(_) => {

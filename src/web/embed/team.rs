@@ -55,7 +55,7 @@ pub async fn page(
     let unknown = || AppError::NotFound(format!("The team `{}`", p.team));
     // `12` or, as the team's page has it, `12-the-crown-a`.
     let (id, _) = split_id_slug(&p.team).ok_or_else(unknown)?;
-    let w = embeds::team(state.db(), &league, TeamId(id))
+    let w = embeds::team(state.db(), state.kept_divisions(), &league, TeamId(id))
         .await
         .map_err(|e| match e {
             DbError::NotFound(_) => unknown(),

@@ -125,8 +125,14 @@ pub async fn data_json(
     Path(p): Path<DivisionPath>,
 ) -> Result<Response> {
     let (league, season, division) = resolve(&state, league, &p).await?;
-    let data =
-        crate::app::division_table::DivisionData::load(state.db(), &season, division.id).await?;
+    let data = crate::app::division_table::DivisionData::load_kept(
+        state.db(),
+        state.kept_divisions(),
+        &league,
+        &season,
+        division.id,
+    )
+    .await?;
     let names = data.names();
     let zone = league.time_zone;
     let doc = DivisionJson {
