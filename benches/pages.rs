@@ -147,13 +147,11 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 struct Figures {
-    requests: usize,
     /// Each request's start and how long it took, in start order.
     each: Vec<(Instant, Duration)>,
+    /// Their times, all together.
+    times: Times,
     elapsed: Duration,
-    p50: Duration,
-    p99: Duration,
-    max: Duration,
     bytes: usize,
 }
 
@@ -177,7 +175,6 @@ async fn run(
         let extra = extra.to_owned();
         tasks.push(tokio::spawn(async move {
             let mut conn = Conn::open(addr, &path, &extra).await;
-            let mut times = Vec::new();
             let mut each = Vec::new();
             let mut bytes = 0;
             while Instant::now() < deadline
@@ -187,34 +184,27 @@ async fn run(
             {
                 let t = Instant::now();
                 let (status, body) = conn.get().await;
-                times.push(t.elapsed());
                 each.push((t, t.elapsed()));
                 assert_eq!(status, 200, "GET {path}");
                 bytes = body;
             }
-            (times, each, bytes)
+            (each, bytes)
         }));
     }
-    let mut times = Vec::with_capacity(requests.min(1 << 20));
     let mut each = Vec::with_capacity(requests.min(1 << 20));
     let mut bytes = 0;
     for t in tasks {
-        let (mut ours, mut all, b) = t.await.expect("a client");
-        times.append(&mut ours);
-        each.append(&mut all);
+        let (mut ours, b) = t.await.expect("a client");
+        each.append(&mut ours);
         bytes = bytes.max(b);
     }
-    each.sort_by_key(|(at, _)| *at);
     let elapsed = started.elapsed();
-    times.sort();
-    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    each.sort_by_key(|(at, _)| *at);
+    let times = Times::of(each.iter().map(|(_, t)| *t).collect()).expect("a request answered");
     Figures {
-        requests: times.len(),
         each,
+        times,
         elapsed,
-        p50: at(0.50),
-        p99: at(0.99),
-        max: *times.last().unwrap(),
         bytes,
     }
 }
@@ -610,11 +600,10 @@ async fn measure(db: &Db, load: &Load) {
             // The league's records change every `change_every` while the
             // page is read: each change drops its kept page (and every
             // view kept under the generation), as a result entered does.
-            let changes = Arc::new(AtomicUsize::new(0));
             let changed_at = Arc::new(std::sync::Mutex::new(Vec::new()));
             let changer = (how == "changing").then(|| {
                 let db = db.clone();
-                let (changes, changed_at) = (changes.clone(), changed_at.clone());
+                let changed_at = changed_at.clone();
                 let every = load.change_every;
                 tokio::spawn(async move {
                     let mut tick = tokio::time::interval(every);
@@ -624,7 +613,6 @@ async fn measure(db: &Db, load: &Load) {
                         let tx = db.write(league).await.expect("a write");
                         tx.commit().await.expect("a change");
                         changed_at.lock().unwrap().push(Instant::now());
-                        changes.fetch_add(1, Ordering::Relaxed);
                     }
                 })
             });
@@ -648,8 +636,9 @@ async fn measure(db: &Db, load: &Load) {
             if let Some(changer) = changer {
                 changer.abort();
             }
-            let after = after_changes(&f.each, &changed_at.lock().unwrap());
-            let rate = f.requests as f64 / f.elapsed.as_secs_f64();
+            let changes = changed_at.lock().unwrap().clone();
+            let after = after_changes(&f.each, &changes);
+            let rate = f.times.requests as f64 / f.elapsed.as_secs_f64();
             let ratio = rate / *ceiling.get_or_insert(rate);
             let (goal_ratio, goal_p99) = match how {
                 "kept" => (GOAL_RATIO, GOAL_P99),
@@ -659,7 +648,7 @@ async fn measure(db: &Db, load: &Load) {
             let goal = if path == STYLESHEET {
                 "(the ceiling)"
             } else if ratio >= goal_ratio
-                && f.p99 < goal_p99
+                && f.times.p99 < goal_p99
                 && after.as_ref().is_none_or(|(a, _)| a.p99 < goal_p99)
             {
                 met[pass] += 1;
@@ -667,7 +656,7 @@ async fn measure(db: &Db, load: &Load) {
             } else {
                 "MISSED"
             };
-            let changed = match (changes.load(Ordering::Relaxed), &after) {
+            let changed = match (changes.len(), &after) {
                 (0, _) => String::new(),
                 (n, None) => format!(" ({n} changes)"),
                 (n, Some((a, r))) => format!(
@@ -685,12 +674,12 @@ async fn measure(db: &Db, load: &Load) {
                 "{:<52} {:<9} {:>8} {:>9.0} {:>6.2}x {:>9} {:>9} {:>9} {:>8}  {}{}",
                 path,
                 how,
-                f.requests,
+                f.times.requests,
                 rate,
                 ratio,
-                ms(f.p50),
-                ms(f.p99),
-                ms(f.max),
+                ms(f.times.p50),
+                ms(f.times.p99),
+                ms(f.times.max),
                 f.bytes,
                 goal,
                 changed
